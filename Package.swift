@@ -1,0 +1,25 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "NavigationHistory",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: [
+        .library(name: "NavigationHistory", targets: ["NavigationHistory"]),
+        .executable(name: "navlog", targets: ["navlog"]),
+    ],
+    targets: [
+        .target(name: "NavigationHistory"),
+        .executableTarget(name: "navlog", dependencies: ["NavigationHistory"]),
+        .testTarget(name: "NavigationHistoryTests", dependencies: ["NavigationHistory"]),
+        .testTarget(name: "NavlogTests", dependencies: ["navlog", "NavigationHistory"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,223 @@
+import Foundation
+
+/// A synthetic recipe app that produces realistic, deterministic navigation events for tests,
+/// benchmarks and demos.
+///
+/// Each session opens the main scene, moves between four tabs that each keep their own stack,
+/// pushes and pops recipes, presents sheets with stacks of their own, follows deep links
+/// (resolved, partial and unmatched), and on iPad uses a split view and a second window. Sessions
+/// end cleanly, or — with probability `crashRate` — just stop, as a crash does. Dwell times are
+/// log-normal around a few seconds. The same seed always gives the same events.
+///
+/// ```swift
+/// var generator = LogGenerator(seed: 42)
+/// let draft = generator.next() // timestamp, session and action of the next event
+/// ```
+public struct LogGenerator: Sendable {
+    /// The next event without its seq (the writer numbers events).
+    public struct Draft: Sendable, Hashable {
+        /// When it happens.
+        public var timestamp: Timestamp
+        /// The session it belongs to.
+        public var session: String
+        /// What happens.
+        public var action: NavigationAction
+    }
+
+    /// The navigation state after the last draft, folded by ``Projection``.
+    public private(set) var state = NavigationState()
+    private var random: SeededRandom
+    private let crashRate: Double
+    private var clock: Int64
+    private var sessionNumber = 0
+    private var session = ""
+    private var isPad = false
+    private var remaining = 0
+    private var queue: [NavigationAction] = []
+
+    private static let tabs = ["home", "search", "favorites", "profile"]
+    private static let categories = ["desserts", "mains", "soups", "salads", "breakfast", "drinks", "baking", "vegan"]
+    private static let versions = ["3.1.0", "3.2.0", "3.2.1"]
+
+    /// Creates a generator.
+    ///
+    /// - Parameters:
+    ///   - seed: Determines every event.
+    ///   - crashRate: The probability that a session ends uncleanly (no `session.end`).
+    ///   - start: The time of the first event.
+    public init(seed: UInt64, crashRate: Double = 0.1, start: Timestamp = Timestamp("2026-11-01T08:00:00.000Z")!) {
+        random = SeededRandom(seed: seed)
+        self.crashRate = crashRate
+        clock = start.millisecondsSince1970
+    }
+
+    /// The next event of the synthetic app.
+    public mutating func next() -> Draft {
+        if queue.isEmpty { plan() }
+        let action = queue.removeFirst()
+        let draft = Draft(timestamp: Timestamp(millisecondsSince1970: clock), session: session, action: action)
+        let event = NavigationEvent(seq: 1, timestamp: draft.timestamp, session: session, action: action)
+        let anomaly = Projection.fold(&state, event)
+        precondition(anomaly == nil, "the generator produced an anomaly: \(anomaly!)")
+        return draft
+    }
+
+    // MARK: Planning
+
+    private mutating func plan() {
+        if remaining == 0 {
+            startSession()
+            return
+        }
+        remaining -= 1
+        advance(dwell: true)
+        if remaining == 0 {
+            if !random.chance(crashRate) { queue = [.sessionEnd(reason: random.chance(0.8) ? "background" : "terminate")] }
+            else { queue = [] ; plan() }
+            return
+        }
+        queue = [action()]
+    }
+
+    private mutating func startSession() {
+        sessionNumber += 1
+        if sessionNumber > 1 { clock += Int64(60_000 + random.unit() * 8 * 3_600_000) }
+        session = "s\(sessionNumber)-\(String(random.next() & 0xFFFF_FF, radix: 16))"
+        isPad = random.chance(0.25)
+        remaining = 5 + Int(-log1p(-random.unit()) * 40)
+        let version = Self.versions[Int(random.next() % UInt64(Self.versions.count))]
+        queue = [
+            .sessionStart(app: version, launch: random.chance(0.7) ? .cold : .warm,
+                          meta: ["device": isPad ? "iPad" : "iPhone", "locale": random.chance(0.7) ? "en_US" : "de_DE"]),
+            .sceneOpen(scene: "main", kind: "window"),
+            .tabSelect(scene: "main", tab: "home"),
+        ]
+    }
+
+    /// Moves the clock by a log-normal dwell time (median about 4 s), or by a few milliseconds.
+    private mutating func advance(dwell: Bool) {
+        guard dwell else { clock += Int64(random.next() % 3); return }
+        let u1 = max(random.unit(), 1e-12), u2 = random.unit()
+        let normal = (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+        clock += Int64(min(exp(8.3 + 1.0 * normal), 600_000))
+    }
+
+    private mutating func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
+
+    /// A skewed id: a few recipes are far more popular than the rest.
+    private mutating func recipeID() -> String { "r\(Int(random.unit() * random.unit() * 500) + 1)" }
+
+    private var scene: String { state.active ?? state.scenes.keys.sorted().first ?? "main" }
+
+    private mutating func action() -> NavigationAction {
+        let sceneID = scene
+        guard let current = state.scenes[sceneID] else { return .sceneOpen(scene: "main", kind: "window") }
+        if let sheet = current.sheets.last { return sheetAction(sceneID, sheet) }
+        let tab = current.tab ?? "home"
+        let stack = current.stacks[tab] ?? []
+        let roll = random.unit()
+        switch roll {
+        case ..<0.36 where stack.count < 8:
+            return .push(scene: sceneID, stack: tab, route: nextRoute(tab: tab, top: stack.last))
+        case ..<0.56 where !stack.isEmpty:
+            return .pop(scene: sceneID, stack: tab, count: stack.count >= 2 && random.chance(0.15) ? 2 : 1)
+        case ..<0.60 where stack.count >= 2:
+            return .popToRoot(scene: sceneID, stack: tab)
+        case ..<0.64 where !stack.isEmpty:
+            return .replace(scene: sceneID, stack: tab, route: nextRoute(tab: tab, top: stack.count >= 2 ? stack[stack.count - 2] : nil))
+        case ..<0.76:
+            return .tabSelect(scene: sceneID, tab: pick(Self.tabs.filter { $0 != tab }))
+        case ..<0.84:
+            return presentSheet(sceneID)
+        case ..<0.88:
+            return deeplink(sceneID)
+        case ..<0.90:
+            let category = pick(Self.categories)
+            return .setPath(scene: sceneID, stack: "home",
+                            path: [Route(screen: "category", id: category), Route(screen: "recipe", id: recipeID())], cause: .programmatic)
+        case ..<0.97 where isPad:
+            return splitAction(sceneID, current)
+        case ..<1.0 where isPad:
+            return windowAction(sceneID)
+        default:
+            return .push(scene: sceneID, stack: tab, route: nextRoute(tab: tab, top: stack.last))
+        }
+    }
+
+    private mutating func nextRoute(tab: String, top: Route?) -> Route {
+        switch top?.screen {
+        case nil:
+            switch tab {
+            case "home": return Route(screen: "category", id: pick(Self.categories))
+            case "search": return Route(screen: "results", params: ["q": pick(["pie", "soup", "vegan", "quick", "cake"])])
+            case "favorites": return Route(screen: "recipe", id: recipeID())
+            default: return random.chance(0.5) ? Route(screen: "orders") : Route(screen: "achievements")
+            }
+        case "category", "results", "author": return Route(screen: "recipe", id: recipeID())
+        case "recipe":
+            let r = random.unit()
+            if r < 0.35 { return Route(screen: "reviews", id: top?.id, params: ["sort": pick(["recent", "top"])]) }
+            if r < 0.55 { return Route(screen: "author", id: "a\(Int(random.unit() * 60) + 1)") }
+            if r < 0.80 { return Route(screen: "ingredient", id: pick(["flour", "sugar", "butter", "apple", "egg", "salt"])) }
+            return Route(screen: "recipe", id: recipeID())
+        case "orders": return Route(screen: "order", id: "o\(Int(random.unit() * 900) + 100)")
+        default: return Route(screen: "recipe", id: recipeID())
+        }
+    }
+
+    private mutating func presentSheet(_ sceneID: String) -> NavigationAction {
+        switch random.unit() {
+        case ..<0.35: return .sheetPresent(scene: sceneID, sheet: "share", route: Route(screen: "share", id: recipeID()), style: .sheet)
+        case ..<0.65: return .sheetPresent(scene: sceneID, sheet: "filters", route: Route(screen: "filters"), style: .sheet)
+        case ..<0.85: return .sheetPresent(scene: sceneID, sheet: "compose", route: Route(screen: "composeReview", id: recipeID()), style: .fullScreenCover)
+        default: return .sheetPresent(scene: sceneID, sheet: "settings", route: Route(screen: "settings"), style: isPad ? .popover : .sheet)
+        }
+    }
+
+    private mutating func sheetAction(_ sceneID: String, _ sheet: Sheet) -> NavigationAction {
+        let roll = random.unit()
+        if roll < 0.35, sheet.stack.count < 3 {
+            let screens = ["filters": "filterDetail", "compose": "photoPicker", "settings": "notifications", "share": "contacts"]
+            return .push(scene: sceneID, stack: sheet.id, route: Route(screen: screens[sheet.id] ?? "detail"))
+        }
+        if roll < 0.5, !sheet.stack.isEmpty { return .pop(scene: sceneID, stack: sheet.id, count: 1) }
+        if roll < 0.58, sheet.id == "filters" {
+            return .sheetPresent(scene: sceneID, sheet: "help", route: Route(screen: "help"), style: .sheet)
+        }
+        return .sheetDismiss(scene: sceneID, sheet: random.chance(0.5) ? sheet.id : nil)
+    }
+
+    private mutating func deeplink(_ sceneID: String) -> NavigationAction {
+        let category = pick(Self.categories)
+        let id = recipeID()
+        switch random.unit() {
+        case ..<0.7:
+            return .deeplink(scene: sceneID, url: "cookbook://category/\(category)/recipe/\(id)", outcome: .resolved, tab: "home", stack: "home",
+                             path: [Route(screen: "category", id: category), Route(screen: "recipe", id: id)])
+        case ..<0.85:
+            return .deeplink(scene: sceneID, url: "cookbook://category/\(category)/recipe/gone-\(id)", outcome: .partial, tab: "home", stack: "home",
+                             path: [Route(screen: "category", id: category)])
+        default:
+            return .deeplink(scene: sceneID, url: "cookbook://promo/\(pick(["spring", "winter"]))?ref=mail", outcome: .unmatched, tab: nil, stack: nil, path: nil)
+        }
+    }
+
+    private mutating func splitAction(_ sceneID: String, _ current: SceneState) -> NavigationAction {
+        switch random.unit() {
+        case ..<0.4: return .splitSelect(scene: sceneID, column: .sidebar, route: Route(screen: "category", id: pick(Self.categories)))
+        case ..<0.75: return .splitSelect(scene: sceneID, column: .content, route: Route(screen: "recipe", id: recipeID()))
+        case ..<0.85 where current.split?.content != nil: return .splitSelect(scene: sceneID, column: .content, route: nil)
+        default: return .splitVisibility(scene: sceneID, visibility: pick([.all, .doubleColumn, .detailOnly, .automatic]))
+        }
+    }
+
+    private mutating func windowAction(_ sceneID: String) -> NavigationAction {
+        let other = sceneID == "main" ? "window-2" : "main"
+        if state.scenes[other] == nil {
+            queue.append(.tabSelect(scene: other, tab: "search"))
+            return .sceneOpen(scene: other, kind: "window")
+        }
+        if random.chance(0.3), sceneID != "main" { return .sceneClose(scene: sceneID, kind: "window") }
+        return .sceneActivate(scene: other)
+    }
+}

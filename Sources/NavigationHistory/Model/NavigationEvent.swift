@@ -1,0 +1,118 @@
+/// One line of the log: a navigation action with its sequence number, time and session.
+///
+/// ```swift
+/// let event = NavigationEvent(seq: 7, timestamp: Timestamp("2026-11-29T12:00:00.123Z")!,
+///                             session: "s1", action: .push(scene: "main", stack: "home",
+///                                                          route: Route(screen: "recipe", id: "apple-pie")))
+/// ```
+public struct NavigationEvent: Sendable, Hashable {
+    /// The 1-based position in the whole log: +1 per event, gapless.
+    public var seq: Int
+    /// When the action happened.
+    public var timestamp: Timestamp
+    /// The app launch (process lifetime) the action belongs to.
+    public var session: String
+    /// What happened.
+    public var action: NavigationAction
+
+    /// Creates an event.
+    public init(seq: Int, timestamp: Timestamp, session: String, action: NavigationAction) {
+        self.seq = seq
+        self.timestamp = timestamp
+        self.session = session
+        self.action = action
+    }
+
+    /// The `type` member: `push`, `session.start`, or the unknown type's name.
+    public var type: String { action.type }
+}
+
+/// What a navigation event did: one case per `type` of event format v1.
+public enum NavigationAction: Sendable, Hashable {
+    /// A new session (app launch); scenes of an earlier session are gone unless a `restore` follows.
+    case sessionStart(app: String?, launch: LaunchKind, meta: [String: String]?)
+    /// A clean end of the session.
+    case sessionEnd(reason: String?)
+    /// A scene (window) opened.
+    case sceneOpen(scene: String, kind: String?)
+    /// A scene closed.
+    case sceneClose(scene: String, kind: String?)
+    /// A scene became the active (foreground) one.
+    case sceneActivate(scene: String)
+    /// A tab was selected; each tab keeps its own stack.
+    case tabSelect(scene: String, tab: String)
+    /// A route was pushed on a stack.
+    case push(scene: String, stack: String, route: Route)
+    /// The last `count` routes were popped.
+    case pop(scene: String, stack: String, count: Int)
+    /// A stack was emptied.
+    case popToRoot(scene: String, stack: String)
+    /// The top route of a stack was replaced.
+    case replace(scene: String, stack: String, route: Route)
+    /// A whole stack was replaced.
+    case setPath(scene: String, stack: String, path: [Route], cause: PathCause)
+    /// A deep link was opened: selects `tab` if given and sets `stack` to `path` if given.
+    case deeplink(scene: String, url: String, outcome: DeepLinkOutcome, tab: String?, stack: String?, path: [Route]?)
+    /// A sheet was presented over whatever is on top.
+    case sheetPresent(scene: String, sheet: String, route: Route, style: SheetStyle?)
+    /// A sheet and every sheet above it were dismissed (the topmost when `sheet` is nil).
+    case sheetDismiss(scene: String, sheet: String?)
+    /// A split view column's selection changed.
+    case splitSelect(scene: String, column: SplitColumn, route: Route?)
+    /// A split view's column visibility changed.
+    case splitVisibility(scene: String, visibility: SplitVisibility)
+    /// The full state at this point.
+    case snapshot(state: NavigationState)
+    /// The new session starts from a restored state.
+    case restore(state: NavigationState, from: Int, dropped: [Route])
+    /// A type this version does not know, kept with its other members in their original order.
+    case unknown(type: String, members: [JSONMember])
+
+    /// The `type` member for this action.
+    public var type: String {
+        switch self {
+        case .sessionStart: "session.start"
+        case .sessionEnd: "session.end"
+        case .sceneOpen: "scene.open"
+        case .sceneClose: "scene.close"
+        case .sceneActivate: "scene.activate"
+        case .tabSelect: "tab.select"
+        case .push: "push"
+        case .pop: "pop"
+        case .popToRoot: "popToRoot"
+        case .replace: "replace"
+        case .setPath: "setPath"
+        case .deeplink: "deeplink"
+        case .sheetPresent: "sheet.present"
+        case .sheetDismiss: "sheet.dismiss"
+        case .splitSelect: "split.select"
+        case .splitVisibility: "split.visibility"
+        case .snapshot: "snapshot"
+        case .restore: "restore"
+        case .unknown(let type, _): type
+        }
+    }
+
+    /// The scene the action happened in, for scene-scoped actions.
+    public var scene: String? {
+        switch self {
+        case .sceneOpen(let scene, _), .sceneClose(let scene, _), .sceneActivate(let scene),
+             .tabSelect(let scene, _), .push(let scene, _, _), .pop(let scene, _, _),
+             .popToRoot(let scene, _), .replace(let scene, _, _), .setPath(let scene, _, _, _),
+             .deeplink(let scene, _, _, _, _, _), .sheetPresent(let scene, _, _, _),
+             .sheetDismiss(let scene, _), .splitSelect(let scene, _, _), .splitVisibility(let scene, _):
+            scene
+        case .sessionStart, .sessionEnd, .snapshot, .restore:
+            nil
+        case .unknown(_, let members):
+            members.first { $0.key == "scene" }.flatMap { if case .string(let s) = $0.value { s } else { nil } }
+        }
+    }
+
+    /// The types of event format v1, in the order of its table.
+    public static let knownTypes: [String] = [
+        "session.start", "session.end", "scene.open", "scene.close", "scene.activate", "tab.select",
+        "push", "pop", "popToRoot", "replace", "setPath", "deeplink", "sheet.present", "sheet.dismiss",
+        "split.select", "split.visibility", "snapshot", "restore",
+    ]
+}

@@ -1,0 +1,112 @@
+/// A moment in UTC with millisecond precision, written as RFC 3339 (`2026-11-29T12:00:00.123Z`).
+///
+/// The event format allows exactly one textual form — four-digit year, `T`, three fractional digits,
+/// `Z` — so a timestamp round-trips byte for byte.
+public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Milliseconds since 1970-01-01T00:00:00.000Z.
+    public var millisecondsSince1970: Int64
+
+    /// Creates a timestamp from milliseconds since the Unix epoch.
+    public init(millisecondsSince1970: Int64) {
+        self.millisecondsSince1970 = millisecondsSince1970
+    }
+
+    /// Parses the RFC 3339 form of the event format, or returns nil.
+    ///
+    /// Accepts exactly `YYYY-MM-DDTHH:MM:SS.sssZ` with a valid calendar date (leap years included),
+    /// hours 00–23, minutes and seconds 00–59.
+    public init?(_ text: String) {
+        var text = text
+        guard let value = text.withUTF8({ Timestamp.parse(UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = value
+    }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        lhs.millisecondsSince1970 < rhs.millisecondsSince1970
+    }
+
+    /// The RFC 3339 text, e.g. `2026-11-29T12:00:00.123Z`.
+    public var description: String {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(24)
+        append(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the 24-byte RFC 3339 text to `bytes`.
+    package func append(to bytes: inout [UInt8]) {
+        let ms = millisecondsSince1970
+        let days = ms >= 0 ? ms / 86_400_000 : (ms - 86_399_999) / 86_400_000
+        let msOfDay = ms - days * 86_400_000
+        let (year, month, day) = Timestamp.civil(fromDays: days)
+        func put(_ value: Int64, digits: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<digits { divisor *= 10 }
+            var value = value
+            while divisor > 0 {
+                bytes.append(UInt8(truncatingIfNeeded: 48 + value / divisor))
+                value %= divisor
+                divisor /= 10
+            }
+        }
+        put(year, digits: 4); bytes.append(0x2D)
+        put(month, digits: 2); bytes.append(0x2D)
+        put(day, digits: 2); bytes.append(0x54)
+        put(msOfDay / 3_600_000, digits: 2); bytes.append(0x3A)
+        put(msOfDay / 60_000 % 60, digits: 2); bytes.append(0x3A)
+        put(msOfDay / 1000 % 60, digits: 2); bytes.append(0x2E)
+        put(msOfDay % 1000, digits: 3); bytes.append(0x5A)
+    }
+
+    /// Parses exactly `YYYY-MM-DDTHH:MM:SS.sssZ` from raw bytes.
+    package static func parse(_ b: UnsafeRawBufferPointer) -> Timestamp? {
+        guard b.count == 24, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A,
+              b[16] == 0x3A, b[19] == 0x2E, b[23] == 0x5A else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int64? {
+            var value: Int64 = 0
+            for i in from..<(from + count) {
+                let digit = b[i] &- 48
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int64(digit)
+            }
+            return value
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+              let milli = number(20, 3) else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        return Timestamp(millisecondsSince1970: ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + milli)
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    // Howard Hinnant's days_from_civil and civil_from_days.
+    private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

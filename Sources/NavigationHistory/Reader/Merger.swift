@@ -1,0 +1,96 @@
+/// The in-order half of reading: applies the checks that span lines (seq, crc presence, sessions)
+/// and the recovery mode, and delivers events.
+struct Merger {
+    var report: ReadReport
+    private(set) var stopped = false
+    private var file = ""
+    private var line = 0
+    private var lineOffset = 0
+    private var crcRequired: Bool?
+    private var lastSeq: Int?
+    private var skippedSinceLastEvent = false
+    private var sessions = Set<String>()
+    private var lastSession: String?
+
+    init(mode: RecoveryMode) { report = ReadReport(mode: mode) }
+
+    mutating func beginFile(_ path: String, crcRequired segmented: Bool) {
+        file = path
+        line = 0
+        crcRequired = segmented ? true : nil
+    }
+
+    mutating func event(_ event: NavigationEvent, hasCRC: Bool, offset: Int, _ body: (NavigationEvent) throws -> Void) throws {
+        line += 1
+        lineOffset = offset
+        if let required = crcRequired {
+            if required && !hasCRC {
+                return try fail(.missingCRC, "line has no 'crc', but every line of this file carries one")
+            }
+        } else {
+            crcRequired = hasCRC
+        }
+        if let last = lastSeq {
+            if event.seq <= last {
+                return try fail(.seqNotIncreasing, "seq \(event.seq) after seq \(last): events repeated or out of order")
+            }
+            if event.seq != last + 1 && !skippedSinceLastEvent {
+                return try fail(.seqGap, "seq \(event.seq) after seq \(last): \(event.seq - last - 1) events missing")
+            }
+        }
+        if case .unknown(let type, _) = event.action {
+            report.addWarning(LogDefect(file: file, line: line, offset: offset, kind: .unknownType,
+                                        detail: "type '\(type)' is unknown to this version; the event is kept and skipped by projections"))
+        }
+        skippedSinceLastEvent = false
+        lastSeq = event.seq
+        if report.firstSeq == nil { report.firstSeq = event.seq }
+        report.lastSeq = event.seq
+        report.events += 1
+        if event.session != lastSession {
+            lastSession = event.session
+            if sessions.insert(event.session).inserted { report.sessions += 1 }
+        }
+        try body(event)
+    }
+
+    /// A defective line. `isLastLine` is true for the log's very last line, where a crash mid-write
+    /// leaves its mark.
+    mutating func defect(_ error: LineError, offset: Int, length: Int, isLastLine: Bool) throws {
+        line += 1
+        let found = LogDefect(file: file, line: line, offset: offset, kind: error.kind,
+                              detail: error.offset > 0 && error.kind == .invalidJSON ? "\(error.detail) (byte \(error.offset + 1))" : error.detail)
+        let tearable: Set<DefectKind> = [.tornLine, .crcMismatch, .invalidJSON, .invalidUTF8, .lineTooLong]
+        if isLastLine && tearable.contains(found.kind) {
+            report.tornTail = found
+            if report.mode == .tolerateTornTail {
+                report.addWarning(LogDefect(file: found.file, line: found.line, offset: found.offset, kind: found.kind,
+                                            detail: "torn tail dropped: \(found.detail)"))
+                return
+            }
+        }
+        record(found)
+    }
+
+    private mutating func fail(_ kind: DefectKind, _ detail: String) throws {
+        record(LogDefect(file: file, line: line, offset: lineOffset, kind: kind, detail: detail))
+    }
+
+    private mutating func record(_ defect: LogDefect) {
+        report.addDefect(defect)
+        skippedSinceLastEvent = true
+        if report.mode != .salvage {
+            report.stoppedAt = defect
+            stopped = true
+        }
+    }
+
+    /// For `pointInTime`: says how much of the log was left unread after the defect.
+    mutating func reportUnread(after stop: LogDefect, laterFiles: [String], in path: String) {
+        let rest = (try? InputFile(path: path).size()).map { max(0, $0 - max(stop.offset, 0)) } ?? 0
+        let later = laterFiles.reduce(0) { $0 + ((try? InputFile(path: $1).size()) ?? 0) }
+        var detail = "reading stopped here: \(rest) bytes of this file from this line on were not read"
+        if !laterFiles.isEmpty { detail += ", nor \(laterFiles.count) later segments (\(later) bytes)" }
+        report.addDefect(LogDefect(file: stop.file, line: stop.line, offset: stop.offset, kind: .unreadTail, detail: detail))
+    }
+}

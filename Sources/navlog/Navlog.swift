@@ -1,0 +1,78 @@
+import Foundation
+import NavigationHistory
+
+/// One subcommand of navlog.
+protocol Subcommand {
+    /// The name typed after `navlog`.
+    static var name: String { get }
+    /// One line for `navlog help`.
+    static var summary: String { get }
+    /// The full help text.
+    static var help: String { get }
+    /// Runs with the arguments after the subcommand's name; returns the exit code.
+    static func run(_ arguments: [String]) throws -> Int32
+}
+
+@main
+enum Navlog {
+    static let subcommands: [any Subcommand.Type] = [
+        VerifyCommand.self, DumpCommand.self, GenerateCommand.self, DemoCommand.self, HelpCommand.self,
+    ]
+
+    static let overview = """
+        navlog — read, check and generate navigation history logs.
+
+        Usage: navlog <subcommand> [options] PATH
+
+        PATH is a log directory of segments (NNNNNNNN.jsonl) or a single .jsonl file.
+        Run `navlog help <subcommand>` or `navlog <subcommand> --help` for the details of one.
+
+        Subcommands:
+        """
+
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        guard let name = arguments.first else {
+            Diagnostics.print(usage())
+            exit(ExitCode.usage)
+        }
+        arguments.removeFirst()
+        if name == "--help" || name == "-h" {
+            print(usage())
+            exit(ExitCode.success)
+        }
+        guard let command = subcommands.first(where: { $0.name == name }) else {
+            Diagnostics.print("navlog: error: unknown subcommand '\(name)'\n\n" + usage())
+            exit(ExitCode.usage)
+        }
+        do {
+            exit(try command.run(arguments))
+        } catch let error as UsageError {
+            Diagnostics.print("navlog \(name): error: \(error.message)\nRun `navlog help \(name)` for usage.")
+            exit(ExitCode.usage)
+        } catch let error as NavigationHistoryError {
+            Diagnostics.error(error)
+            exit(ExitCode.of(error))
+        } catch {
+            Diagnostics.print("navlog \(name): error: \(error)")
+            exit(ExitCode.ioError)
+        }
+    }
+
+    static func usage() -> String {
+        overview + "\n" + subcommands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }
+            .joined(separator: "\n")
+    }
+}
+
+extension Subcommand {
+    /// Parses arguments, or prints the help and returns nil when `--help` was given.
+    static func parse(_ arguments: [String], options: Set<String>, flags: Set<String> = []) throws -> Arguments? {
+        let parsed = try Arguments(arguments, options: options, flags: flags)
+        if parsed.helpRequested {
+            print(help)
+            return nil
+        }
+        return parsed
+    }
+}

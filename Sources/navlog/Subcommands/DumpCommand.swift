@@ -1,0 +1,58 @@
+import NavigationHistory
+
+/// `navlog dump PATH [--from SEQ] [--to SEQ] [--type T] [--session S]`
+enum DumpCommand: Subcommand {
+    static let name = "dump"
+    static let summary = "Print a log's events as normalized lines, optionally filtered."
+    static let help = """
+        Usage: navlog dump PATH [--from SEQ] [--to SEQ] [--type TYPE ...] [--session ID ...] [--mode MODE]
+
+        Prints each event as a normalized line: the store's compact member order with a fresh crc,
+        whatever order and whitespace the file used. Unknown types are printed with their members kept.
+
+        Options:
+          --from SEQ      First seq to print.
+          --to SEQ        Last seq to print.
+          --type TYPE     Only events of this type (repeatable).
+          --session ID    Only events of this session (repeatable).
+          --mode MODE     Recovery mode, as in `navlog verify` (default tolerateTornTail).
+
+        A defect the mode does not tolerate stops the dump with `path:line: error: ...` on standard
+        error and exit status 65; a tolerated torn tail is reported as a warning.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        guard let parsed = try parse(arguments, options: ["--from", "--to", "--type", "--session", "--mode"]) else { return ExitCode.success }
+        let path = try parsed.path()
+        let from = try parsed.integer("--from", range: 1...Int.max) ?? 1
+        let to = try parsed.integer("--to", range: 1...Int.max) ?? Int.max
+        let types = Set(parsed.all("--type"))
+        let sessions = Set(parsed.all("--session"))
+        let mode: RecoveryMode = try parsed.choice("--mode", default: .tolerateTornTail)
+        var out = StandardOutput()
+        var writer = JSONWriter(capacity: 1 << 16)
+        let reader = LogReader(path: path, mode: mode)
+        let report: ReadReport
+        do {
+            report = try reader.read { event in
+                guard event.seq >= from, event.seq <= to,
+                      types.isEmpty || types.contains(event.type),
+                      sessions.isEmpty || sessions.contains(event.session) else { return }
+                LineEncoder.append(event, to: &writer)
+                if writer.bytes.count >= 1 << 16 {
+                    out.write(writer.bytes)
+                    writer.bytes.removeAll(keepingCapacity: true)
+                }
+            }
+        } catch {
+            out.write(writer.bytes)
+            out.flush()
+            throw error
+        }
+        out.write(writer.bytes)
+        out.flush()
+        for warning in report.warnings where warning.kind != .unknownType { Diagnostics.warning(warning) }
+        for defect in report.defects { Diagnostics.print("\(defect.file):\(defect.line): error: \(defect.kind): \(defect.detail)") }
+        return report.isClean ? ExitCode.success : ExitCode.dataError
+    }
+}

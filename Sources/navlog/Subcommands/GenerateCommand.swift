@@ -1,0 +1,38 @@
+import NavigationHistory
+
+/// `navlog generate --events N [--seed S] [--crash-rate R] -o PATH`
+enum GenerateCommand: Subcommand {
+    static let name = "generate"
+    static let summary = "Write a realistic synthetic log, the same for the same seed."
+    static let help = """
+        Usage: navlog generate --events N [--seed S] [--crash-rate R] [--segment-size BYTES] -o PATH
+
+        Writes N events of a synthetic recipe app: four tabs each with its own stack, sheets with their
+        own stacks, a split view and a second window on iPad sessions, deep links (resolved, partial,
+        unmatched), sessions that end cleanly and some that end uncleanly, and log-normal dwell times.
+        The same seed always gives the same log.
+
+        Options:
+          --events N            How many lines to write (snapshots included).
+          --seed S              The random seed (default 1).
+          --crash-rate R        The share of sessions that end uncleanly, 0 to 1 (default 0.1).
+          --segment-size BYTES  Segment size of a log directory (default 8388608).
+          -o, --output PATH     A path ending in .jsonl writes one file; any other path a log directory
+                                of segments, each starting with a snapshot, as the store writes them.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        guard let parsed = try parse(arguments, options: ["--events", "--seed", "--crash-rate", "--segment-size", "-o", "--output"])
+        else { return ExitCode.success }
+        guard parsed.positional.isEmpty else { throw UsageError("unexpected argument '\(parsed.positional[0])'") }
+        guard let events = try parsed.integer("--events", range: 1...1_000_000_000) else { throw UsageError("missing --events N") }
+        guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError("missing -o PATH") }
+        let seed = try parsed.integer("--seed", range: 0...Int.max) ?? 1
+        let crashRate = try parsed.double("--crash-rate", range: 0...1) ?? 0.1
+        let segmentSize = try parsed.integer("--segment-size", range: 4096...Int.max) ?? 8 << 20
+        var generator = LogGenerator(seed: UInt64(seed), crashRate: crashRate)
+        let summary = try generator.writeLog(to: output, events: events, segmentSize: segmentSize)
+        Diagnostics.print("navlog: wrote \(summary.events) events (\(summary.bytes) bytes) in \(summary.segments) file\(summary.segments == 1 ? "" : "s") to \(output)")
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// `navlog help [SUBCOMMAND]`
+enum HelpCommand: Subcommand {
+    static let name = "help"
+    static let summary = "Show help for navlog or for one subcommand."
+    static let help = """
+        Usage: navlog help [SUBCOMMAND]
+
+        Shows the list of subcommands, or the full help of one subcommand.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        guard let parsed = try parse(arguments, options: []) else { return ExitCode.success }
+        guard let name = parsed.positional.first else {
+            print(Navlog.usage())
+            return ExitCode.success
+        }
+        guard let command = Navlog.subcommands.first(where: { $0.name == name }) else {
+            throw UsageError("unknown subcommand '\(name)'")
+        }
+        print(command.help)
+        return ExitCode.success
+    }
+}

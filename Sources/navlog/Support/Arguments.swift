@@ -1,0 +1,94 @@
+import Foundation
+
+/// A usage error: wrong or missing arguments (exit 64).
+struct UsageError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// The parsed arguments of one subcommand: options by name, and positional arguments.
+struct Arguments {
+    private(set) var positional: [String] = []
+    private var values: [String: [String]] = [:]
+    private(set) var helpRequested = false
+
+    /// Parses `arguments` given the options that take a value and the flags that do not.
+    init(_ arguments: [String], options: Set<String>, flags: Set<String> = []) throws {
+        var i = 0
+        while i < arguments.count {
+            let argument = arguments[i]
+            i += 1
+            if argument == "--help" || argument == "-h" {
+                helpRequested = true
+            } else if argument == "--" {
+                positional.append(contentsOf: arguments[i...])
+                break
+            } else if argument.hasPrefix("-") && argument != "-" {
+                var name = argument
+                var inline: String?
+                if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                    name = String(argument[..<equals])
+                    inline = String(argument[argument.index(after: equals)...])
+                }
+                if flags.contains(name) {
+                    guard inline == nil else { throw UsageError("option \(name) takes no value") }
+                    values[name, default: []].append("")
+                } else if options.contains(name) {
+                    if let inline {
+                        values[name, default: []].append(inline)
+                    } else {
+                        guard i < arguments.count else { throw UsageError("option \(name) needs a value") }
+                        values[name, default: []].append(arguments[i])
+                        i += 1
+                    }
+                } else {
+                    throw UsageError("unknown option \(name)")
+                }
+            } else {
+                positional.append(argument)
+            }
+        }
+    }
+
+    func has(_ name: String) -> Bool { values[name] != nil }
+
+    func value(_ name: String) -> String? { values[name]?.last }
+
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+
+    func integer(_ name: String, range: ClosedRange<Int> = Int.min...Int.max) throws -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text.replacingOccurrences(of: "_", with: "")), range.contains(number) else {
+            throw UsageError("\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return number
+    }
+
+    func double(_ name: String, range: ClosedRange<Double>) throws -> Double? {
+        guard let text = value(name) else { return nil }
+        guard let number = Double(text), range.contains(number) else {
+            throw UsageError("\(name) must be a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return number
+    }
+
+    func choice<T: RawRepresentable & CaseIterable>(_ name: String, default fallback: T) throws -> T where T.RawValue == String {
+        guard let text = value(name) else { return fallback }
+        guard let result = T(rawValue: text) else {
+            throw UsageError("\(name) must be one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
+        }
+        return result
+    }
+
+    /// The single positional argument `name`.
+    func path(_ name: String = "PATH") throws -> String {
+        guard let first = positional.first else { throw UsageError("missing \(name)") }
+        guard positional.count == 1 else { throw UsageError("unexpected argument '\(positional[1])'") }
+        return first
+    }
+}
+
+/// Output formats of data-printing subcommands.
+enum OutputFormat: String, CaseIterable {
+    case text, json
+}
