@@ -11,6 +11,7 @@ let package = Package(
     targets: [
         .target(name: "NavigationHistory"),
         .executableTarget(name: "navlog", dependencies: ["NavigationHistory"]),
+        .executableTarget(name: "NavlogBench", dependencies: ["NavigationHistory"], path: "Tools/bench/NavlogBench"),
         .testTarget(name: "NavigationHistoryTests", dependencies: ["NavigationHistory"]),
         .testTarget(name: "NavlogTests", dependencies: ["navlog", "NavigationHistory"]),
     ],

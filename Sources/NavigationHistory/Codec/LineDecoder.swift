@@ -92,7 +92,7 @@ private struct Fields {
     var v: Int64?
     var seq: Int64?
     var ts: Timestamp?
-    var tsText: String?
+    var tsToken: JSONScanner.StringToken?
     var session: String?
     var type: JSONScanner.StringToken?
     var scene: String?
@@ -173,9 +173,8 @@ private struct Fields {
             case .from: from = try Self.integer(&s, member)
             case .ts:
                 let token = try Self.stringToken(&s, member)
-                let text = s.string(token)
-                tsText = text
-                ts = token.hasEscapes ? Timestamp(text)
+                tsToken = token
+                ts = token.hasEscapes ? Timestamp(s.string(token))
                     : Timestamp.parse(UnsafeRawBufferPointer(start: s.base + token.start, count: token.end - token.start))
             case .type: type = try Self.stringToken(&s, member)
             case .session: session = try Self.string(&s, member)
@@ -297,52 +296,67 @@ private struct Fields {
         guard seq >= 1, seq <= LineDecoder.maximumSeq else {
             throw fail(.invalidMember, "'seq' is \(seq), expecting an integer from 1 to 2^53-1")
         }
-        _ = try required(tsText, .ts, "event")
+        let tsToken = try required(self.tsToken, .ts, "event")
         guard let ts else {
-            throw fail(.invalidMember, "'ts' is '\(tsText ?? "")', expecting RFC 3339 UTC with milliseconds such as 2026-11-29T12:00:00.123Z")
+            throw fail(.invalidMember, "'ts' is '\(s.string(tsToken))', expecting RFC 3339 UTC with milliseconds such as 2026-11-29T12:00:00.123Z")
         }
         let session = try nonEmpty(self.session, .session, "event")
         let typeToken = try required(type, .type, "event")
-        let typeName = s.string(typeToken)
-        let action = try makeAction(typeName, s)
+        let action: NavigationAction
+        if !typeToken.hasEscapes, let known = KnownType.match(s.base + typeToken.start, typeToken.end - typeToken.start) {
+            action = try makeAction(known, s)
+        } else {
+            let name = s.string(typeToken)
+            if let known = KnownType(rawValue: name) {
+                action = try makeAction(known, s)
+            } else {
+                action = try makeUnknown(name, s)
+            }
+        }
         return NavigationEvent(seq: Int(seq), timestamp: ts, session: session, action: action)
     }
 
-    func makeAction(_ t: String, _ s: JSONScanner) throws(LineError) -> NavigationAction {
-        switch t {
-        case "push":
+    func makeUnknown(_ name: String, _ s: JSONScanner) throws(LineError) -> NavigationAction {
+        guard !name.isEmpty else { throw fail(.invalidMember, "'type' must not be empty") }
+        return .unknown(type: name, members: try Self.otherMembers(s))
+    }
+
+    func makeAction(_ known: KnownType, _ s: JSONScanner) throws(LineError) -> NavigationAction {
+        let t = known.rawValue
+        switch known {
+        case .push:
             return .push(scene: try nonEmpty(scene, .scene, t), stack: try nonEmpty(stack, .stack, t), route: try required(route, .route, t))
-        case "pop":
+        case .pop:
             let n = try optional(count, .count) ?? 1
             guard n >= 1, n <= Int64(Int32.max) else { throw fail(.invalidMember, "'count' is \(n), expecting at least 1") }
             return .pop(scene: try nonEmpty(scene, .scene, t), stack: try nonEmpty(stack, .stack, t), count: Int(n))
-        case "tab.select":
+        case .tabSelect:
             return .tabSelect(scene: try nonEmpty(scene, .scene, t), tab: try nonEmpty(tab, .tab, t))
-        case "replace":
+        case .replace:
             return .replace(scene: try nonEmpty(scene, .scene, t), stack: try nonEmpty(stack, .stack, t), route: try required(route, .route, t))
-        case "popToRoot":
+        case .popToRoot:
             return .popToRoot(scene: try nonEmpty(scene, .scene, t), stack: try nonEmpty(stack, .stack, t))
-        case "setPath":
+        case .setPath:
             return .setPath(scene: try nonEmpty(scene, .scene, t), stack: try nonEmpty(stack, .stack, t),
                             path: try required(path, .path, t), cause: try enumeration(cause, .cause, t))
-        case "sheet.present":
+        case .sheetPresent:
             return .sheetPresent(scene: try nonEmpty(scene, .scene, t), sheet: try nonEmpty(sheet, .sheet, t),
                                  route: try required(route, .route, t), style: try optionalEnumeration(style, .style, t))
-        case "sheet.dismiss":
+        case .sheetDismiss:
             let sheet = try optional(self.sheet, .sheet)
             if sheet?.isEmpty == true { throw fail(.invalidMember, "'sheet' must not be empty") }
             return .sheetDismiss(scene: try nonEmpty(scene, .scene, t), sheet: sheet)
-        case "session.start":
+        case .sessionStart:
             return .sessionStart(app: try optional(app, .app), launch: try enumeration(launch, .launch, t), meta: try optional(meta, .meta))
-        case "session.end":
+        case .sessionEnd:
             return .sessionEnd(reason: try optional(reason, .reason))
-        case "scene.open":
+        case .sceneOpen:
             return .sceneOpen(scene: try nonEmpty(scene, .scene, t), kind: try optional(kind, .kind))
-        case "scene.close":
+        case .sceneClose:
             return .sceneClose(scene: try nonEmpty(scene, .scene, t), kind: try optional(kind, .kind))
-        case "scene.activate":
+        case .sceneActivate:
             return .sceneActivate(scene: try nonEmpty(scene, .scene, t))
-        case "deeplink":
+        case .deeplink:
             let stack = try optional(self.stack, .stack)
             if stack?.isEmpty == true { throw fail(.invalidMember, "'stack' must not be empty") }
             let tab = try optional(self.tab, .tab)
@@ -350,22 +364,19 @@ private struct Fields {
             return .deeplink(scene: try nonEmpty(scene, .scene, t), url: try required(url, .url, t),
                              outcome: try enumeration(outcome, .outcome, t), tab: tab, stack: stack,
                              path: try optional(path, .path))
-        case "split.select":
+        case .splitSelect:
             if let error = shapeErrors.first(where: { $0.0 == .route })?.1 { throw error }
             guard route != nil || routeIsNull else { throw fail(.missingMember, "'split.select' event has no 'route' (use null to clear)") }
             return .splitSelect(scene: try nonEmpty(scene, .scene, t), column: try enumeration(column, .column, t), route: route)
-        case "split.visibility":
+        case .splitVisibility:
             return .splitVisibility(scene: try nonEmpty(scene, .scene, t), visibility: try enumeration(visibility, .visibility, t))
-        case "snapshot":
+        case .snapshot:
             return .snapshot(state: try NavigationState(json: try required(state, .state, t)))
-        case "restore":
+        case .restore:
             let from = try required(self.from, .from, t)
             guard from >= 1, from <= LineDecoder.maximumSeq else { throw fail(.invalidMember, "'from' is \(from), expecting a seq") }
             return .restore(state: try NavigationState(json: try required(state, .state, t)), from: Int(from),
                             dropped: try required(dropped, .dropped, t))
-        default:
-            guard !t.isEmpty else { throw fail(.invalidMember, "'type' must not be empty") }
-            return .unknown(type: t, members: try Self.otherMembers(s))
         }
     }
 
@@ -375,5 +386,23 @@ private struct Fields {
         guard case .object(let members) = try scanner.readValue() else { return [] }
         let common: Set<String> = ["v", "seq", "ts", "session", "type", "crc"]
         return members.filter { !common.contains($0.key) }
+    }
+}
+
+/// The types of event format v1, matched from a line's bytes without making a `String`.
+enum KnownType: String, CaseIterable {
+    case sessionStart = "session.start", sessionEnd = "session.end", sceneOpen = "scene.open"
+    case sceneClose = "scene.close", sceneActivate = "scene.activate", tabSelect = "tab.select"
+    case push, pop, popToRoot, replace, setPath, deeplink
+    case sheetPresent = "sheet.present", sheetDismiss = "sheet.dismiss"
+    case splitSelect = "split.select", splitVisibility = "split.visibility", snapshot, restore
+
+    private static let names: [(KnownType, [UInt8])] = allCases.map { ($0, Array($0.rawValue.utf8)) }
+
+    static func match(_ p: UnsafePointer<UInt8>, _ count: Int) -> KnownType? {
+        for (type, bytes) in names where bytes.count == count {
+            if bytes.withUnsafeBufferPointer({ memcmpEqual(p, $0.baseAddress!, count) }) { return type }
+        }
+        return nil
     }
 }

@@ -1,9 +1,9 @@
 /// Reads routes and string maps straight from the scanner (the hot path of `push` lines).
 package enum RouteDecoding {
     /// Reads `{"screen": ..., "id": ..., "params": {...}}`; other members are ignored.
-    package static func route(_ s: inout JSONScanner, _ name: String) throws(LineError) -> Route {
+    package static func route(_ s: inout JSONScanner, _ name: @autoclosure () -> String) throws(LineError) -> Route {
         let at = s.index
-        guard s.peek() == 0x7B else { throw LineError(.invalidMember, at: at, "'\(name)' must be a route object") }
+        guard s.peek() == 0x7B else { throw LineError(.invalidMember, at: at, "'\(name())' must be a route object") }
         s.index += 1
         var screen: String?
         var id: String?
@@ -18,11 +18,11 @@ package enum RouteDecoding {
                 try s.expect(0x3A, "':'")
                 s.skipWhitespace()
                 if s.equals(key, "screen") {
-                    screen = try string(&s, "\(name).screen")
+                    screen = try string(&s, "\(name()).screen")
                 } else if s.equals(key, "id") {
-                    id = try string(&s, "\(name).id")
+                    id = try string(&s, "\(name()).id")
                 } else if s.equals(key, "params") {
-                    params = try stringMap(&s, "\(name).params")
+                    params = try stringMap(&s, "\(name()).params")
                 } else {
                     try s.skipValue()
                 }
@@ -32,21 +32,22 @@ package enum RouteDecoding {
                 break
             }
         }
-        guard let screen else { throw LineError(.invalidMember, at: at, "'\(name)' has no 'screen'") }
-        guard !screen.isEmpty else { throw LineError(.invalidMember, at: at, "'\(name).screen' must not be empty") }
+        guard let screen else { throw LineError(.invalidMember, at: at, "'\(name())' has no 'screen'") }
+        guard !screen.isEmpty else { throw LineError(.invalidMember, at: at, "'\(name()).screen' must not be empty") }
         return Route(screen: screen, id: id, params: params)
     }
 
     /// Reads an array of routes.
-    package static func routes(_ s: inout JSONScanner, _ name: String) throws(LineError) -> [Route] {
-        guard s.peek() == 0x5B else { throw LineError(.invalidMember, at: s.index, "'\(name)' must be an array of routes") }
+    package static func routes(_ s: inout JSONScanner, _ name: @autoclosure () -> String) throws(LineError) -> [Route] {
+        guard s.peek() == 0x5B else { throw LineError(.invalidMember, at: s.index, "'\(name())' must be an array of routes") }
         s.index += 1
         var result = [Route]()
         s.skipWhitespace()
         if s.peek() == 0x5D { s.index += 1; return result }
         while true {
             s.skipWhitespace()
-            result.append(try route(&s, "\(name)[\(result.count)]"))
+            let index = result.count
+            result.append(try route(&s, "\(name())[\(index)]"))
             s.skipWhitespace()
             if s.peek() == 0x2C { try comma(&s, closing: 0x5D); continue }
             try s.expect(0x5D, "',' or ']'")
@@ -55,8 +56,8 @@ package enum RouteDecoding {
     }
 
     /// Reads an object whose values are all strings.
-    package static func stringMap(_ s: inout JSONScanner, _ name: String) throws(LineError) -> [String: String] {
-        guard s.peek() == 0x7B else { throw LineError(.invalidMember, at: s.index, "'\(name)' must be an object of strings") }
+    package static func stringMap(_ s: inout JSONScanner, _ name: @autoclosure () -> String) throws(LineError) -> [String: String] {
+        guard s.peek() == 0x7B else { throw LineError(.invalidMember, at: s.index, "'\(name())' must be an object of strings") }
         s.index += 1
         var result = [String: String]()
         s.skipWhitespace()
@@ -66,7 +67,7 @@ package enum RouteDecoding {
             let key = s.string(try s.readStringToken())
             try s.expect(0x3A, "':'")
             s.skipWhitespace()
-            result[key] = try string(&s, "\(name).\(key)")
+            result[key] = try string(&s, "\(name()).\(key)")
             s.skipWhitespace()
             if s.peek() == 0x2C { try comma(&s, closing: 0x7D); continue }
             try s.expect(0x7D, "',' or '}'")
@@ -74,8 +75,8 @@ package enum RouteDecoding {
         }
     }
 
-    private static func string(_ s: inout JSONScanner, _ name: String) throws(LineError) -> String {
-        guard s.peek() == 0x22 else { throw LineError(.invalidMember, at: s.index, "'\(name)' must be a string") }
+    private static func string(_ s: inout JSONScanner, _ name: @autoclosure () -> String) throws(LineError) -> String {
+        guard s.peek() == 0x22 else { throw LineError(.invalidMember, at: s.index, "'\(name())' must be a string") }
         return s.string(try s.readStringToken())
     }
 
