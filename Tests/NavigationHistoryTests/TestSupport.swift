@@ -1,0 +1,65 @@
+import Foundation
+@testable import NavigationHistory
+
+/// A fresh temporary directory, removed when the test's scope ends.
+final class TemporaryDirectory {
+    let path: String
+
+    init() {
+        path = NSTemporaryDirectory() + "navigation-history-tests-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func file(_ name: String, _ bytes: [UInt8]) -> String {
+        let file = path + "/" + name
+        FileManager.default.createFile(atPath: file, contents: Data(bytes))
+        return file
+    }
+}
+
+/// `count` generated events, numbered from 1, as the writer would number them.
+func generatedEvents(_ count: Int, seed: UInt64 = 1, crashRate: Double = 0.1) -> [NavigationEvent] {
+    var generator = LogGenerator(seed: seed, crashRate: crashRate)
+    return (1...count).map { seq in
+        let draft = generator.next()
+        return NavigationEvent(seq: seq, timestamp: draft.timestamp, session: draft.session, action: draft.action)
+    }
+}
+
+/// The bytes of a log of `events`, one encoded line each.
+func logBytes(_ events: [NavigationEvent]) -> [UInt8] {
+    events.flatMap { LineEncoder.encode($0) }
+}
+
+/// Reads `path` with `mode`, returning the delivered events, the report and the error thrown, if any.
+func readAll(_ path: String, mode: RecoveryMode = .tolerateTornTail, threads: Int = 1, blockSize: Int = 4 << 20)
+    -> (events: [NavigationEvent], report: ReadReport?, error: NavigationHistoryError?) {
+    var events = [NavigationEvent]()
+    let reader = LogReader(path: path, mode: mode, threads: threads, blockSize: blockSize)
+    do {
+        let report = try reader.read { events.append($0) }
+        return (events, report, nil)
+    } catch let error as NavigationHistoryError {
+        return (events, nil, error)
+    } catch {
+        fatalError("unexpected error \(error)")
+    }
+}
+
+/// Decodes one line given as text.
+func decode(_ text: String) throws(LineError) -> NavigationEvent {
+    try decodeLine(Array(text.utf8)).event
+}
+
+/// Decodes one line given as bytes.
+func decodeLine(_ bytes: [UInt8]) throws(LineError) -> DecodedLine {
+    let result = bytes.withUnsafeBytes { buffer in Result { () throws(LineError) in try LineDecoder.decode(buffer) } }
+    return try result.get()
+}
+
+/// The defect kind a line is rejected with, or nil when it decodes.
+func rejection(_ text: String) -> DefectKind? {
+    do { _ = try decode(text); return nil } catch { return error.kind }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+@testable import NavigationHistory
+
+@Suite struct TimestampTests {
+    @Test(arguments: ["2026-11-29T12:00:00.123Z", "1970-01-01T00:00:00.000Z", "2024-02-29T23:59:59.999Z",
+                      "2000-02-29T00:00:00.000Z", "1969-12-31T23:59:59.999Z", "9999-12-31T23:59:59.999Z", "0001-01-01T00:00:00.000Z"])
+    func validTimestampsRoundTripByteForByte(text: String) throws {
+        let timestamp = try #require(Timestamp(text))
+        #expect(timestamp.description == text)
+    }
+
+    @Test func parsedMillisecondsMatchFoundation() throws {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var random = SeededRandom(seed: 4)
+        for _ in 0..<2000 {
+            let ms = Int64(random.next() % 4_000_000_000_000)
+            let text = Timestamp(millisecondsSince1970: ms).description
+            let date = try #require(formatter.date(from: text))
+            #expect(Int64((date.timeIntervalSince1970 * 1000).rounded()) == ms, "\(text)")
+            #expect(Timestamp(text)?.millisecondsSince1970 == ms)
+        }
+    }
+
+    @Test(arguments: ["2026-11-29T12:00:00Z", "2026-11-29T12:00:00.12Z", "2026-11-29 12:00:00.123Z",
+                      "2026-11-29T12:00:00.123+00:00", "2026-02-29T12:00:00.123Z", "2026-13-01T12:00:00.123Z",
+                      "2026-04-31T12:00:00.123Z", "2026-11-29T24:00:00.000Z", "2026-11-29T12:60:00.000Z",
+                      "2026-11-29T12:00:60.000Z", "2026-11-29t12:00:00.123z", "1900-02-29T00:00:00.000Z", "", "2026-11-29T12:00:00.1234Z"])
+    func malformedOrImpossibleTimestampsAreRejected(text: String) {
+        #expect(Timestamp(text) == nil)
+    }
+}
