@@ -127,7 +127,7 @@ import Testing
         ("", .blankLine),
         ("   ", .blankLine),
         (withBase(#""type":"session.end"} {}"#), .invalidJSON),
-        (withBase(#""type":"session.end","crc":"0000000g"}"#), .invalidMember),
+        (withBase(#""type":"session.end","crc":"0000000g"}"#), .crcMismatch),
         (withBase(#""type":"session.end","crc":"00000000","x":1}"#), .invalidMember),
     ]
 

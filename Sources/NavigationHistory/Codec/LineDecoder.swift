@@ -203,22 +203,20 @@ private struct Fields {
             case .dropped: dropped = try RouteDecoding.routes(&s, member.name)
             case .state: state = try s.readValue()
             case .crc:
-                let token = try Self.stringToken(&s, member)
-                guard token.end - token.start == 8, !token.hasEscapes else {
-                    throw LineError(.invalidMember, at: start, "'crc' must be 8 lowercase hex digits")
-                }
+                // A damaged crc member is a failed check, like a crc that does not match.
+                let malformed = LineError(.crcMismatch, at: start, "'crc' must be 8 lowercase hex digits in a string")
+                guard s.peek() == 0x22 else { throw malformed }
+                let token = try s.readStringToken()
+                guard token.end - token.start == 8, !token.hasEscapes else { throw malformed }
                 var value: UInt32 = 0
                 for k in token.start..<token.end {
-                    guard let digit = LineDecoder.hexValue(s.base[k]) else {
-                        throw LineError(.invalidMember, at: start, "'crc' must be 8 lowercase hex digits")
-                    }
+                    guard let digit = LineDecoder.hexValue(s.base[k]) else { throw malformed }
                     value = value << 4 | digit
                 }
                 crc = value
             }
         } catch {
             guard error.kind == .invalidMember else { throw error }
-            if member == .crc { throw error }
             s.index = start
             try s.skipValue()
             shapeErrors.append((member, error))

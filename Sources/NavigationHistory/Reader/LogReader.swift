@@ -102,14 +102,14 @@ public struct LogReader: Sendable {
                     fileOffset += filled
                     carry = 0
                     if eof {
-                        try merger.defect(LineError(.tornLine, at: 0, "an over-long line of \(fileOffset - longStart) bytes without a newline at end of file"),
+                        merger.defect(LineError(.tornLine, at: 0, "an over-long line of \(fileOffset - longStart) bytes without a newline at end of file"),
                                           offset: longStart, length: fileOffset - longStart, isLastLine: isLast)
                         return
                     }
                     continue
                 }
                 let length = fileOffset + newline - longStart
-                try merger.defect(LineError(.lineTooLong, at: 0, "line is \(length) bytes, longer than the 64 KiB limit"),
+                merger.defect(LineError(.lineTooLong, at: 0, "line is \(length) bytes, longer than the 64 KiB limit"),
                                   offset: longStart, length: length, isLastLine: isLast && eof && newline + 1 == filled)
                 longLineStart = nil
                 start = newline + 1
@@ -126,7 +126,7 @@ public struct LogReader: Sendable {
             if eof {
                 if remainder > 0 {
                     let tail = UnsafeRawBufferPointer(rebasing: base[completeEnd..<filled])
-                    try merger.defect(LineError(.tornLine, at: 0, Self.describeTorn(tail)),
+                    merger.defect(LineError(.tornLine, at: 0, Self.describeTorn(tail)),
                                       offset: fileOffset + completeEnd, length: remainder, isLastLine: isLast)
                 }
                 return
@@ -174,9 +174,9 @@ public struct LogReader: Sendable {
                 let isFinal = finalLine && k == results.count - 1 && i == outcomes.count - 1
                 switch outcome {
                 case .event(let event, let hasCRC, let lineStart):
-                    try merger.event(event, hasCRC: hasCRC, offset: fileOffset + lineStart, body)
+                    try merger.event(event, hasCRC: hasCRC, offset: fileOffset + lineStart, isLastLine: isFinal, body)
                 case .defect(let error, let lineStart, let length):
-                    try merger.defect(error, offset: fileOffset + lineStart, length: length, isLastLine: isFinal)
+                    merger.defect(error, offset: fileOffset + lineStart, length: length, isLastLine: isFinal)
                 }
                 if merger.stopped { return }
             }

@@ -20,22 +20,25 @@ struct Merger {
         crcRequired = segmented ? true : nil
     }
 
-    mutating func event(_ event: NavigationEvent, hasCRC: Bool, offset: Int, _ body: (NavigationEvent) throws -> Void) throws {
+    mutating func event(_ event: NavigationEvent, hasCRC: Bool, offset: Int, isLastLine: Bool,
+                        _ body: (NavigationEvent) throws -> Void) throws {
         line += 1
         lineOffset = offset
         if let required = crcRequired {
             if required && !hasCRC {
-                return try fail(.missingCRC, "line has no 'crc', but every line of this file carries one")
+                // A flipped bit in the `crc` key itself leaves a line without one.
+                return handle(LogDefect(file: file, line: line, offset: offset, kind: .missingCRC,
+                                        detail: "line has no 'crc', but every line of this file carries one"), isLastLine: isLastLine)
             }
         } else {
             crcRequired = hasCRC
         }
         if let last = lastSeq {
             if event.seq <= last {
-                return try fail(.seqNotIncreasing, "seq \(event.seq) after seq \(last): events repeated or out of order")
+                return fail(.seqNotIncreasing, "seq \(event.seq) after seq \(last): events repeated or out of order")
             }
             if event.seq != last + 1 && !skippedSinceLastEvent {
-                return try fail(.seqGap, "seq \(event.seq) after seq \(last): \(event.seq - last - 1) events missing")
+                return fail(.seqGap, "seq \(event.seq) after seq \(last): \(event.seq - last - 1) events missing")
             }
         }
         if case .unknown(let type, _) = event.action {
@@ -56,12 +59,18 @@ struct Merger {
 
     /// A defective line. `isLastLine` is true for the log's very last line, where a crash mid-write
     /// leaves its mark.
-    mutating func defect(_ error: LineError, offset: Int, length: Int, isLastLine: Bool) throws {
+    mutating func defect(_ error: LineError, offset: Int, length: Int, isLastLine: Bool) {
         line += 1
-        let found = LogDefect(file: file, line: line, offset: offset, kind: error.kind,
-                              detail: error.offset > 0 && error.kind == .invalidJSON ? "\(error.detail) (byte \(error.offset + 1))" : error.detail)
-        let tearable: Set<DefectKind> = [.tornLine, .crcMismatch, .invalidJSON, .invalidUTF8, .lineTooLong]
-        if isLastLine && tearable.contains(found.kind) {
+        handle(LogDefect(file: file, line: line, offset: offset, kind: error.kind,
+                         detail: error.offset > 0 && error.kind == .invalidJSON ? "\(error.detail) (byte \(error.offset + 1))" : error.detail),
+               isLastLine: isLastLine)
+    }
+
+    /// Damage that a crash or a torn write can leave on the last line; anything else is a real defect.
+    private static let tearable: Set<DefectKind> = [.tornLine, .crcMismatch, .invalidJSON, .invalidUTF8, .lineTooLong, .missingCRC]
+
+    private mutating func handle(_ found: LogDefect, isLastLine: Bool) {
+        if isLastLine && Self.tearable.contains(found.kind) {
             report.tornTail = found
             if report.mode == .tolerateTornTail {
                 report.addWarning(LogDefect(file: found.file, line: found.line, offset: found.offset, kind: found.kind,
@@ -72,7 +81,7 @@ struct Merger {
         record(found)
     }
 
-    private mutating func fail(_ kind: DefectKind, _ detail: String) throws {
+    private mutating func fail(_ kind: DefectKind, _ detail: String) {
         record(LogDefect(file: file, line: line, offset: lineOffset, kind: kind, detail: detail))
     }
 
