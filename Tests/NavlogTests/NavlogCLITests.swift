@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+@testable import NavigationHistory
+
+/// Runs the built `navlog` binary and captures what it prints and its exit status.
+struct NavlogRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    static let binary: URL = {
+        // The test bundle and the executable are built into the same products directory.
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("navlog")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/navlog")
+    }()
+
+    init(_ arguments: String...) throws {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        status = process.terminationStatus
+        stdout = String(decoding: outData, as: UTF8.self)
+        stderr = String(decoding: errData, as: UTF8.self)
+    }
+}
+
+@Suite(.serialized) struct NavlogCLITests {
+    let dir = NSTemporaryDirectory() + "navlog-cli-" + UUID().uuidString
+
+    init() throws { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+
+    func generate(_ name: String, events: Int = 3000, extra: [String] = []) throws -> String {
+        let path = dir + "/" + name
+        let process = Process()
+        process.executableURL = NavlogRun.binary
+        process.arguments = ["generate", "--events", String(events), "--seed", "9", "-o", path] + extra
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return path
+    }
+
+    @Test func verifyOfACleanLogExitsZeroAndSummarizes() throws {
+        let log = try generate("log", extra: ["--segment-size", "100000"])
+        let run = try NavlogRun("verify", log)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("ok: 3000 events, seq 1...3000"))
+        let json = try NavlogRun("verify", log, "--format", "json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["format"] as? Int == 1)
+        #expect(object["events"] as? Int == 3000)
+        #expect(object["lastSeq"] as? Int == 3000)
+        #expect((object["segments"] as? Int ?? 0) > 3)
+        #expect((object["defects"] as? [Any])?.isEmpty == true)
+        #expect(object["tornTail"] is NSNull)
+    }
+
+    @Test func verifyReportsEachDefectAsPathLineKindAndExitsOne() throws {
+        let log = try generate("log.jsonl")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: log))
+        let lineStarts = [0] + bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
+        bytes[lineStarts[99] + 30] ^= 0x01   // damage line 100
+        try bytes.write(to: URL(fileURLWithPath: log))
+        let run = try NavlogRun("verify", log)
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("\(log):100: crcMismatch: "))
+        let salvage = try NavlogRun("verify", log, "--mode", "salvage", "--format", "json")
+        #expect(salvage.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(salvage.stdout.utf8)) as? [String: Any])
+        let defects = try #require(object["defects"] as? [[String: Any]])
+        #expect(defects.count == 1)
+        #expect(defects.first?["line"] as? Int == 100)
+        #expect(defects.first?["offset"] as? Int == lineStarts[99])
+        #expect(defects.first?["kind"] as? String == "crcMismatch")
+        #expect(defects.first?["file"] as? String == log)
+        #expect(object["events"] as? Int == 2999)
+    }
+
+    @Test func aTornTailIsAWarningByDefaultAndADefectInAbsoluteMode() throws {
+        let log = try generate("torn.jsonl")
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"v":1,"seq":3001,"ts":"2026-"#.utf8))
+        try handle.close()
+        let tolerant = try NavlogRun("verify", log, "--format", "json")
+        #expect(tolerant.status == 0)
+        #expect(tolerant.stdout.contains(#""tornTail":{"file""#))
+        let absolute = try NavlogRun("verify", log, "--mode", "absolute")
+        #expect(absolute.status == 1)
+        #expect(absolute.stdout.contains("\(log):3001: tornLine: no newline at end of file (29 bytes)"))
+    }
+
+    @Test func dumpPrintsNormalizedLinesFilteredBySeqTypeAndSession() throws {
+        let log = try generate("d.jsonl")
+        let range = try NavlogRun("dump", log, "--from", "10", "--to", "14")
+        #expect(range.status == 0)
+        let lines = range.stdout.split(separator: "\n")
+        #expect(lines.count == 5)
+        #expect(lines.first?.hasPrefix(#"{"v":1,"seq":10,"#) == true)
+        let pushes = try NavlogRun("dump", log, "--type", "push")
+        #expect(pushes.stdout.split(separator: "\n").allSatisfy { $0.contains(#""type":"push""#) })
+        #expect(!pushes.stdout.isEmpty)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let id = try #require(first["session"] as? String)
+        let session = try NavlogRun("dump", log, "--session", id)
+        #expect(!session.stdout.isEmpty)
+        #expect(session.stdout.split(separator: "\n").allSatisfy { $0.contains(#""session":"\#(id)""#) })
+
+        // A line written by others comes out in the store's order with a crc.
+        let other = dir + "/other.jsonl"
+        try Data(#"{ "type": "session.end", "session": "s", "ts": "2026-11-29T12:00:00.123Z", "seq": 1.0, "v": 1 }"#.utf8 + [0x0A]).write(to: URL(fileURLWithPath: other))
+        let normalized = try NavlogRun("dump", other)
+        #expect(normalized.stdout.hasPrefix(#"{"v":1,"seq":1,"ts":"2026-11-29T12:00:00.123Z","session":"s","type":"session.end","crc":""#))
+    }
+
+    @Test func dumpOfACorruptLogExits65NamingFileAndLine() throws {
+        let bad = dir + "/bad.jsonl"
+        try Data("{\"v\":1,\"seq\":1,\"ts\":\"2026-11-29T12:00:00.123Z\",\"session\":\"s\",\"type\":\"session.end\"}\nnot json\n{}\n".utf8)
+            .write(to: URL(fileURLWithPath: bad))
+        let run = try NavlogRun("dump", bad)
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("\(bad):2: error: invalidJSON:"))
+    }
+
+    @Test func usageErrorsExit64AndMissingPathsExit66() throws {
+        #expect(try NavlogRun().status == 64)
+        #expect(try NavlogRun("frobnicate").status == 64)
+        #expect(try NavlogRun("verify").status == 64)
+        #expect(try NavlogRun("verify", dir, "--mode", "sometimes").status == 64)
+        #expect(try NavlogRun("generate", "--events", "0", "-o", dir + "/x.jsonl").status == 64)
+        let missing = try NavlogRun("verify", dir + "/missing")
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("missing: error: no such file or directory"))
+    }
+
+    @Test(arguments: ["verify", "dump", "generate", "demo", "help"])
+    func everySubcommandHasHelp(subcommand: String) throws {
+        let flag = try NavlogRun(subcommand, "--help")
+        #expect(flag.status == 0)
+        #expect(flag.stdout.contains("Usage: navlog \(subcommand)"))
+        let help = try NavlogRun("help", subcommand)
+        #expect(help.stdout == flag.stdout)
+    }
+
+    @Test func generateIsDeterministicPerSeed() throws {
+        let a = try generate("a.jsonl", events: 2000)
+        let b = try generate("b.jsonl", events: 2000)
+        #expect(FileManager.default.contentsEqual(atPath: a, andPath: b))
+    }
+
+    @Test func demoRunsTheMainJobEndToEnd() throws {
+        let run = try NavlogRun("demo", "--events", "20000")
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("Read and verified 20000 events"))
+        #expect(run.stdout.contains("no defects"))
+    }
+}
