@@ -127,6 +127,7 @@ private struct Fields {
         var lastComma: Int?
         while true {
             s.skipWhitespace()
+            let keyStart = s.index
             let keyToken = try s.readStringToken()
             try s.expect(0x3A, "':'")
             s.skipWhitespace()
@@ -139,7 +140,7 @@ private struct Fields {
             }
             if let member {
                 guard seen & member.bit == 0 else {
-                    throw LineError(.invalidMember, at: keyToken.start - 1, "duplicate member '\(member.name)'")
+                    throw LineError(.invalidMember, at: keyStart, "duplicate member '\(member.name)'")
                 }
                 seen |= member.bit
                 if member == .crc { crcComma = lastComma }
@@ -249,8 +250,13 @@ private struct Fields {
 
     func fail(_ kind: DefectKind, _ detail: String) -> LineError { LineError(kind, at: 0, detail) }
 
+    func shapeError(_ member: EventMember) -> LineError? {
+        for (failed, error) in shapeErrors where failed == member { return error }
+        return nil
+    }
+
     func required<T>(_ value: T?, _ member: EventMember, _ typeName: String) throws(LineError) -> T {
-        if let error = shapeErrors.first(where: { $0.0 == member })?.1 { throw error }
+        if !shapeErrors.isEmpty, let error = shapeError(member) { throw error }
         guard let value else {
             throw fail(.missingMember, "'\(typeName)' event has no '\(member.name)'")
         }
@@ -258,7 +264,7 @@ private struct Fields {
     }
 
     func optional<T>(_ value: T?, _ member: EventMember) throws(LineError) -> T? {
-        if let error = shapeErrors.first(where: { $0.0 == member })?.1 { throw error }
+        if !shapeErrors.isEmpty, let error = shapeError(member) { throw error }
         return value
     }
 
@@ -363,7 +369,7 @@ private struct Fields {
                              outcome: try enumeration(outcome, .outcome, t), tab: tab, stack: stack,
                              path: try optional(path, .path))
         case .splitSelect:
-            if let error = shapeErrors.first(where: { $0.0 == .route })?.1 { throw error }
+            if !shapeErrors.isEmpty, let error = shapeError(.route) { throw error }
             guard route != nil || routeIsNull else { throw fail(.missingMember, "'split.select' event has no 'route' (use null to clear)") }
             return .splitSelect(scene: try nonEmpty(scene, .scene, t), column: try enumeration(column, .column, t), route: route)
         case .splitVisibility:

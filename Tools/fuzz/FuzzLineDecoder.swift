@@ -1,0 +1,72 @@
+// libFuzzer target for the log line decoder.
+//
+// Built together with every file of Sources/NavigationHistory as ONE module (module name
+// NavigationHistory), so `package` and `internal` declarations are visible here. See Tools/fuzz/run.
+//
+// Per input it checks:
+//   1. `LineDecoder.decode` never crashes, whatever the bytes (errors are fine).
+//   2. `JSONScanner.parse` never crashes, whatever the bytes (errors are fine).
+//   3. Round trip: when decode succeeds, `LineEncoder.encode(event)` ends in exactly one newline,
+//      the line without it decodes again, with a crc, to an equal event, and encoding that event
+//      gives the same bytes. Any violation traps with a message naming the step.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let input = UnsafeRawBufferPointer(start: data, count: size)
+
+    _ = try? JSONScanner.parse(input)
+
+    let decoded: DecodedLine
+    do {
+        decoded = try LineDecoder.decode(input)
+    } catch {
+        return 0
+    }
+    checkRoundTrip(decoded.event)
+    return 0
+}
+
+private func checkRoundTrip(_ event: NavigationEvent) {
+    let encoded = LineEncoder.encode(event)
+    guard encoded.last == 0x0A else {
+        fatalError("round trip: encoded line does not end in a newline: \(escaped(encoded[...]))")
+    }
+    let line = encoded.dropLast()
+    if line.contains(0x0A) {
+        fatalError("round trip: encoded line contains a raw newline: \(escaped(line))")
+    }
+    let result = line.withUnsafeBytes { bytes in
+        Result { () throws(LineError) -> DecodedLine in try LineDecoder.decode(bytes) }
+    }
+    let again: DecodedLine
+    switch result {
+    case .success(let value):
+        again = value
+    case .failure(let error):
+        fatalError("round trip: re-decoding the encoded line failed: \(error.kind) at \(error.offset): \(error.detail)\n  event: \(event)\n  line: \(escaped(line))")
+    }
+    guard again.hasCRC else {
+        fatalError("round trip: encoded line has no crc: \(escaped(line))")
+    }
+    guard again.event == event else {
+        fatalError("round trip: event changed\n  before: \(event)\n  after:  \(again.event)\n  line: \(escaped(line))")
+    }
+    let reencoded = LineEncoder.encode(again.event)
+    guard reencoded == encoded else {
+        fatalError("round trip: encoding is not stable\n  first:  \(escaped(encoded[...]))\n  second: \(escaped(reencoded[...]))")
+    }
+}
+
+/// The bytes as ASCII with everything else (and `\`) escaped as \xNN, for trap messages.
+private func escaped(_ bytes: ArraySlice<UInt8>) -> String {
+    var out = ""
+    for byte in bytes {
+        if byte >= 0x20, byte < 0x7F, byte != 0x5C {
+            out.unicodeScalars.append(Unicode.Scalar(byte))
+        } else {
+            let hex = String(byte, radix: 16)
+            out += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+        }
+    }
+    return out
+}
