@@ -124,6 +124,9 @@ def ensure_modules():
     if not usable():
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
                         "jsonschema>=4.18", "rfc3339-validator"], check=True)
+        import site
+        if os.path.isdir(site.getusersitepackages()):  # pip may fall back to a user installation
+            site.addsitedir(site.getusersitepackages())
         importlib.invalidate_caches()
         for name in list(sys.modules):
             if name.split(".")[0] in ("jsonschema", "referencing", "rfc3339_validator"):
@@ -350,7 +353,7 @@ def main():
 
     # 2 and 3. The examples, against the schema and the reader.
     have_navlog = os.access(navlog, os.X_OK)
-    checks.record(have_navlog, "navlog binary at %s" % os.path.relpath(navlog, REPO),
+    checks.record(have_navlog, "navlog binary at %s" % options.navlog,
                   "" if have_navlog else "not found: run `swift build` first or pass --navlog")
     types_seen = set()
     for kind in ("valid", "invalid"):
@@ -378,9 +381,11 @@ def main():
                               else "%d lines" % len(lines))
                 seqs = [value.get("seq") for _, _, value in values]
                 crc_errors = ["line %d: %s" % (n, crc_problem(line)) for n, line, _ in values if crc_problem(line)]
-                checks.record(seqs == list(range(1, len(lines) + 1)) and not crc_errors,
+                seq_ok = seqs == list(range(1, len(lines) + 1))
+                details = crc_errors + ([] if seq_ok else ["seq %s" % ",".join(str(seq) for seq in seqs)])
+                checks.record(seq_ok and not crc_errors,
                               "%s has seq gapless from 1 and a correct CRC-32C on every line that carries one" % shown,
-                              "; ".join(crc_errors) if crc_errors else "")
+                              "; ".join(details))
                 types_seen.update(value.get("type") for _, _, value in values)
             else:
                 ok = len(problems) == 1
@@ -413,8 +418,9 @@ def main():
                 defects = (report or {}).get("defects", [])
                 ok = len(defects) == 1 and defects[0].get("line") == schema_line
                 checks.record(ok, "reader (salvage) finds exactly that one defect in %s" % shown,
-                              "%d defects%s" % (len(defects), ": " + "; ".join(describe_defect(d) for d in defects)
-                                                if len(defects) != 1 else ""))
+                              "%d defect%s%s" % (len(defects), "" if len(defects) == 1 else "s",
+                                                   ": " + "; ".join(describe_defect(d) for d in defects)
+                                                   if len(defects) != 1 or not ok else ""))
     missing = [t for t in known_types if t not in types_seen]
     checks.record(not missing and len(known_types) == 18,
                   "the valid examples use all %d types the schema knows" % len(known_types),
@@ -457,9 +463,10 @@ def main():
                               "schema accepts every line of %s" % os.path.basename(target),
                               detail + ("; " + "; ".join(problems) if problems else ""))
                 if os.path.isdir(target):
-                    checks.record(len(files) > 1 and not segments_without_snapshot,
+                    checks.record(files and not segments_without_snapshot,
                                   "every segment of %s starts with a snapshot" % os.path.basename(target),
-                                  ", ".join(segments_without_snapshot))
+                                  "not " + ", ".join(segments_without_snapshot) if segments_without_snapshot
+                                  else "%d segments" % len(files))
                 code, report, err = verify(navlog, target, "absolute")
                 checks.record(code == 0 and report and report.get("events") == n and not report.get("warnings"),
                               "reader accepts %s" % os.path.basename(target),

@@ -232,7 +232,10 @@ private struct Fields {
         }
         let token = try s.readNumberToken()
         guard let value = s.integer(token) else {
-            throw LineError(.invalidMember, at: at, "'\(member.name)' must be an integer that fits in 64 bits")
+            let text = String(decoding: UnsafeBufferPointer(start: s.base + token.start, count: token.end - token.start), as: UTF8.self)
+            let isWhole = Double(text).map { $0 == $0.rounded() } ?? false
+            throw LineError(.invalidMember, at: at, isWhole ? "'\(member.name)' is \(text), beyond 64-bit integers"
+                                                            : "'\(member.name)' is \(text), expecting an integer")
         }
         return value
     }
@@ -258,7 +261,7 @@ private struct Fields {
     func required<T>(_ value: T?, _ member: EventMember, _ typeName: String) throws(LineError) -> T {
         if !shapeErrors.isEmpty, let error = shapeError(member) { throw error }
         guard let value else {
-            throw fail(.missingMember, "'\(typeName)' event has no '\(member.name)'")
+            throw fail(.missingMember, typeName == "event" ? "line has no '\(member.name)'" : "'\(typeName)' event has no '\(member.name)'")
         }
         return value
     }
@@ -332,7 +335,7 @@ private struct Fields {
             return .push(scene: try nonEmpty(scene, .scene, t), stack: try nonEmpty(stack, .stack, t), route: try required(route, .route, t))
         case .pop:
             let n = try optional(count, .count) ?? 1
-            guard n >= 1, n <= Int64(Int32.max) else { throw fail(.invalidMember, "'count' is \(n), expecting at least 1") }
+            guard n >= 1 else { throw fail(.invalidMember, "'count' is \(n), expecting at least 1") }
             return .pop(scene: try nonEmpty(scene, .scene, t), stack: try nonEmpty(stack, .stack, t), count: Int(n))
         case .tabSelect:
             return .tabSelect(scene: try nonEmpty(scene, .scene, t), tab: try nonEmpty(tab, .tab, t))
