@@ -74,6 +74,11 @@ import Testing
                                          action: .push(scene: "main", stack: "home", route: Route(screen: "recipe", id: "apple-pie", params: ["tab": "reviews"]))))
     }
 
+    @Test func escapedMemberNamesAreTheSameNamesInRoutesToo() throws {
+        let event = try decode("{" + Self.base + #""type":"push","sc\u0065ne":"main","stack":"home","route":{"scr\u0065en":"recipe","\u0069d":"1"}}"#)
+        #expect(event.action == .push(scene: "main", stack: "home", route: Route(screen: "recipe", id: "1")))
+    }
+
     @Test func escapesAndSurrogatePairsDecode() throws {
         let line = #"{"v":1,"seq":1,"ts":"2026-11-29T12:00:00.123Z","session":"s\u00e9\ud83d\ude00","type":"tab.select","scene":"m\"\\\/\n","tab":"\u0074ab"}"#
         let event = try decode(line)

@@ -17,11 +17,12 @@ package enum RouteDecoding {
                 let key = try s.readStringToken()
                 try s.expect(0x3A, "':'")
                 s.skipWhitespace()
-                if s.equals(key, "screen") {
+                let escaped = key.hasEscapes ? s.string(key) : nil
+                if s.equals(key, "screen") || escaped == "screen" {
                     screen = try string(&s, "\(name()).screen")
-                } else if s.equals(key, "id") {
+                } else if s.equals(key, "id") || escaped == "id" {
                     id = try string(&s, "\(name()).id")
-                } else if s.equals(key, "params") {
+                } else if s.equals(key, "params") || escaped == "params" {
                     params = try stringMap(&s, "\(name()).params")
                 } else {
                     try s.skipValue()
