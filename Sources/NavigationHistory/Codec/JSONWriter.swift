@@ -53,16 +53,6 @@ package struct JSONWriter {
         }
     }
 
-    package mutating func double(_ value: Double) {
-        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
-            integer(Int(value))
-        } else if value.isFinite {
-            raw(String(value))
-        } else {
-            raw("null")
-        }
-    }
-
     package mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
 
     /// Writes `,"key":` (or `"key":` for the first member when `first` is true).

@@ -103,14 +103,14 @@ public struct LogReader: Sendable {
                     carry = 0
                     if eof {
                         merger.defect(LineError(.tornLine, at: 0, "an over-long line of \(fileOffset - longStart) bytes without a newline at end of file"),
-                                          offset: longStart, length: fileOffset - longStart, isLastLine: isLast)
+                                          offset: longStart, isLastLine: isLast)
                         return
                     }
                     continue
                 }
                 let length = fileOffset + newline - longStart
                 merger.defect(LineError(.lineTooLong, at: 0, "line is \(length) bytes, longer than the 64 KiB limit"),
-                                  offset: longStart, length: length, isLastLine: isLast && eof && newline + 1 == filled)
+                                  offset: longStart, isLastLine: isLast && eof && newline + 1 == filled)
                 longLineStart = nil
                 start = newline + 1
             }
@@ -127,7 +127,7 @@ public struct LogReader: Sendable {
                 if remainder > 0 {
                     let tail = UnsafeRawBufferPointer(rebasing: base[completeEnd..<filled])
                     merger.defect(LineError(.tornLine, at: 0, Self.describeTorn(tail)),
-                                      offset: fileOffset + completeEnd, length: remainder, isLastLine: isLast)
+                                      offset: fileOffset + completeEnd, isLastLine: isLast)
                 }
                 return
             }
@@ -175,8 +175,8 @@ public struct LogReader: Sendable {
                 switch outcome {
                 case .event(let event, let hasCRC, let lineStart):
                     try merger.event(event, hasCRC: hasCRC, offset: fileOffset + lineStart, isLastLine: isFinal, body)
-                case .defect(let error, let lineStart, let length):
-                    merger.defect(error, offset: fileOffset + lineStart, length: length, isLastLine: isFinal)
+                case .defect(let error, let lineStart):
+                    merger.defect(error, offset: fileOffset + lineStart, isLastLine: isFinal)
                 }
                 if merger.stopped { return }
             }
@@ -185,7 +185,7 @@ public struct LogReader: Sendable {
 
     enum LineOutcome: Sendable {
         case event(NavigationEvent, hasCRC: Bool, lineStart: Int)
-        case defect(LineError, lineStart: Int, length: Int)
+        case defect(LineError, lineStart: Int)
     }
 
     static func decodePart(_ base: UnsafeRawBufferPointer, start: Int, end: Int) -> [LineOutcome] {
@@ -199,7 +199,7 @@ public struct LogReader: Sendable {
                 let decoded = try LineDecoder.decode(line)
                 outcomes.append(.event(decoded.event, hasCRC: decoded.hasCRC, lineStart: lineStart))
             } catch {
-                outcomes.append(.defect(error, lineStart: lineStart, length: newline - lineStart))
+                outcomes.append(.defect(error, lineStart: lineStart))
             }
             lineStart = newline + 1
         }

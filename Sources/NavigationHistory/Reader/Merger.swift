@@ -59,7 +59,7 @@ struct Merger {
 
     /// A defective line. `isLastLine` is true for the log's very last line, where a crash mid-write
     /// leaves its mark.
-    mutating func defect(_ error: LineError, offset: Int, length: Int, isLastLine: Bool) {
+    mutating func defect(_ error: LineError, offset: Int, isLastLine: Bool) {
         line += 1
         handle(LogDefect(file: file, line: line, offset: offset, kind: error.kind,
                          detail: error.offset > 0 && error.kind == .invalidJSON ? "\(error.detail) (byte \(error.offset + 1))" : error.detail),
