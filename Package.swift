@@ -9,7 +9,8 @@ let package = Package(
         .executable(name: "navlog", targets: ["navlog"]),
     ],
     targets: [
-        .target(name: "NavigationHistory"),
+        .target(name: "CNavigationHistory"),
+        .target(name: "NavigationHistory", dependencies: ["CNavigationHistory"]),
         .executableTarget(name: "navlog", dependencies: ["NavigationHistory"]),
         .executableTarget(name: "NavlogBench", dependencies: ["NavigationHistory"], path: "Tools/bench/NavlogBench"),
         .testTarget(name: "NavigationHistoryTests", dependencies: ["NavigationHistory"]),

@@ -18,17 +18,22 @@ import Testing
         #expect(CRC32C.checksum((0..<32).map { UInt8($0) }) == 0x46DD_794E)
     }
 
-    @Test func slicedChecksumEqualsBytewiseChecksumAtEveryLength() {
+    @Test func hardwareAndTableChecksumsEqualBytewiseChecksumAtEveryLengthAndAlignment() {
         var random = SeededRandom(seed: 9)
         let bytes = (0..<300).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        for length in 0...bytes.count {
-            let prefix = Array(bytes[0..<length])
-            var reference: UInt32 = 0xFFFF_FFFF
-            for byte in prefix {
-                reference ^= UInt32(byte)
-                for _ in 0..<8 { reference = reference & 1 == 1 ? (reference >> 1) ^ 0x82F6_3B78 : reference >> 1 }
+        for start in 0..<8 {
+            for end in start...bytes.count {
+                var reference: UInt32 = 0xFFFF_FFFF
+                for byte in bytes[start..<end] {
+                    reference ^= UInt32(byte)
+                    for _ in 0..<8 { reference = reference & 1 == 1 ? (reference >> 1) ^ 0x82F6_3B78 : reference >> 1 }
+                }
+                bytes.withUnsafeBytes { all in
+                    let slice = UnsafeRawBufferPointer(rebasing: all[start..<end])
+                    #expect(CRC32C.checksum(slice) == ~reference, "bytes \(start)..<\(end)")
+                    #expect(CRC32C.tableChecksum(slice) == ~reference, "table, bytes \(start)..<\(end)")
+                }
             }
-            #expect(CRC32C.checksum(prefix) == ~reference, "length \(length)")
         }
     }
 }
