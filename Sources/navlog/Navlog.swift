@@ -15,9 +15,9 @@ protocol Subcommand {
 
 @main
 enum Navlog {
-    static let subcommands: [any Subcommand.Type] = [
-        VerifyCommand.self, DumpCommand.self, GenerateCommand.self, DemoCommand.self, HelpCommand.self,
-    ]
+    static var subcommands: [any Subcommand.Type] {
+        [VerifyCommand.self, DumpCommand.self, GenerateCommand.self, DemoCommand.self, HelpCommand.self]
+    }
 
     static let overview = """
         navlog — read, check and generate navigation history logs.

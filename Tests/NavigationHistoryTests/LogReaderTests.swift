@@ -202,6 +202,25 @@ import Testing
         }
     }
 
+    @Test(arguments: [RecoveryMode.salvage, .pointInTime, .tolerateTornTail])
+    func defectsInEveryPartOfABlockAreReportedTheSameWhateverTheThreads(mode: RecoveryMode) throws {
+        let dir = TemporaryDirectory()
+        var lines = generatedEvents(6000, seed: 12).map { LineEncoder.encode($0) }
+        for index in [150, 2999, 3001, 5500] { lines[index][20] ^= 0x04 }   // in both halves of a block
+        lines[5999].removeLast(9)                                            // a torn last line
+        let path = dir.file("log.jsonl", lines.flatMap { $0 })
+        let reference = readAll(path, mode: mode, threads: 1, blockSize: 66_000)
+        #expect(reference.events.count > 100)
+        #expect(reference.report?.defects.isEmpty == false || reference.error != nil)
+        for (threads, block) in [(2, 1 << 20), (3, 1 << 20), (2, 400_000)] {
+            let result = readAll(path, mode: mode, threads: threads, blockSize: block)
+            #expect(result.events == reference.events, "threads \(threads) block \(block)")
+            #expect(result.report?.defects == reference.report?.defects, "threads \(threads) block \(block)")
+            #expect(result.report?.tornTail == reference.report?.tornTail, "threads \(threads) block \(block)")
+            #expect(result.error?.localizedDescription == reference.error?.localizedDescription)
+        }
+    }
+
     @Test func linesLongerThan64KiBAreDefectsAndNeverBufferedWhole() throws {
         let dir = TemporaryDirectory()
         let long = Array(#"{"v":1,"seq":61,"ts":"2026-11-29T12:00:00.123Z","session":"s","type":"x","pad":""#.utf8)

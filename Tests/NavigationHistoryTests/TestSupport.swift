@@ -14,7 +14,8 @@ final class TemporaryDirectory {
 
     func file(_ name: String, _ bytes: [UInt8]) -> String {
         let file = path + "/" + name
-        FileManager.default.createFile(atPath: file, contents: Data(bytes))
+        let created = FileManager.default.createFile(atPath: file, contents: Data(bytes))
+        precondition(created, "cannot create \(file)")
         return file
     }
 }

@@ -153,24 +153,40 @@ public struct LogReader: Sendable {
         return "no newline at end of file (\(tail.count) bytes)"
     }
 
-    /// Decodes the complete lines in `[start, end)` — on several cores for large blocks — and hands
-    /// them to the merger in order.
+    /// Decodes the complete lines in `[start, end)` and hands them to the merger in order.
+    ///
+    /// Large blocks are split at line ends: the calling thread decodes the first part and delivers
+    /// its events as it goes, while other cores decode the remaining parts into arrays that are
+    /// delivered after it. `body` and the merger only ever run on the calling thread.
     private func decodeLines(_ base: UnsafeRawBufferPointer, start: Int, end: Int, fileOffset: Int,
                              finalLine: Bool, merger: inout Merger, _ body: (NavigationEvent) throws -> Void) throws {
-        var bounds = [start]
         let tasks = end - start >= 256 << 10 ? threads : 1
+        var bounds = [start]
         for k in 1..<max(tasks, 1) {
             let guess = max(start + (end - start) * k / tasks, bounds.last!)
             if let newline = memchrIndex(base, 0x0A, from: guess, to: end), newline + 1 < end { bounds.append(newline + 1) }
         }
         bounds.append(end)
         let parts = bounds
-        nonisolated(unsafe) let block = base
-        let results = ParallelMap.map(count: parts.count - 1) { k in
-            Self.decodePart(block, start: parts[k], end: parts[k + 1])
+        let background = parts.count - 2
+        var results = [[LineOutcome]](repeating: [], count: background)
+        let group = DispatchGroup()
+        try results.withUnsafeMutableBufferPointer { slots in
+            nonisolated(unsafe) let block = base
+            nonisolated(unsafe) let slots = slots
+            for k in 0..<background {
+                DispatchQueue.global().async(group: group) {
+                    slots[k] = Self.decodePart(block, start: parts[k + 1], end: parts[k + 2])
+                }
+            }
+            // The workers read the block: wait for them whatever happens on this thread.
+            defer { group.wait() }
+            try deliverPart(base, start: parts[0], end: parts[1], fileOffset: fileOffset,
+                            finalLine: finalLine && background == 0, merger: &merger, body)
         }
         for (k, outcomes) in results.enumerated() {
             for (i, outcome) in outcomes.enumerated() {
+                if merger.stopped { return }
                 let isFinal = finalLine && k == results.count - 1 && i == outcomes.count - 1
                 switch outcome {
                 case .event(let event, let hasCRC, let lineStart):
@@ -178,16 +194,37 @@ public struct LogReader: Sendable {
                 case .defect(let error, let lineStart):
                     merger.defect(error, offset: fileOffset + lineStart, isLastLine: isFinal)
                 }
-                if merger.stopped { return }
             }
         }
     }
 
+    /// Decodes the lines in `[start, end)` on this thread, handing each to the merger as it goes.
+    private func deliverPart(_ base: UnsafeRawBufferPointer, start: Int, end: Int, fileOffset: Int,
+                             finalLine: Bool, merger: inout Merger, _ body: (NavigationEvent) throws -> Void) throws {
+        var lineStart = start
+        while lineStart < end, !merger.stopped {
+            let newline = memchrIndex(base, 0x0A, from: lineStart, to: end) ?? end
+            let isFinal = finalLine && newline + 1 >= end
+            let decoded: DecodedLine
+            do throws(LineError) {
+                decoded = try LineDecoder.decode(UnsafeRawBufferPointer(rebasing: base[lineStart..<newline]))
+            } catch {
+                merger.defect(error, offset: fileOffset + lineStart, isLastLine: isFinal)
+                lineStart = newline + 1
+                continue
+            }
+            try merger.event(decoded.event, hasCRC: decoded.hasCRC, offset: fileOffset + lineStart, isLastLine: isFinal, body)
+            lineStart = newline + 1
+        }
+    }
+
+    /// A decoded line waiting, in a worker's array, to be delivered.
     enum LineOutcome: Sendable {
         case event(NavigationEvent, hasCRC: Bool, lineStart: Int)
         case defect(LineError, lineStart: Int)
     }
 
+    /// Decodes the lines in `[start, end)` into outcomes, on a worker thread.
     static func decodePart(_ base: UnsafeRawBufferPointer, start: Int, end: Int) -> [LineOutcome] {
         var outcomes = [LineOutcome]()
         outcomes.reserveCapacity((end - start) / 128 + 1)
