@@ -4,7 +4,7 @@
 public struct NavigationHistoryError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is; new codes may be added in later versions.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Kind: String, Sendable { case noInput, io, corruptLog, unsupportedVersion }
+        private enum Kind: String, Sendable { case noInput, io, corruptLog, unsupportedVersion, locked, readOnly, invalidEvent }
         private let kind: Kind
 
         /// The path does not exist or is not a log.
@@ -15,6 +15,12 @@ public struct NavigationHistoryError: Error, Sendable, CustomStringConvertible {
         public static let corruptLog = Code(kind: .corruptLog)
         /// The log was written in a newer format version than this library reads.
         public static let unsupportedVersion = Code(kind: .unsupportedVersion)
+        /// Another writer — another process, or another instance in this one — holds the log.
+        public static let locked = Code(kind: .locked)
+        /// An earlier write or sync failed, so the log takes no more events until it is reopened.
+        public static let readOnly = Code(kind: .readOnly)
+        /// An event was refused before anything was written: it breaks the event format.
+        public static let invalidEvent = Code(kind: .invalidEvent)
 
         public var description: String { kind.rawValue }
     }

@@ -48,7 +48,7 @@ extension LogGenerator {
         } else {
             try open(path)
         }
-        var pending: (draft: Draft, before: NavigationState)?
+        var pending: (draft: EventDraft, before: NavigationState)?
         while summary.events < events {
             let before = pending?.before ?? state
             let draft = pending?.draft ?? next()

@@ -14,16 +14,6 @@ import Foundation
 /// let draft = generator.next() // timestamp, session and action of the next event
 /// ```
 public struct LogGenerator: Sendable {
-    /// The next event without its seq (the writer numbers events).
-    public struct Draft: Sendable, Hashable {
-        /// When it happens.
-        public var timestamp: Timestamp
-        /// The session it belongs to.
-        public var session: String
-        /// What happens.
-        public var action: NavigationAction
-    }
-
     /// The navigation state after the last draft, folded by ``Projection``.
     public private(set) var state = NavigationState()
     private var random: SeededRandom
@@ -52,10 +42,10 @@ public struct LogGenerator: Sendable {
     }
 
     /// The next event of the synthetic app.
-    public mutating func next() -> Draft {
+    public mutating func next() -> EventDraft {
         if queue.isEmpty { plan() }
         let action = queue.removeFirst()
-        let draft = Draft(timestamp: Timestamp(millisecondsSince1970: clock), session: session, action: action)
+        let draft = EventDraft(action: action, session: session, timestamp: Timestamp(millisecondsSince1970: clock))
         let event = NavigationEvent(seq: 1, timestamp: draft.timestamp, session: session, action: action)
         let anomaly = Projection.fold(&state, event)
         precondition(anomaly == nil, "the generator produced an anomaly: \(anomaly!)")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A moment in UTC with millisecond precision, written as RFC 3339 (`2026-11-29T12:00:00.123Z`).
 ///
 /// The event format allows exactly one textual form — four-digit year, `T`, three fractional digits,
@@ -19,6 +21,11 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         var text = text
         guard let value = text.withUTF8({ Timestamp.parse(UnsafeRawBufferPointer($0)) }) else { return nil }
         self = value
+    }
+
+    /// The current time, to the millisecond.
+    public static var now: Timestamp {
+        Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }
 
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {

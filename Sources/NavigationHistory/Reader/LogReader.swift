@@ -67,6 +67,12 @@ public struct LogReader: Sendable {
     /// - Throws: `noInput`, `io`, and any error `body` throws.
     public func scan(_ body: (NavigationEvent) throws -> Void) throws -> ReadReport {
         let (files, segmented) = try LogFiles.resolve(path)
+        return try scan(files: files, segmented: segmented, body)
+    }
+
+    /// Reads `files` in order as one log; `segmented` says they are store segments, whose lines
+    /// must all carry a `crc`. The store uses it to read only its last segment.
+    package func scan(files: [String], segmented: Bool, _ body: (NavigationEvent) throws -> Void) throws -> ReadReport {
         var merger = Merger(mode: mode)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
         defer { buffer.deallocate() }

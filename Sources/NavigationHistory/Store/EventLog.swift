@@ -1,0 +1,298 @@
+/// The write side of a log: a directory of segments `NNNNNNNN.jsonl` that events are appended to,
+/// durably, by one writer at a time.
+///
+/// Opening a log takes its single-writer lock, finishes or undoes whatever a crash interrupted (a
+/// torn last line is cut off and kept beside its segment as `<segment>.torn`; a segment that was
+/// being created and never renamed is removed) and folds the last segment to know the current
+/// state. Each append gets the next `seq`; segments are rotated at ``Options/segmentSize``, each new
+/// one starting with a `snapshot` of the state at that point. Events are made durable as
+/// ``Options/durability`` says, on ``sync()`` and on ``close()``.
+///
+/// A failed write or sync makes the log read-only: the error is thrown to the caller, every later
+/// append throws ``NavigationHistoryError/Code/readOnly``, and nothing is retried as if it had been
+/// written. Reopen the log to go on; the reopening truncates whatever the failure left torn.
+///
+/// ```swift
+/// let log = try EventLog(directory: "app.navlog", options: .init(durability: .everyEvent))
+/// let seq = try log.append(.push(scene: "main", stack: "home", route: Route(screen: "recipe", id: "42")),
+///                          session: "s1")
+/// try log.close()
+/// ```
+///
+/// `EventLog` is not thread-safe: use it from one thread at a time, or through a ``Recorder``.
+public final class EventLog {
+    /// How a log is written.
+    public struct Options: Sendable, Hashable {
+        /// The size in bytes at which a segment is closed and the next one started.
+        public var segmentSize: Int
+        /// When appended events are made durable.
+        public var durability: Durability
+        /// Which old segments are deleted.
+        public var retention: Retention
+
+        /// Creates options; by default segments of 8 MiB, durable within 50 ms, nothing deleted.
+        public init(segmentSize: Int = 8 << 20, durability: Durability = .standard, retention: Retention = .keepAll) {
+            self.segmentSize = max(segmentSize, 1)
+            self.durability = durability
+            self.retention = retention
+        }
+    }
+
+    /// The log directory.
+    public let directory: String
+    /// How the log is written.
+    public let options: Options
+    /// The `seq` the next event gets.
+    public private(set) var nextSeq: Int
+    /// The last `seq` known to be durable (0 when there is none).
+    public private(set) var durableSeq: Int
+    /// The navigation state after the last event, as ``Projection`` folds it.
+    public private(set) var state: NavigationState
+    /// What opening the log found and repaired.
+    public let recovery: Recovery
+
+    private var lock: DirectoryLock?
+    private var segment: WritableFile?
+    private var segmentNumber: Int
+    private var segmentBytes: Int
+    private var failure: NavigationHistoryError?
+    private var unsyncedCount = 0
+    private var firstUnsynced: ContinuousClock.Instant?
+    private var encoder = JSONWriter(capacity: 64 << 10)
+    private var closed = false
+
+    /// Called at each step of a segment rotation, retention and sync, so tests can stop the log
+    /// there as a crash would.
+    package var faultHook: ((FaultPoint) throws -> Void)?
+
+    /// A step of the store where a crash is simulated in tests.
+    package enum FaultPoint: Sendable, Hashable {
+        case segmentTemporaryWritten, segmentRenamed, segmentDirectorySynced, segmentDeleted, beforeWrite
+    }
+
+    /// Opens the log in `directory`, creating it when missing.
+    ///
+    /// - Throws: ``NavigationHistoryError`` with code `locked` when another writer holds the log,
+    ///   `corruptLog` when the last segment is damaged before its tail (run
+    ///   `navlog verify --mode salvage`), `io` when the file system fails.
+    /// - Complexity: O(size of the last segment): earlier segments are not read.
+    public init(directory: String, options: Options = Options()) throws {
+        try FileSystem.createDirectory(directory)
+        self.directory = directory
+        self.options = options
+        lock = try DirectoryLock(directory: directory)
+        let opened = try Opening.open(directory)
+        recovery = opened.recovery
+        state = opened.state
+        nextSeq = opened.lastSeq + 1
+        durableSeq = opened.lastSeq
+        segmentNumber = opened.segmentNumber
+        segmentBytes = opened.segmentBytes
+        if segmentNumber > 0 {
+            segment = try WritableFile(path: segmentPath(segmentNumber))
+        }
+    }
+
+    /// Appends one event and returns its `seq`.
+    ///
+    /// - Throws: ``NavigationHistoryError`` with code `invalidEvent` when the event's line would
+    ///   break the format (nothing is written); `readOnly` after an earlier failure; `io` when the
+    ///   write or sync fails (the log is then read-only).
+    @discardableResult
+    public func append(_ action: NavigationAction, session: String, at timestamp: Timestamp = .now) throws -> Int {
+        try append(contentsOf: CollectionOfOne(EventDraft(action: action, session: session, timestamp: timestamp)))
+    }
+
+    /// Appends events in order with one write per segment, and returns the last one's `seq`.
+    ///
+    /// When an event would break the format it is refused with the events after it, and the ones
+    /// before it are appended; ``appendedByLastCall`` says how many.
+    ///
+    /// - Throws: as ``append(_:session:at:)``.
+    @discardableResult
+    public func append(contentsOf drafts: some Collection<EventDraft>) throws -> Int {
+        appendedByLastCall = 0
+        try checkWritable()
+        var refusal: NavigationHistoryError?
+        for draft in drafts {
+            if segment == nil || segmentBytes + encoder.bytes.count >= options.segmentSize {
+                try writeEncoded()
+                try rotate(session: draft.session, at: draft.timestamp)
+            }
+            let event = NavigationEvent(seq: nextSeq, timestamp: draft.timestamp, session: draft.session, action: draft.action)
+            let start = encoder.bytes.count
+            LineEncoder.append(event, to: &encoder)
+            if let problem = Self.problem(event, lineLength: encoder.bytes.count - start - 1) {
+                encoder.bytes.removeSubrange(start...)
+                refusal = NavigationHistoryError(code: .invalidEvent, message: problem, path: directory)
+                break
+            }
+            _ = Projection.fold(&state, event)
+            nextSeq += 1
+            appendedByLastCall += 1
+            if encoder.bytes.count >= 1 << 20 { try writeEncoded() }
+        }
+        try writeEncoded()
+        try syncAsThePolicySays()
+        if let refusal { throw refusal }
+        return nextSeq - 1
+    }
+
+    /// How many events the last ``append(contentsOf:)`` appended, also when it threw.
+    public private(set) var appendedByLastCall = 0
+
+    /// Makes every appended event durable.
+    ///
+    /// - Throws: `readOnly` after an earlier failure; `io` when the sync fails (the log is then
+    ///   read-only).
+    public func sync() throws {
+        try checkWritable()
+        guard durableSeq < nextSeq - 1, let segment else { return }
+        try guarded { try segment.sync() }
+        durableSeq = nextSeq - 1
+        unsyncedCount = 0
+        firstUnsynced = nil
+    }
+
+    /// Whether a `batched` policy's delay has passed for the oldest unsynced event.
+    package func syncIsDue(now: ContinuousClock.Instant = .now) -> Bool {
+        guard case .batched(let delay, _) = options.durability, let first = firstUnsynced else { return false }
+        return now - first >= delay
+    }
+
+    /// When the oldest unsynced event must be durable under a `batched` policy.
+    package var syncDeadline: ContinuousClock.Instant? {
+        guard case .batched(let delay, _) = options.durability, let first = firstUnsynced else { return nil }
+        return first + delay
+    }
+
+    /// Makes everything durable and releases the log's lock; the log takes no more events.
+    /// The lock is released also when this throws.
+    ///
+    /// - Throws: the error of the final sync, or of an earlier failure.
+    public func close() throws {
+        guard !closed else { return }
+        defer {
+            closed = true
+            segment = nil
+            lock = nil
+        }
+        if let failure { throw failure }
+        try sync()
+    }
+
+    // MARK: Writing
+
+    /// Why the store refuses to write `event`, or nil when it may.
+    static func problem(_ event: NavigationEvent, lineLength: Int) -> String? {
+        if case .unknown(let type, _) = event.action {
+            return "type '\(type)' is unknown to this version: the store writes only known types"
+        }
+        if lineLength > LineDecoder.maximumLineLength {
+            return "a '\(event.type)' event would be a line of \(lineLength) bytes, longer than the 64 KiB limit"
+        }
+        return nil
+    }
+
+    private func checkWritable() throws {
+        if closed { throw NavigationHistoryError(code: .readOnly, message: "the log is closed", path: directory) }
+        if let failure {
+            throw NavigationHistoryError(code: .readOnly, message: "the log is read-only after an earlier failure (\(failure.message)); reopen it to go on",
+                                         path: failure.path ?? directory, errno: failure.errno)
+        }
+    }
+
+    /// Runs a file operation; a failure makes the log read-only.
+    private func guarded<T>(_ operation: () throws -> T) throws -> T {
+        do { return try operation() } catch let error as NavigationHistoryError {
+            failure = error
+            throw error
+        }
+    }
+
+    /// Writes the encoded lines to the current segment. After a failed write the segment is cut
+    /// back to its last complete line, when the file system still allows it.
+    private func writeEncoded() throws {
+        guard !encoder.bytes.isEmpty, let segment else { return }
+        try guarded {
+            try faultHook?(.beforeWrite)
+            do {
+                try encoder.bytes.withUnsafeBytes { try segment.write($0) }
+            } catch {
+                try? segment.truncate(to: segmentBytes)
+                throw error
+            }
+        }
+        segmentBytes += encoder.bytes.count
+        encoder.bytes.removeAll(keepingCapacity: true)
+        unsyncedCount = nextSeq - 1 - durableSeq
+        if firstUnsynced == nil { firstUnsynced = .now }
+    }
+
+    private func syncAsThePolicySays() throws {
+        switch options.durability {
+        case .none: return
+        case .everyEvent: try sync()
+        case .batched(_, let maxEvents):
+            if unsyncedCount >= maxEvents || syncIsDue() { try sync() }
+        }
+    }
+
+    // MARK: Segments
+
+    func segmentPath(_ number: Int) -> String {
+        directory + "/" + Opening.segmentName(number)
+    }
+
+    /// Starts the next segment with a snapshot of the state: temporary file → sync → rename →
+    /// sync of the directory, so a segment is either absent or starts with a complete snapshot.
+    /// The previous segment is synced first, so no later segment can outlive its tail.
+    private func rotate(session: String, at timestamp: Timestamp) throws {
+        if segment != nil { try sync() }
+        let number = segmentNumber + 1
+        let path = segmentPath(number)
+        let temporary = path + Opening.temporarySuffix
+        var line = JSONWriter(capacity: 4096)
+        LineEncoder.append(NavigationEvent(seq: nextSeq, timestamp: timestamp, session: session, action: .snapshot(state: state)), to: &line)
+        try guarded {
+            try FileSystem.remove(temporary)
+            try FileSystem.writeNewFile(temporary, line.bytes)
+            try faultHook?(.segmentTemporaryWritten)
+            try FileSystem.rename(temporary, path)
+            try faultHook?(.segmentRenamed)
+            try FileSystem.syncDirectory(directory)
+            try faultHook?(.segmentDirectorySynced)
+            segment = try WritableFile(path: path)
+        }
+        segmentNumber = number
+        segmentBytes = line.bytes.count
+        nextSeq += 1
+        durableSeq = nextSeq - 1
+        try applyRetention()
+    }
+
+    /// Deletes old segments, oldest first, as ``Options/retention`` says; never the current one.
+    private func applyRetention() throws {
+        let retention = options.retention
+        guard retention.maxBytes != nil || retention.maxAge != nil else { return }
+        var segments = try Opening.segmentNumbers(directory).map { number in
+            (number: number, status: FileSystem.status(segmentPath(number)))
+        }
+        var total = segments.reduce(0) { $0 + ($1.status?.size ?? 0) }
+        let now = Timestamp.now.millisecondsSince1970
+        var deleted = false
+        while segments.count > 1, let oldest = segments.first, oldest.number < segmentNumber {
+            let tooBig = retention.maxBytes.map { total > $0 } ?? false
+            let tooOld = retention.maxAge.map { age in
+                oldest.status.map { now - $0.modified.millisecondsSince1970 > age.milliseconds } ?? true
+            } ?? false
+            guard tooBig || tooOld else { break }
+            try guarded { try FileSystem.remove(segmentPath(oldest.number)) }
+            try guarded { try faultHook?(.segmentDeleted) }
+            total -= oldest.status?.size ?? 0
+            segments.removeFirst()
+            deleted = true
+        }
+        if deleted { try guarded { try FileSystem.syncDirectory(directory) } }
+    }
+}

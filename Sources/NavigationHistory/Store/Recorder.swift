@@ -1,0 +1,89 @@
+import Foundation
+
+/// Records an app's navigation events into a log without ever blocking the caller.
+///
+/// ``record(_:at:)`` only puts the event in a queue — no file I/O and no JSON encoding happen on
+/// the caller's thread, so the main actor can call it on every navigation. A writer thread of its
+/// own drains the queue, appends through an ``EventLog`` and makes events durable as the log's
+/// ``Durability`` says (group commit). ``flush()`` waits until everything recorded so far is
+/// durable and returns the last durable `seq`; ``close()`` does the same and releases the log.
+///
+/// ```swift
+/// let recorder = try await Recorder(directory: logURL.path)
+/// recorder.record(.sessionStart(app: "2.1", launch: .cold, meta: nil))
+/// recorder.record(.push(scene: "main", stack: "home", route: Route(screen: "recipe", id: "42")))
+/// let durable = try await recorder.flush()
+/// ```
+///
+/// A failed write or sync makes the log read-only: events recorded after it are not written, and
+/// ``flush()``, ``close()`` and ``failure`` report the error. An event the format cannot hold (an
+/// unknown type, a line over 64 KiB) is refused alone and counted in ``Status/refused``.
+public actor Recorder {
+    /// The session every event of this recorder belongs to.
+    public nonisolated let session: String
+    private nonisolated let queue: RecorderQueue
+
+    /// Opens the log in `directory` (creating it when missing) and starts the writer thread.
+    ///
+    /// - Parameters:
+    ///   - directory: The log directory.
+    ///   - options: Segment size, durability and retention.
+    ///   - session: The session id of every recorded event; by default a new random one.
+    /// - Throws: what ``EventLog/init(directory:options:)`` throws: `locked` when another writer
+    ///   holds the log, `corruptLog`, `io`.
+    public init(directory: String, options: EventLog.Options = EventLog.Options(),
+                session: String = UUID().uuidString.lowercased()) async throws {
+        self.session = session
+        queue = RecorderQueue(log: try EventLog(directory: directory, options: options), session: session)
+        queue.start()
+    }
+
+    /// Queues an event of this recorder's session; it happens `at` (now by default).
+    ///
+    /// Never blocks on I/O and never fails: a failure of the log is reported by ``flush()``,
+    /// ``close()`` and ``failure``.
+    public nonisolated func record(_ action: NavigationAction, at timestamp: Timestamp = .now) {
+        queue.enqueue(EventDraft(action: action, session: session, timestamp: timestamp))
+    }
+
+    /// Waits until every event recorded before this call is durable, and returns the last durable
+    /// `seq` (0 when the log is empty).
+    ///
+    /// - Throws: the log's failure, when it failed before those events were durable.
+    @discardableResult
+    public func flush() async throws -> Int {
+        try await queue.waitUntilDurable(closing: false)
+    }
+
+    /// Makes everything recorded durable, stops the writer and releases the log.
+    ///
+    /// - Returns: The last durable `seq`.
+    /// - Throws: the log's failure, when it failed.
+    @discardableResult
+    public func close() async throws -> Int {
+        try await queue.waitUntilDurable(closing: true)
+    }
+
+    /// The last `seq` known to be durable.
+    public var durableSeq: Int { queue.status().durableSeq }
+
+    /// The failure that made the log read-only, if any.
+    public var failure: NavigationHistoryError? { queue.status().failure }
+
+    /// What the recorder has done so far.
+    public var status: Status { queue.status() }
+
+    /// What a recorder has done so far.
+    public struct Status: Sendable {
+        /// Events recorded (queued) so far.
+        public var recorded: Int
+        /// The last `seq` known to be durable.
+        public var durableSeq: Int
+        /// Events refused because the format cannot hold them, with the last reason.
+        public var refused: Int
+        /// Why the last refused event was refused.
+        public var lastRefusal: NavigationHistoryError?
+        /// The failure that made the log read-only, if any.
+        public var failure: NavigationHistoryError?
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+
+/// The queue between ``Recorder/record(_:at:)`` and the writer thread that owns the ``EventLog``.
+///
+/// Every recorded event gets a ticket (its number among the recorded events). The writer takes
+/// whole batches, appends them, syncs, and then knows that every ticket up to the batch's last is
+/// durable; waiting callers are resumed by ticket. All state is guarded by `condition`; `log` is
+/// touched only by the writer thread (and by `start` before the thread exists).
+final class RecorderQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let log: EventLog
+    /// When the writer takes a batch: at once, or once it is `size` events or `delay` old.
+    private let batching: (delay: Duration, size: Int)?
+    private let syncsEachBatch: Bool
+
+    private var pending: [EventDraft] = []
+    private var oldestPending: ContinuousClock.Instant?
+    private var recorded = 0
+    private var durableTickets = 0
+    private var durableSeq: Int
+    /// `enqueue` signals the writer once this many events are pending.
+    private var wakeAt = 1
+    private var syncRequested = false
+    private var closing = false
+    private var finished = false
+    private var failure: NavigationHistoryError?
+    private var refused = 0
+    private var lastRefusal: NavigationHistoryError?
+    private var waiters: [(ticket: Int, continuation: CheckedContinuation<Int, any Error>)] = []
+
+    init(log: EventLog, session: String) {
+        self.log = log
+        durableSeq = log.durableSeq
+        switch log.options.durability {
+        case .everyEvent: batching = nil; syncsEachBatch = true
+        case .batched(let delay, let size): batching = (delay, max(size, 1)); syncsEachBatch = true
+        case .none: batching = (.milliseconds(50), 1000); syncsEachBatch = false
+        }
+        pending.reserveCapacity(1024)
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "NavigationHistory.Recorder"
+        thread.start()
+    }
+
+    // MARK: Callers
+
+    func enqueue(_ draft: EventDraft) {
+        condition.lock()
+        recorded += 1
+        if failure == nil && !finished {
+            pending.append(draft)
+            if oldestPending == nil { oldestPending = .now }
+            if pending.count >= wakeAt {
+                wakeAt = .max
+                condition.signal()
+            }
+        }
+        condition.unlock()
+    }
+
+    /// Waits until every event recorded before the call is durable; with `closing`, also stops
+    /// the writer and closes the log.
+    func waitUntilDurable(closing close: Bool) async throws -> Int {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
+            condition.lock()
+            if finished || (failure != nil && !close) {
+                let result: Result<Int, any Error> = failure.map { .failure($0) } ?? .success(durableSeq)
+                condition.unlock()
+                continuation.resume(with: result)
+                return
+            }
+            if !close && durableTickets >= recorded {
+                let seq = durableSeq
+                condition.unlock()
+                continuation.resume(returning: seq)
+                return
+            }
+            waiters.append((close ? .max : recorded, continuation))
+            if close { closing = true } else { syncRequested = true }
+            wakeAt = .max
+            condition.signal()
+            condition.unlock()
+        }
+    }
+
+    func status() -> Recorder.Status {
+        condition.lock()
+        defer { condition.unlock() }
+        return Recorder.Status(recorded: recorded, durableSeq: durableSeq, refused: refused,
+                               lastRefusal: lastRefusal, failure: failure)
+    }
+
+    // MARK: The writer thread
+
+    private func run() {
+        condition.lock()
+        while true {
+            waitForWork()
+            let batch = pending
+            pending.removeAll(keepingCapacity: true)
+            oldestPending = nil
+            let tickets = recorded
+            let mustSync = syncRequested || closing
+            let isClosing = closing
+            syncRequested = false
+            wakeAt = .max
+            let failedBefore = failure != nil
+            condition.unlock()
+
+            var refusals: [NavigationHistoryError] = []
+            var error: NavigationHistoryError?
+            if !failedBefore {
+                do {
+                    refusals = try append(batch)
+                    if syncsEachBatch || mustSync { try log.sync() }
+                    if isClosing { try log.close() }
+                } catch let failed as NavigationHistoryError {
+                    error = failed
+                } catch {
+                    preconditionFailure("EventLog throws only NavigationHistoryError, not \(error)")
+                }
+            }
+            if isClosing { try? log.close() }   // releases the lock, also after a failure
+
+            condition.lock()
+            refused += refusals.count
+            if let last = refusals.last { lastRefusal = last }
+            if let error, failure == nil { failure = error }
+            durableSeq = log.durableSeq
+            if failure == nil && log.durableSeq == log.nextSeq - 1 { durableTickets = tickets }
+            if isClosing { finished = true }
+            let ready = takeReadyWaiters()
+            let done = finished
+            condition.unlock()
+            for (continuation, result) in ready { continuation.resume(with: result) }
+            if done { return }
+            condition.lock()
+        }
+    }
+
+    /// Waits, with the lock held, until there is a batch to take or a sync or close to do.
+    private func waitForWork() {
+        while !closing && !syncRequested {
+            if pending.isEmpty {
+                wakeAt = 1
+                condition.wait()
+                continue
+            }
+            guard let batching, let oldest = oldestPending else { return }
+            let deadline = oldest + batching.delay
+            if pending.count >= batching.size || ContinuousClock.now >= deadline { return }
+            wakeAt = batching.size
+            _ = condition.wait(until: Date(timeIntervalSinceNow: Self.seconds(deadline - .now)))
+        }
+    }
+
+    /// Appends a batch; an event the format cannot hold is refused alone.
+    private func append(_ batch: [EventDraft]) throws -> [NavigationHistoryError] {
+        var refusals: [NavigationHistoryError] = []
+        var remaining = batch[...]
+        while !remaining.isEmpty {
+            do {
+                try log.append(contentsOf: remaining)
+                break
+            } catch let refusal as NavigationHistoryError where refusal.code == .invalidEvent {
+                refusals.append(refusal)
+                remaining = remaining.dropFirst(log.appendedByLastCall + 1)
+            }
+        }
+        return refusals
+    }
+
+    /// The waiters that can be resumed now, removed from the list; with the lock held.
+    private func takeReadyWaiters() -> [(CheckedContinuation<Int, any Error>, Result<Int, any Error>)] {
+        var ready: [(CheckedContinuation<Int, any Error>, Result<Int, any Error>)] = []
+        waiters.removeAll { waiter in
+            if let failure {
+                ready.append((waiter.continuation, .failure(failure)))
+                return true
+            }
+            if finished || (waiter.ticket != .max && durableTickets >= waiter.ticket) {
+                ready.append((waiter.continuation, .success(durableSeq)))
+                return true
+            }
+            return false
+        }
+        return ready
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return max(0, Double(seconds) + Double(attoseconds) / 1e18)
+    }
+}
