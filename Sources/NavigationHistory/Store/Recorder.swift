@@ -21,6 +21,11 @@ import Foundation
 public actor Recorder {
     /// The session every event of this recorder belongs to.
     public nonisolated let session: String
+    /// The navigation state at the end of the log when it was opened: where the last session left
+    /// off, whether it ended cleanly or not.
+    public nonisolated let stateAtOpen: NavigationState
+    /// What opening the log found and repaired.
+    public nonisolated let recovery: EventLog.Recovery
     private nonisolated let queue: RecorderQueue
 
     /// Opens the log in `directory` (creating it when missing) and starts the writer thread.
@@ -34,7 +39,10 @@ public actor Recorder {
     public init(directory: String, options: EventLog.Options = EventLog.Options(),
                 session: String = UUID().uuidString.lowercased()) async throws {
         self.session = session
-        queue = RecorderQueue(log: try EventLog(directory: directory, options: options), session: session)
+        let log = try EventLog(directory: directory, options: options)
+        stateAtOpen = log.state
+        recovery = log.recovery
+        queue = RecorderQueue(log: log)
         queue.start()
     }
 

@@ -28,7 +28,7 @@ final class RecorderQueue: @unchecked Sendable {
     private var lastRefusal: NavigationHistoryError?
     private var waiters: [(ticket: Int, continuation: CheckedContinuation<Int, any Error>)] = []
 
-    init(log: EventLog, session: String) {
+    init(log: EventLog) {
         self.log = log
         durableSeq = log.durableSeq
         switch log.options.durability {
