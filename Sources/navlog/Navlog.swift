@@ -16,11 +16,12 @@ protocol Subcommand {
 @main
 enum Navlog {
     static var subcommands: [any Subcommand.Type] {
-        [VerifyCommand.self, DumpCommand.self, GenerateCommand.self, DemoCommand.self, HelpCommand.self]
+        [VerifyCommand.self, DumpCommand.self, RepairCommand.self, AppendCommand.self, GenerateCommand.self,
+         DemoCommand.self, HelpCommand.self]
     }
 
     static let overview = """
-        navlog — read, check and generate navigation history logs.
+        navlog — read, check, repair, append to and generate navigation history logs.
 
         Usage: navlog <subcommand> [options] PATH
 

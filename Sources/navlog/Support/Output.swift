@@ -67,11 +67,13 @@ enum ExitCode {
     static let dataError: Int32 = 65
     static let noInput: Int32 = 66
     static let ioError: Int32 = 74
+    static let temporaryFailure: Int32 = 75
 
     static func of(_ error: NavigationHistoryError) -> Int32 {
         switch error.code {
         case .noInput: noInput
-        case .io: ioError
+        case .io, .readOnly: ioError
+        case .locked: temporaryFailure
         default: dataError
         }
     }
