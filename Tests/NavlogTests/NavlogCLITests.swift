@@ -2,32 +2,43 @@ import Foundation
 import Testing
 @testable import NavigationHistory
 
+/// An executable of this package, from the products directory the tests were built into.
+func builtProduct(_ name: String) -> URL {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = directory.appendingPathComponent(name)
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        directory = directory.deletingLastPathComponent()
+    }
+    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/debug/" + name)
+}
+
 /// Runs the built `navlog` binary and captures what it prints and its exit status.
 struct NavlogRun {
     var status: Int32
     var stdout: String
     var stderr: String
 
-    static let binary: URL = {
-        // The test bundle and the executable are built into the same products directory.
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("navlog")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/navlog")
-    }()
+    static let binary = builtProduct("navlog")
 
     init(_ arguments: String...) throws {
+        try self.init(arguments, stdin: nil)
+    }
+
+    init(_ arguments: [String], stdin: String?) throws {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
-        let out = Pipe(), err = Pipe()
+        let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try input.fileHandleForWriting.close()
+        }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -147,7 +158,7 @@ struct NavlogRun {
         #expect(missing.stderr.contains("missing: error: no such file or directory"))
     }
 
-    @Test(arguments: ["verify", "dump", "generate", "demo", "help"])
+    @Test(arguments: ["verify", "dump", "repair", "append", "generate", "demo", "help"])
     func everySubcommandHasHelp(subcommand: String) throws {
         let flag = try NavlogRun(subcommand, "--help")
         #expect(flag.status == 0)
@@ -167,5 +178,56 @@ struct NavlogRun {
         #expect(run.status == 0)
         #expect(run.stdout.contains("Read and verified 20000 events"))
         #expect(run.stdout.contains("no defects"))
+    }
+
+    @Test func repairCutsATornTailKeepsTheBytesAndLeavesALogThatVerifiesAbsolutely() throws {
+        let log = try generate("torn", events: 500, extra: ["--segment-size", "20000"])
+        let last = try #require(try FileManager.default.contentsOfDirectory(atPath: log).filter { $0.hasSuffix(".jsonl") }.max())
+        let handle = try #require(FileHandle(forWritingAtPath: log + "/" + last))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"v":1,"seq":501,"ts":"2026-"#.utf8))
+        try handle.close()
+        #expect(try NavlogRun("verify", log, "--mode", "absolute").status == 1)
+        let repair = try NavlogRun("repair", log)
+        #expect(repair.status == 0, "\(repair.stderr)")
+        #expect(repair.stdout.contains("cut \(log)/\(last) at byte"))
+        #expect(repair.stdout.contains("removed 28 bytes"))
+        #expect(FileManager.default.contents(atPath: log + "/" + last + ".torn") == Data(#"{"v":1,"seq":501,"ts":"2026-"#.utf8))
+        #expect(try NavlogRun("verify", log, "--mode", "absolute").status == 0)
+        let again = try NavlogRun("repair", log)
+        #expect(again.status == 0 && again.stdout.contains("nothing to repair"))
+    }
+
+    @Test func repairRefusesDamageThatIsNotAtTheTail() throws {
+        let path = try generate("mid.jsonl", events: 300)
+        var bytes = try #require(FileManager.default.contents(atPath: path))
+        bytes[bytes.count / 2] = 0x00
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let run = try NavlogRun("repair", path)
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("the damage is not at the tail"))
+        #expect(run.stderr.contains("verify --mode salvage"))
+        #expect(FileManager.default.contents(atPath: path) == bytes, "nothing was changed")
+    }
+
+    @Test func appendWritesThroughTheStoreAndRefusesInvalidEventsWithoutWritingAny() throws {
+        let log = dir + "/appended"
+        let first = try NavlogRun(["append", log, "--session", "s1", "--event", #"{"type":"session.start","launch":"cold"}"#,
+                                   "--event", #"{"type":"scene.open","scene":"main"}"#], stdin: nil)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("appended 2 events, the last one seq 3"))
+        let bad = try NavlogRun(["append", log, "--stdin", "--session", "s1"],
+                                stdin: #"{"type":"tab.select","scene":"main","tab":"home"}"# + "\n" + #"{"type":"push","scene":"main","stack":"home"}"# + "\n")
+        #expect(bad.status == 65)
+        #expect(bad.stderr.contains("stdin:2: missingMember: 'push' event has no 'route'; nothing was appended"))
+        let good = try NavlogRun(["append", log, "--stdin"],
+                                 stdin: #"{"type":"tab.select","scene":"main","tab":"home","session":"s1","ts":"2026-11-29T10:00:00.000Z"}"# + "\n\n")
+        #expect(good.status == 0)
+        let dump = try NavlogRun("dump", log, "--type", "tab.select")
+        #expect(dump.stdout.hasPrefix(#"{"v":1,"seq":4,"ts":"2026-11-29T10:00:00.000Z","session":"s1","type":"tab.select","scene":"main","tab":"home","crc":""#))
+        #expect(try NavlogRun("verify", log, "--mode", "absolute").status == 0)
+        #expect(try NavlogRun("append", log + ".jsonl", "--event", "{}").status == 64)
+        #expect(try NavlogRun("append", log, "--event", #"{"type":"later.kind","session":"s"}"#).status == 65)
+        #expect(try NavlogRun("append", log, "--event", #"{"v":2,"type":"scene.open","scene":"x","session":"s"}"#).status == 65)
     }
 }

@@ -46,7 +46,7 @@ enum Diagnostics {
 
     static func error(_ error: NavigationHistoryError) {
         if let defect = error.defect {
-            print("\(defect.file):\(defect.line): error: \(defect.kind): \(defect.detail)")
+            print("\(defect.file):\(defect.line): error: \(error.message)")
         } else if let path = error.path {
             print("\(path): error: \(error.message)")
         } else {

@@ -1,0 +1,117 @@
+// A writer process for the store's crash tests: `NavlogTests/StoreCrashTests` starts it, kills it
+// with SIGKILL at random moments or lets it run into a file-size limit, and checks the log after.
+//
+//   NavlogStoreChild write DIR --policy every|batched [--segment-size N] [--retention-bytes N]
+//       Records `setPath` events numbered by their route id (0, 1, 2, ... continuing after the
+//       number the log ends with) until killed, printing `durable SEQ` whenever the recorder
+//       acknowledges events as durable.
+//   NavlogStoreChild fill DIR --limit BYTES
+//       The same under RLIMIT_FSIZE = BYTES (SIGXFSZ ignored), every event durable, until the
+//       limit makes a write fail; prints `durable SEQ` lines, then `failed CODE ERRNO` and
+//       `after CODE nothing written` (a flush after the failure: the same error, no event written).
+//   NavlogStoreChild hold DIR
+//       Opens the log, prints `locked`, and keeps it open until standard input closes.
+import Foundation
+import NavigationHistory
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func option(_ name: String, in arguments: [String]) -> String? {
+    arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+}
+
+/// The number the log's last `setPath` carried, so a new writer continues after it.
+func nextNumber(after state: NavigationState) -> Int {
+    state.scenes["main"]?.stacks["home"]?.last?.id.flatMap { Int($0) }.map { $0 + 1 } ?? 0
+}
+
+func numbered(_ number: Int) -> NavigationAction {
+    .setPath(scene: "main", stack: "home", path: [Route(screen: "step", id: String(number))], cause: .programmatic)
+}
+
+func write(_ directory: String, _ arguments: [String]) async throws {
+    let durability: Durability = option("--policy", in: arguments) == "every"
+        ? .everyEvent : .batched(maxDelay: .milliseconds(5), maxEvents: 64)
+    let options = EventLog.Options(segmentSize: Int(option("--segment-size", in: arguments) ?? "") ?? 64 << 10,
+                                   durability: durability,
+                                   retention: Retention(maxBytes: Int(option("--retention-bytes", in: arguments) ?? "")))
+    let recorder = try await Recorder(directory: directory, options: options, session: "child-\(getpid())")
+    if recorder.stateAtOpen.scenes["main"] == nil { recorder.record(.sceneOpen(scene: "main", kind: nil)) }
+    var number = nextNumber(after: recorder.stateAtOpen)
+    say("ready \(number)")
+    var acknowledged = 0
+    while true {
+        for _ in 0..<8 {
+            recorder.record(numbered(number))
+            number += 1
+        }
+        let durable = durability == .everyEvent ? try await recorder.flush() : await recorder.durableSeq
+        if durable > acknowledged {
+            acknowledged = durable
+            say("durable \(durable)")
+        }
+        if number % 64 == 0 { try await Task.sleep(for: .microseconds(200)) }
+    }
+}
+
+func fill(_ directory: String, _ arguments: [String]) async throws {
+    guard let limit = option("--limit", in: arguments).flatMap({ rlim_t($0) }) else { fatalError("fill needs --limit BYTES") }
+    signal(SIGXFSZ, SIG_IGN)
+    var rule = rlimit(rlim_cur: limit, rlim_max: limit)
+    #if canImport(Glibc)
+    guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &rule) == 0 else { fatalError("setrlimit failed") }
+    #else
+    guard setrlimit(RLIMIT_FSIZE, &rule) == 0 else { fatalError("setrlimit failed") }
+    #endif
+    let recorder = try await Recorder(directory: directory, options: .init(segmentSize: 1 << 30, durability: .everyEvent),
+                                      session: "fill-\(getpid())")
+    recorder.record(.sceneOpen(scene: "main", kind: nil))
+    var number = 0
+    while true {
+        recorder.record(numbered(number))
+        number += 1
+        do {
+            say("durable \(try await recorder.flush())")
+        } catch let error as NavigationHistoryError {
+            say("failed \(error.code) \(error.errno ?? 0)")
+            let durable = await recorder.durableSeq
+            recorder.record(numbered(number))
+            do { try await recorder.flush() } catch let after as NavigationHistoryError {
+                say("after \(after.code) \(await recorder.durableSeq == durable ? "nothing written" : "written")")
+            }
+            _ = try? await recorder.close()
+            return
+        }
+    }
+}
+
+func hold(_ directory: String) throws {
+    let log = try EventLog(directory: directory)
+    say("locked")
+    while readLine() != nil {}
+    try log.close()
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: NavlogStoreChild write|fill|hold DIR [options]\n".utf8))
+    exit(64)
+}
+do {
+    switch arguments[0] {
+    case "write": try await write(arguments[1], arguments)
+    case "fill": try await fill(arguments[1], arguments)
+    case "hold": try hold(arguments[1])
+    default: fatalError("unknown mode \(arguments[0])")
+    }
+} catch {
+    FileHandle.standardError.write(Data("NavlogStoreChild: \(error)\n".utf8))
+    exit(1)
+}
