@@ -13,7 +13,7 @@ let package = Package(
         .target(name: "NavigationHistory", dependencies: ["CNavigationHistory"]),
         .executableTarget(name: "navlog", dependencies: ["NavigationHistory"]),
         .executableTarget(name: "NavlogBench", dependencies: ["NavigationHistory"], path: "Tools/bench/NavlogBench"),
-        .executableTarget(name: "NavlogStoreChild", dependencies: ["NavigationHistory"], path: "Tools/crash-test/NavlogStoreChild"),
+        .executableTarget(name: "NavlogStoreChild", dependencies: ["NavigationHistory"], path: "Tools/NavlogStoreChild"),
         .testTarget(name: "NavigationHistoryTests", dependencies: ["NavigationHistory"]),
         .testTarget(name: "NavlogTests", dependencies: ["navlog", "NavigationHistory"]),
     ],
