@@ -14,6 +14,8 @@ final class RecorderQueue: @unchecked Sendable {
     private let syncsEachBatch: Bool
 
     private var pending: [EventDraft] = []
+    /// The writer's batch; swapped with `pending` when the writer takes one.
+    private var spare: [EventDraft] = []
     private var oldestPending: ContinuousClock.Instant?
     private var recorded = 0
     private var durableTickets = 0
@@ -37,6 +39,7 @@ final class RecorderQueue: @unchecked Sendable {
         case .none: batching = (.milliseconds(50), 1000); syncsEachBatch = false
         }
         pending.reserveCapacity(1024)
+        spare.reserveCapacity(1024)
     }
 
     func start() {
@@ -99,8 +102,9 @@ final class RecorderQueue: @unchecked Sendable {
         condition.lock()
         while true {
             waitForWork()
-            let batch = pending
-            pending.removeAll(keepingCapacity: true)
+            // The full queue becomes the batch and the emptied spare becomes the queue: nothing is
+            // allocated or copied while callers wait for the lock.
+            swap(&pending, &spare)
             oldestPending = nil
             let tickets = recorded
             let mustSync = syncRequested || closing
@@ -114,7 +118,7 @@ final class RecorderQueue: @unchecked Sendable {
             var error: NavigationHistoryError?
             if !failedBefore {
                 do {
-                    refusals = try append(batch)
+                    refusals = try append(spare)
                     if syncsEachBatch || mustSync { try log.sync() }
                     if isClosing { try log.close() }
                 } catch let failed as NavigationHistoryError {
@@ -132,6 +136,7 @@ final class RecorderQueue: @unchecked Sendable {
             durableSeq = log.durableSeq
             if failure == nil && log.durableSeq == log.nextSeq - 1 { durableTickets = tickets }
             if isClosing { finished = true }
+            spare.removeAll(keepingCapacity: true)
             let ready = takeReadyWaiters()
             let done = finished
             condition.unlock()

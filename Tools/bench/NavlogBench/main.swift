@@ -1,16 +1,8 @@
-// NavlogBench — read + decode + verify a generated log, side by side with a hand-written
-// JSONDecoder baseline, in one process.
+// NavlogBench — navlog's benchmarks, each side by side with its baselines in one process.
 //
-//   NavlogBench read FILE [--repeat K] [--baseline-lines N] [--json OUT]
+//   NavlogBench read FILE [--repeat K] [--baseline-lines N] [--json OUT]    (ReadBenchmark.swift)
+//   NavlogBench store DIR [--events N] [--synced N] [--json OUT]             (StoreBenchmark.swift)
 //
-// Measures on the same file:
-//   a) navlog's LogReader on one core (threads: 1),
-//   b) navlog's LogReader on all cores (threads: activeProcessorCount),
-//   c) Foundation JSONDecoder decoding each line into Codable structs (BaselineEvent), reading the
-//      file in 4 MiB chunks split at newlines and checking that seq increases by 1 — on the first
-//      N lines only (default 200,000), since it is slow; its rate is extrapolated from those.
-// Each is run K times (default 3) and the BEST (shortest) run is reported; the median is printed
-// too. The file is read once before timing so that every contender starts from a warm page cache.
 // Use Tools/bench/run for the whole benchmark (it generates the log and adds DuckDB).
 import Foundation
 import NavigationHistory
@@ -22,255 +14,19 @@ import Musl
 import Darwin
 #endif
 
-struct BenchError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// One contender's measurements.
-struct Measurement {
-    var name: String
-    var threads: Int
-    var events: Int
-    var runs: [Double]
-    var note: String
-
-    var best: Double { runs.min() ?? .nan }
-    var median: Double {
-        let sorted = runs.sorted()
-        guard !sorted.isEmpty else { return .nan }
-        let mid = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-    }
-    var eventsPerSecond: Double { Double(events) / best }
-}
-
-func seconds(_ duration: Duration) -> Double {
-    let parts = duration.components
-    return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
-}
-
-func time<T>(_ body: () throws -> T) rethrows -> (T, Double) {
-    let clock = ContinuousClock()
-    let start = clock.now
-    let value = try body()
-    return (value, seconds(clock.now - start))
-}
-
-let chunkSize = 4 << 20
-
-/// Reads the whole file once in 4 MiB chunks (warms the page cache); returns its size and line count.
-func warmUp(_ path: String) throws -> (bytes: Int, lines: Int) {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { throw BenchError("cannot open \(path): \(String(cString: strerror(errno)))") }
-    defer { close(fd) }
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-    defer { buffer.deallocate() }
-    var bytes = 0
-    var lines = 0
-    while true {
-        let n = read(fd, buffer.baseAddress!, chunkSize)
-        if n < 0 { throw BenchError("cannot read \(path): \(String(cString: strerror(errno)))") }
-        if n == 0 { break }
-        bytes += n
-        var p = buffer.baseAddress!
-        let end = buffer.baseAddress! + n
-        while p < end, let hit = memchr(p, 0x0A, end - p) {
-            lines += 1
-            p = UnsafeMutableRawPointer(hit) + 1
-        }
-    }
-    return (bytes, lines)
-}
-
-/// navlog's reader: read + decode + verify (UTF-8, JSON, crc, v, required members, ts, seq) every line.
-func measureNavlog(_ path: String, threads: Int, repeats: Int) throws -> Measurement {
-    var runs = [Double]()
-    var events = -1
-    for _ in 0..<repeats {
-        let (report, elapsed) = try time {
-            try LogReader(path: path, mode: .tolerateTornTail, threads: threads).read { _ in }
-        }
-        guard report.isClean else { throw BenchError("navlog found \(report.defectCount) defects in \(path)") }
-        if events >= 0, events != report.events { throw BenchError("navlog read \(report.events) events, before \(events)") }
-        events = report.events
-        runs.append(elapsed)
-    }
-    return Measurement(name: threads == 1 ? "navlog 1 core" : "navlog all cores (\(threads))", threads: threads,
-                       events: events, runs: runs,
-                       note: "LogReader.read, threads: \(threads); decodes + verifies crc, ts, seq")
-}
-
-/// The hand-written baseline: 4 MiB chunks split at newlines, one JSONDecoder, one `Data` per line
-/// decoded into `BaselineEvent`; checks `v == 1` and that seq increases by 1. Stops after `limit` lines.
-func baselineDecode(_ path: String, limit: Int) throws -> Int {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { throw BenchError("cannot open \(path): \(String(cString: strerror(errno)))") }
-    defer { close(fd) }
-    let decoder = JSONDecoder()
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-    defer { buffer.deallocate() }
-    let base = buffer.baseAddress!
-    var filled = 0
-    var lines = 0
-    var previousSeq: Int?
-    reading: while lines < limit {
-        let n = read(fd, base + filled, chunkSize - filled)
-        if n < 0 { throw BenchError("cannot read \(path): \(String(cString: strerror(errno)))") }
-        filled += n
-        var start = 0
-        while start < filled, let hit = memchr(base + start, 0x0A, filled - start) {
-            let newline = UnsafeMutableRawPointer(hit) - base
-            let line = Data(bytes: base + start, count: newline - start)
-            let event: BaselineEvent
-            do {
-                event = try decoder.decode(BaselineEvent.self, from: line)
-            } catch {
-                throw BenchError("JSONDecoder: line \(lines + 1): \(error)")
-            }
-            guard event.v == 1 else { throw BenchError("line \(lines + 1): unsupported v \(event.v)") }
-            if let previous = previousSeq, event.seq != previous + 1 {
-                throw BenchError("line \(lines + 1): seq \(event.seq) does not follow \(previous)")
-            }
-            previousSeq = event.seq
-            lines += 1
-            start = newline + 1
-            if lines == limit { break reading }
-        }
-        if n == 0 { break }  // end of file; an unterminated last line is a torn tail and is dropped
-        if start == 0, filled == chunkSize { throw BenchError("line \(lines + 1) is longer than \(chunkSize) bytes") }
-        if start < filled { memmove(base, base + start, filled - start) }
-        filled -= start
-    }
-    return lines
-}
-
-func measureBaseline(_ path: String, limit: Int, repeats: Int) throws -> Measurement {
-    var runs = [Double]()
-    var events = 0
-    for _ in 0..<repeats {
-        let (lines, elapsed) = try time { try baselineDecode(path, limit: limit) }
-        events = lines
-        runs.append(elapsed)
-    }
-    return Measurement(name: "JSONDecoder baseline", threads: 1, events: events, runs: runs,
-                       note: "Foundation JSONDecoder + Codable, first \(events) lines only; checks v and seq, no crc/ts check")
-}
-
-func format(_ value: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }
-
-func grouped(_ value: Int) -> String {
-    let digits = Array(String(value))
-    var out = ""
-    for (i, c) in digits.enumerated() {
-        if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
-        out.append(c)
-    }
-    return out
-}
-
-func pad(_ s: String, _ width: Int, left: Bool = false) -> String {
-    let fill = String(repeating: " ", count: max(0, width - s.count))
-    return left ? s + fill : fill + s
-}
-
-func printTable(_ results: [Measurement], reference: Measurement, repeats: Int) {
-    let header = [pad("contender", 24, left: true), pad("events", 11), pad("best s", 9), pad("median s", 9),
-                  pad("events/s", 12), pad("vs navlog 1 core", 17)]
-    print(header.joined(separator: "  "))
-    for m in results {
-        let ratio = m.eventsPerSecond / reference.eventsPerSecond
-        let row = [pad(m.name, 24, left: true), pad(grouped(m.events), 11), pad(format(m.best), 9),
-                   pad(format(m.median), 9), pad(grouped(Int(m.eventsPerSecond.rounded())), 12),
-                   pad(format(ratio, 3) + "x", 17)]
-        print(row.joined(separator: "  "))
-    }
-    print("events/s from the best of \(repeats) runs; ratio = events/s ÷ navlog 1 core's events/s")
-    for m in results { print("- \(m.name): \(m.note)") }
-}
-
-func json(_ results: [Measurement], file: String, bytes: Int, lines: Int, repeats: Int) -> String {
-    func string(_ s: String) -> String {
-        "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
-    let items = results.map { m in
-        "{\"name\":\(string(m.name)),\"threads\":\(m.threads),\"events\":\(m.events),\"seconds\":\(m.best),"
-            + "\"median_seconds\":\(m.median),\"events_per_second\":\(m.eventsPerSecond),"
-            + "\"runs\":[\(m.runs.map { String($0) }.joined(separator: ","))],\"note\":\(string(m.note))}"
-    }
-    return "{\"file\":\(string(file)),\"bytes\":\(bytes),\"lines\":\(lines),\"repeats\":\(repeats),"
-        + "\"results\":[\(items.joined(separator: ","))]}\n"
-}
-
-let usage = """
-    Usage: NavlogBench read FILE [--repeat K] [--baseline-lines N] [--json OUT]
-
-    Reads FILE (a .jsonl log, e.g. from `navlog generate --events 1000000 --seed 1 -o FILE`) with
-    navlog's reader on 1 core and on all cores, and with a Foundation JSONDecoder baseline (first N
-    lines, default 200000); each K times (default 3), reporting the best run. --json writes the
-    results as JSON to OUT.
-    """
-
-func main() throws -> Int32 {
-    var args = Array(CommandLine.arguments.dropFirst())
-    guard args.first == "read" else {
-        print(usage)
-        return args.isEmpty || args.first == "--help" || args.first == "-h" ? 0 : 2
-    }
-    args.removeFirst()
-    var file: String?
-    var repeats = 3
-    var baselineLines = 200_000
-    var jsonOut: String?
-    var i = 0
-    func value(_ option: String) throws -> String {
-        i += 1
-        guard i < args.count else { throw BenchError("\(option) needs a value") }
-        return args[i]
-    }
-    while i < args.count {
-        switch args[i] {
-        case "--repeat":
-            guard let k = Int(try value("--repeat")), k >= 1 else { throw BenchError("--repeat needs a positive integer") }
-            repeats = k
-        case "--baseline-lines":
-            guard let n = Int(try value("--baseline-lines")), n >= 1 else { throw BenchError("--baseline-lines needs a positive integer") }
-            baselineLines = n
-        case "--json":
-            jsonOut = try value("--json")
-        case "-h", "--help":
-            print(usage)
-            return 0
-        default:
-            guard file == nil, !args[i].hasPrefix("--") else { throw BenchError("unexpected argument \(args[i])\n\(usage)") }
-            file = args[i]
-        }
-        i += 1
-    }
-    guard let path = file else { throw BenchError("read needs a FILE\n\(usage)") }
-
-    let cores = ProcessInfo.processInfo.activeProcessorCount
-    let (bytes, lines) = try warmUp(path)
-    print("file: \(path) — \(grouped(bytes)) bytes, \(grouped(lines)) lines; \(cores) active cores; best of \(repeats) runs")
-
-    let one = try measureNavlog(path, threads: 1, repeats: repeats)
-    let all = try measureNavlog(path, threads: cores, repeats: repeats)
-    let baseline = try measureBaseline(path, limit: baselineLines, repeats: repeats)
-    for m in [one, all] where m.events != lines {
-        throw BenchError("\(m.name) read \(m.events) events, the file has \(lines) lines")
-    }
-    let results = [one, all, baseline]
-    print("")
-    printTable(results, reference: one, repeats: repeats)
-    if let out = jsonOut {
-        try json(results, file: path, bytes: bytes, lines: lines, repeats: repeats)
-            .write(toFile: out, atomically: true, encoding: .utf8)
-    }
-    return 0
-}
-
+let arguments = Array(CommandLine.arguments.dropFirst())
+let usage = "Usage: NavlogBench read FILE ... | NavlogBench store DIR ...   (--help after either for more)"
 do {
-    exit(try main())
+    switch arguments.first {
+    case "read": exit(try runRead(Array(arguments.dropFirst())))
+    case "store": exit(try await runStore(Array(arguments.dropFirst())))
+    case nil, "-h", "--help":
+        print(usage)
+        exit(0)
+    default:
+        FileHandle.standardError.write(Data((usage + "\n").utf8))
+        exit(2)
+    }
 } catch {
     FileHandle.standardError.write(Data("NavlogBench: \(error)\n".utf8))
     exit(1)
