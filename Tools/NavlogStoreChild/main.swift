@@ -1,4 +1,4 @@
-// A writer process for the store's crash tests: `NavlogTests/StoreCrashTests` starts it, kills it
+// A writer process for the store's crash tests: `NavlogTests/StoreProcessTests` starts it, kills it
 // with SIGKILL at random moments or lets it run into a file-size limit, and checks the log after.
 //
 //   NavlogStoreChild write DIR --policy every|batched [--segment-size N] [--retention-bytes N]
