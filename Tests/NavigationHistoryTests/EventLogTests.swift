@@ -268,6 +268,96 @@ import Testing
         try log.close()
         #expect(withoutSnapshots(try readStrictly(path).events) == [good[0], good[2]])
     }
+
+    @Test func theStoreRefusesEventsItsOwnReaderWouldReject() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path + "/log"
+        let log = try EventLog(directory: path)
+        let refused: [NavigationAction] = [
+            .push(scene: "", stack: "home", route: Route(screen: "recipe")),
+            .push(scene: "main", stack: "home", route: Route(screen: "")),
+            .pop(scene: "main", stack: "home", count: 0),
+            .tabSelect(scene: "main", tab: ""),
+        ]
+        for action in refused {
+            #expect(throws: NavigationHistoryError.self, "\(action)") { try log.append(action, session: "s") }
+            #expect(throws: NavigationHistoryError.self) { try EventLog.check(EventDraft(action: action, session: "s")) }
+        }
+        #expect(throws: NavigationHistoryError.self) { try log.append(.sceneOpen(scene: "main", kind: nil), session: "") }
+        try log.append(.sceneOpen(scene: "main", kind: nil), session: "s")
+        try log.close()
+        let reopened = try EventLog(directory: path)
+        #expect(reopened.nextSeq == 3, "the snapshot and the one good event")
+        try reopened.close()
+    }
+
+    @Test func aFailedSyncCutsTheUnsyncedEventsSoAReopenNeverTakesThemForDurable() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path + "/log"
+        let input = drafts(30, seed: 13)
+        let log = try EventLog(directory: path, options: .init(durability: .batched(maxDelay: .seconds(60), maxEvents: 1000)))
+        try log.append(contentsOf: input[0..<10])
+        try log.sync()
+        let durable = log.durableSeq
+        try log.append(contentsOf: input[10..<20])
+        log.faultHook = { if $0 == .beforeSync { throw NavigationHistoryError(code: .io, message: "sync failed: Input/output error", errno: EIO) } }
+        #expect { try log.sync() } throws: { ($0 as? NavigationHistoryError)?.errno == EIO }
+        #expect { try log.append(contentsOf: input[20...]) } throws: { ($0 as? NavigationHistoryError)?.code == .readOnly }
+        #expect(throws: NavigationHistoryError.self) { try log.close() }   // throws the failure, releases the lock
+        let reopened = try EventLog(directory: path)
+        #expect(reopened.nextSeq == durable + 1)
+        try reopened.close()
+        #expect(withoutSnapshots(try readStrictly(path).events) == Array(input[0..<10]))
+    }
+
+    @Test func garbageAndZerosAfterTheLastGoodLineAreCutAndKeptButDamageBeforeAGoodLineIsRefused() throws {
+        let dir = TemporaryDirectory()
+        let input = drafts(20, seed: 14)
+        let original = dir.path + "/original"
+        do {
+            let log = try EventLog(directory: original)
+            try log.append(contentsOf: input)
+            try log.close()
+        }
+        let segment = "/" + Opening.segmentName(1)
+        let bytes = try #require(FileManager.default.contents(atPath: original + segment))
+        let tails: [(String, [UInt8])] = [
+            ("garbage lines", Array("x}y\n{\"v\":1,\"se\n\u{1}\u{2}\n".utf8)),
+            ("zeros with a newline", [UInt8](repeating: 0, count: 300) + [0x0A] + [UInt8](repeating: 0, count: 200)),
+        ]
+        for (name, tail) in tails {
+            let path = dir.path + "/" + name.replacingOccurrences(of: " ", with: "-")
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            #expect(FileManager.default.createFile(atPath: path + segment, contents: bytes + tail))
+            let log = try EventLog(directory: path)
+            #expect(log.recovery.removedBytes == tail.count, "\(name)")
+            #expect(FileManager.default.contents(atPath: path + segment + ".torn") == Data(tail))
+            #expect(log.nextSeq == 22)
+            try log.close()
+        }
+        let path = dir.path + "/good-after-damage"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        var lines = bytes.split(separator: 0x0A).map { Array($0) + [0x0A] }
+        lines[15][30] ^= 0x01
+        #expect(FileManager.default.createFile(atPath: path + segment, contents: Data(lines.flatMap { $0 })))
+        #expect { _ = try EventLog(directory: path) } throws: {
+            let error = $0 as? NavigationHistoryError
+            return error?.code == .corruptLog && error?.message.contains("the damage is not at the tail") == true
+        }
+    }
+
+    @Test func theLogStopsAtTheLastSegmentNumberItsNamesHold() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path + "/log"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let snapshot = LineEncoder.encode(NavigationEvent(seq: 1, timestamp: .now, session: "s", action: .snapshot(state: NavigationState())))
+        #expect(FileManager.default.createFile(atPath: path + "/" + Opening.segmentName(Opening.maximumSegmentNumber), contents: Data(snapshot)))
+        let log = try EventLog(directory: path, options: .init(segmentSize: 10))
+        #expect { try log.append(.sceneOpen(scene: "main", kind: nil), session: "s") } throws: {
+            ($0 as? NavigationHistoryError)?.message.contains("last segment number") == true
+        }
+        #expect(try Opening.segmentNumbers(path) == [Opening.maximumSegmentNumber])
+    }
 }
 
 extension EventLog {

@@ -86,4 +86,40 @@ import Testing
         #expect(second.recovery.isClean)
         try await second.close()
     }
+
+    @Test func eventsRecordedAfterCloseAreCountedAndAFlushForThemThrows() async throws {
+        let dir = TemporaryDirectory()
+        let recorder = try await Recorder(directory: dir.path + "/log")
+        recorder.record(.sceneOpen(scene: "main", kind: nil))
+        let closed = try await recorder.close()
+        recorder.record(.tabSelect(scene: "main", tab: "home"))
+        await #expect { try await recorder.flush() } throws: { ($0 as? NavigationHistoryError)?.code == .readOnly }
+        let status = await recorder.status
+        #expect(status.droppedAfterClose == 1)
+        #expect(status.durableSeq == closed)
+        #expect(try nonSnapshotEvents(dir.path + "/log").map(\.type) == ["scene.open"])
+    }
+
+    @Test func aRecorderReleasedWithoutCloseWritesWhatItRecordedAndReleasesTheLog() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path + "/log"
+        do {
+            let recorder = try await Recorder(directory: path, options: .init(durability: .batched(maxDelay: .seconds(60), maxEvents: 1000)))
+            recorder.record(.sceneOpen(scene: "main", kind: nil))
+            recorder.record(.tabSelect(scene: "main", tab: "home"))
+        }
+        var reopened: EventLog?
+        for _ in 0..<200 where reopened == nil {
+            reopened = try? EventLog(directory: path)
+            if reopened == nil { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        let log = try #require(reopened, "the lock was released")
+        #expect(log.nextSeq == 4)
+        try log.close()
+    }
+
+    @Test func anEmptySessionIdIsRefused() async {
+        let dir = TemporaryDirectory()
+        await #expect(throws: NavigationHistoryError.self) { _ = try await Recorder(directory: dir.path + "/log", session: "") }
+    }
 }

@@ -228,6 +228,10 @@ struct NavlogRun {
         #expect(try NavlogRun("verify", log, "--mode", "absolute").status == 0)
         #expect(try NavlogRun("append", log + ".jsonl", "--event", "{}").status == 64)
         #expect(try NavlogRun("append", log, "--event", #"{"type":"later.kind","session":"s"}"#).status == 65)
+        let partial = try NavlogRun("append", log, "--session", "s", "--event", #"{"type":"scene.open","scene":"x"}"#,
+                                    "--event", #"{"type":"scene.open","scene":""}"#)
+        #expect(partial.status == 65 && partial.stderr.contains("--event 2:"))
+        #expect(try NavlogRun("verify", log).stdout.contains("ok: 4 events"), "nothing of the refused call was appended")
         #expect(try NavlogRun("append", log, "--event", #"{"v":2,"type":"scene.open","scene":"x","session":"s"}"#).status == 65)
     }
 }

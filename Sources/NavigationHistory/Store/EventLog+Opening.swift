@@ -22,6 +22,8 @@ extension EventLog {
 enum Opening {
     /// The suffix of a segment being created, before its rename.
     static let temporarySuffix = ".tmp"
+    /// The largest segment number the eight digits of a segment's name hold.
+    static let maximumSegmentNumber = 99_999_999
 
     static func segmentName(_ number: Int) -> String {
         let digits = String(number)
@@ -53,21 +55,13 @@ enum Opening {
             var state = NavigationState()
             var lastSeq = 0
             var events = 0
-            let reader = LogReader(path: path, mode: .tolerateTornTail, threads: 1)
-            let report = try reader.scan(files: [path], segmented: true) { event in
+            if let damage = try damageAtEnd(of: path, segmented: true, { event in
                 _ = Projection.fold(&state, event)
                 lastSeq = event.seq
                 events += 1
-            }
-            if let stop = report.stoppedAt {
-                var error = NavigationHistoryError(defect: stop)
-                error.message += "; the last segment is damaged before its tail, so nothing is appended to it"
-                    + " (`navlog verify --mode salvage \(directory)` lists every defect)"
-                throw error
-            }
-            if let torn = report.tornTail {
-                let cut = try cutTail(of: path, at: torn.offset)
-                opened.recovery.tornTail = torn
+            }) {
+                let cut = try cutTail(of: path, at: damage.offset)
+                opened.recovery.tornTail = damage
                 opened.recovery.savedTo = cut.savedTo
                 opened.recovery.removedBytes += cut.removedBytes
             }
@@ -89,6 +83,50 @@ enum Opening {
         return opened
     }
 
+    /// Damage a crash can leave at the end of a file: an incomplete line, bytes that fail their
+    /// crc, garbage or zeros where unsynced data was.
+    static let crashDamage: Set<DefectKind> = [.tornLine, .crcMismatch, .invalidJSON, .invalidUTF8, .lineTooLong, .missingCRC, .blankLine]
+
+    /// Reads one file of a log, delivering its good events, and returns the first defect when
+    /// nothing but crash damage follows it: where to cut. Returns nil for a clean file.
+    ///
+    /// - Throws: `corruptLog` (or `unsupportedVersion`) when the damage is not a crash's: another
+    ///   kind of defect, or a good line after the damaged ones.
+    static func damageAtEnd(of path: String, segmented: Bool, _ body: (NavigationEvent) -> Void) throws -> LogDefect? {
+        let report = try LogReader(path: path, mode: .pointInTime, threads: 1).scan(files: [path], segmented: segmented, body)
+        guard let damage = report.stoppedAt else { return nil }
+        var refusal: String?
+        if !crashDamage.contains(damage.kind) {
+            refusal = "the last segment holds a defect a crash does not leave"
+        } else if let good = try firstGoodLine(in: path, after: damage.offset) {
+            refusal = "a good line (\(good)) follows it: the damage is not at the tail"
+        }
+        if let refusal {
+            var error = NavigationHistoryError(defect: damage)
+            error.message += "; \(refusal), and cutting there would lose the good events after it"
+                + " (`navlog verify --mode salvage` lists every defect and reads around them)"
+            throw error
+        }
+        return damage
+    }
+
+    /// The first line of `path` after `offset` that decodes, described, or nil.
+    private static func firstGoodLine(in path: String, after offset: Int) throws -> String? {
+        let bytes = try FileSystem.readTail(path, from: offset)
+        var start = bytes.firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
+        var line = 1
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            line += 1
+            let decoded = bytes[start..<end].withUnsafeBytes { buffer in
+                Result { () throws(LineError) in try LineDecoder.decode(buffer) }
+            }
+            if case .success(let good) = decoded { return "seq \(good.event.seq), \(line - 1) lines further" }
+            start = end + 1
+        }
+        return nil
+    }
+
     /// Cuts `path` at `offset`, first keeping the bytes removed in a new `<path>.torn` file (or
     /// `<path>.torn.2`, … when one exists). Everything is synced before it returns.
     static func cutTail(of path: String, at offset: Int) throws -> (savedTo: String, removedBytes: Int) {
@@ -100,11 +138,10 @@ enum Opening {
             suffix += 1
         }
         try FileSystem.writeNewFile(savedTo, bytes)
+        try FileSystem.syncDirectory(FileSystem.parent(of: path))   // the kept bytes are durable first
         let file = try WritableFile(path: path)
         try file.truncate(to: offset)
         try file.sync()
-        let directory = (path as NSString).deletingLastPathComponent
-        try FileSystem.syncDirectory(directory.isEmpty ? "." : directory)
         return (savedTo, bytes.count)
     }
 }

@@ -19,7 +19,8 @@ extension EventLog {
         let (files, segmented) = try LogFiles.resolve(path)
         // The lock is held until the repair is done.
         return try withExtendedLifetime(segmented ? try DirectoryLock(directory: path) : nil) {
-            let report = try LogReader(path: path).scan(files: files, segmented: segmented) { _ in }
+            // Everything but the last file must be whole: damage there is never a crash's tail.
+            let report = try LogReader(path: path, mode: .absolute).scan(files: Array(files.dropLast()), segmented: segmented) { _ in }
             if let stop = report.stoppedAt {
                 var error = NavigationHistoryError(defect: stop)
                 error.message += "; the damage is not at the tail, so cutting it would lose the good events after it"
@@ -28,9 +29,9 @@ extension EventLog {
             }
             if segmented { return try Opening.open(path).recovery }
             var recovery = Recovery()
-            if let torn = report.tornTail {
-                let cut = try Opening.cutTail(of: torn.file, at: torn.offset)
-                recovery.tornTail = torn
+            if let last = files.last, let damage = try Opening.damageAtEnd(of: last, segmented: false, { _ in }) {
+                let cut = try Opening.cutTail(of: last, at: damage.offset)
+                recovery.tornTail = damage
                 recovery.savedTo = cut.savedTo
                 recovery.removedBytes = cut.removedBytes
             }

@@ -6,7 +6,9 @@
 /// being created and never renamed is removed) and folds the last segment to know the current
 /// state. Each append gets the next `seq`; segments are rotated at ``Options/segmentSize``, each new
 /// one starting with a `snapshot` of the state at that point. Events are made durable as
-/// ``Options/durability`` says, on ``sync()`` and on ``close()``.
+/// ``Options/durability`` says, on ``sync()`` and on ``close()``. Used on its own, an `EventLog`
+/// checks a `batched` policy's delay at each append (it has no timer: call ``sync()`` when the app
+/// goes idle); a ``Recorder`` syncs on time.
 ///
 /// A failed write or sync makes the log read-only: the error is thrown to the caller, every later
 /// append throws ``NavigationHistoryError/Code/readOnly``, and nothing is retried as if it had been
@@ -55,6 +57,8 @@ public final class EventLog {
     private var segment: WritableFile?
     private var segmentNumber: Int
     private var segmentBytes: Int
+    /// The segment's size when it was last synced: what a failed sync cuts it back to.
+    private var durableBytes: Int
     private var failure: NavigationHistoryError?
     private var unsyncedCount = 0
     private var firstUnsynced: ContinuousClock.Instant?
@@ -67,7 +71,7 @@ public final class EventLog {
 
     /// A step of the store where a crash is simulated in tests.
     package enum FaultPoint: Sendable, Hashable {
-        case segmentTemporaryWritten, segmentRenamed, segmentDirectorySynced, segmentDeleted, beforeWrite
+        case segmentTemporaryWritten, segmentRenamed, segmentDirectorySynced, segmentDeleted, beforeWrite, beforeSync
     }
 
     /// Opens the log in `directory`, creating it when missing.
@@ -88,6 +92,7 @@ public final class EventLog {
         durableSeq = opened.lastSeq
         segmentNumber = opened.segmentNumber
         segmentBytes = opened.segmentBytes
+        durableBytes = opened.segmentBytes
         if segmentNumber > 0 {
             segment = try WritableFile(path: segmentPath(segmentNumber))
         }
@@ -122,7 +127,7 @@ public final class EventLog {
             let event = NavigationEvent(seq: nextSeq, timestamp: draft.timestamp, session: draft.session, action: draft.action)
             let start = encoder.bytes.count
             LineEncoder.append(event, to: &encoder)
-            if let problem = Self.problem(event, lineLength: encoder.bytes.count - start - 1) {
+            if let problem = encoder.bytes.withUnsafeBytes({ Self.problem(event, line: UnsafeRawBufferPointer(rebasing: $0[start...])) }) {
                 encoder.bytes.removeSubrange(start...)
                 refusal = NavigationHistoryError(code: .invalidEvent, message: problem, path: directory)
                 break
@@ -148,8 +153,19 @@ public final class EventLog {
     public func sync() throws {
         try checkWritable()
         guard durableSeq < nextSeq - 1, let segment else { return }
-        try guarded { try segment.sync() }
+        try guarded {
+            do {
+                try faultHook?(.beforeSync)
+                try segment.sync()
+            } catch {
+                // After a failed sync the kernel may drop the pages or mark them clean; either way
+                // they were never durable, and a reopen must not find them and take them for durable.
+                try? segment.truncate(to: durableBytes)
+                throw error
+            }
+        }
         durableSeq = nextSeq - 1
+        durableBytes = segmentBytes
         unsyncedCount = 0
         firstUnsynced = nil
     }
@@ -183,15 +199,29 @@ public final class EventLog {
 
     // MARK: Writing
 
-    /// Why the store refuses to write `event`, or nil when it may.
-    static func problem(_ event: NavigationEvent, lineLength: Int) -> String? {
+    /// Why the store refuses to write `line` (the encoded `event`, newline included), or nil when
+    /// it may: the store writes only what its own reader accepts.
+    static func problem(_ event: NavigationEvent, line: UnsafeRawBufferPointer) -> String? {
         if case .unknown(let type, _) = event.action {
             return "type '\(type)' is unknown to this version: the store writes only known types"
         }
-        if lineLength > LineDecoder.maximumLineLength {
-            return "a '\(event.type)' event would be a line of \(lineLength) bytes, longer than the 64 KiB limit"
+        do throws(LineError) {
+            _ = try LineDecoder.decode(UnsafeRawBufferPointer(rebasing: line.dropLast()))
+            return nil
+        } catch {
+            return "a '\(event.type)' event the format cannot hold: \(error.detail)"
         }
-        return nil
+    }
+
+    /// Checks, without writing anything, that the store would accept `draft`.
+    ///
+    /// - Throws: ``NavigationHistoryError`` with code `invalidEvent` saying what is wrong.
+    public static func check(_ draft: EventDraft) throws {
+        let event = NavigationEvent(seq: 1, timestamp: draft.timestamp, session: draft.session, action: draft.action)
+        let line = LineEncoder.encode(event)
+        if let problem = line.withUnsafeBytes({ problem(event, line: $0) }) {
+            throw NavigationHistoryError(code: .invalidEvent, message: problem)
+        }
     }
 
     private func checkWritable() throws {
@@ -250,6 +280,9 @@ public final class EventLog {
     private func rotate(session: String, at timestamp: Timestamp) throws {
         if segment != nil { try sync() }
         let number = segmentNumber + 1
+        guard number <= Opening.maximumSegmentNumber else {
+            throw NavigationHistoryError(code: .io, message: "the log has reached its last segment number (\(Opening.maximumSegmentNumber)); start a new log", path: directory)
+        }
         let path = segmentPath(number)
         let temporary = path + Opening.temporarySuffix
         var line = JSONWriter(capacity: 4096)
@@ -266,6 +299,7 @@ public final class EventLog {
         }
         segmentNumber = number
         segmentBytes = line.bytes.count
+        durableBytes = line.bytes.count
         nextSeq += 1
         durableSeq = nextSeq - 1
         try applyRetention()
@@ -280,19 +314,20 @@ public final class EventLog {
         }
         var total = segments.reduce(0) { $0 + ($1.status?.size ?? 0) }
         let now = Timestamp.now.millisecondsSince1970
-        var deleted = false
         while segments.count > 1, let oldest = segments.first, oldest.number < segmentNumber {
             let tooBig = retention.maxBytes.map { total > $0 } ?? false
             let tooOld = retention.maxAge.map { age in
                 oldest.status.map { now - $0.modified.millisecondsSince1970 > age.milliseconds } ?? true
             } ?? false
             guard tooBig || tooOld else { break }
-            try guarded { try FileSystem.remove(segmentPath(oldest.number)) }
-            try guarded { try faultHook?(.segmentDeleted) }
+            // Oldest first, each deletion durable before the next, so no power loss leaves a gap.
+            try guarded {
+                try FileSystem.remove(segmentPath(oldest.number))
+                try faultHook?(.segmentDeleted)
+                try FileSystem.syncDirectory(directory)
+            }
             total -= oldest.status?.size ?? 0
             segments.removeFirst()
-            deleted = true
         }
-        if deleted { try guarded { try FileSystem.syncDirectory(directory) } }
     }
 }

@@ -64,8 +64,12 @@ enum FileSystem {
     static func sync(_ fd: Int32, _ path: String) throws {
         while true {
             #if canImport(Darwin)
-            // F_FULLFSYNC is not supported by every file system; fsync is then the best there is.
-            if fcntl(fd, F_FULLFSYNC) == 0 || fsync(fd) == 0 { return }
+            // F_FULLFSYNC flushes the drive's cache too. Only where the file system does not support
+            // it is a plain fsync the best there is; any other failure is a failure.
+            if fcntl(fd, F_FULLFSYNC) == 0 { return }
+            if errno == ENOTSUP || errno == EINVAL || errno == ENOTTY {
+                if fsync(fd) == 0 { return }
+            }
             #else
             if fdatasync(fd) == 0 { return }
             #endif
@@ -78,9 +82,13 @@ enum FileSystem {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw error("cannot open the directory", path) }
         defer { close(fd) }
+        #if canImport(Darwin)
+        try sync(fd, path)
+        #else
         while fsync(fd) != 0 {
             if errno != EINTR { throw error("cannot sync the directory", path) }
         }
+        #endif
     }
 
     /// Writes `bytes` to a new file (mode 0600) and makes it durable.
@@ -112,6 +120,16 @@ enum FileSystem {
         } catch {
             throw NavigationHistoryError(code: .io, message: "cannot create the log directory: \(error.localizedDescription)", path: path)
         }
+        // The new directory's entry must be durable before any event in it is.
+        try syncDirectory(parent(of: path))
+    }
+
+    /// The directory holding `path` (`.` for a bare name).
+    static func parent(of path: String) -> String {
+        var trimmed = path
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 
     /// The names in a directory.

@@ -36,9 +36,12 @@ public actor Recorder {
     ///   - options: Segment size, durability and retention.
     ///   - session: The session id of every recorded event; by default a new random one.
     /// - Throws: what ``EventLog/init(directory:options:)`` throws: `locked` when another writer
-    ///   holds the log, `corruptLog`, `io`.
+    ///   holds the log, `corruptLog`, `io`; `invalidEvent` for an empty session id.
     public init(directory: String, options: EventLog.Options = EventLog.Options(),
                 session: String = UUID().uuidString.lowercased()) async throws {
+        guard !session.isEmpty else {
+            throw NavigationHistoryError(code: .invalidEvent, message: "a recorder's session id must not be empty")
+        }
         self.session = session
         let log = try EventLog(directory: directory, options: options)
         stateAtOpen = log.state
@@ -46,6 +49,10 @@ public actor Recorder {
         queue = RecorderQueue(log: log)
         queue.start()
     }
+
+    /// A recorder released without ``close()`` still makes what it recorded durable, closes the
+    /// log and releases its lock, on its writer thread.
+    deinit { queue.shutDown() }
 
     /// Queues an event of this recorder's session; it happens `at` (now by default).
     ///
@@ -92,6 +99,9 @@ public actor Recorder {
         public var refused: Int
         /// Why the last refused event was refused.
         public var lastRefusal: NavigationHistoryError?
+        /// Events recorded after ``Recorder/close()`` began: not written. A ``Recorder/flush()``
+        /// waiting for them throws `readOnly`.
+        public var droppedAfterClose: Int
         /// The failure that made the log read-only, if any.
         public var failure: NavigationHistoryError?
     }

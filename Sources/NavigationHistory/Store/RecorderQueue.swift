@@ -27,6 +27,7 @@ final class RecorderQueue: @unchecked Sendable {
     private var finished = false
     private var failure: NavigationHistoryError?
     private var refused = 0
+    private var droppedAfterClose = 0
     private var lastRefusal: NavigationHistoryError?
     private var waiters: [(ticket: Int, continuation: CheckedContinuation<Int, any Error>)] = []
 
@@ -53,7 +54,9 @@ final class RecorderQueue: @unchecked Sendable {
     func enqueue(_ draft: EventDraft) {
         condition.lock()
         recorded += 1
-        if failure == nil && !finished {
+        if closing || finished {
+            droppedAfterClose += 1
+        } else if failure == nil {
             pending.append(draft)
             if oldestPending == nil { oldestPending = .now }
             if pending.count >= wakeAt {
@@ -70,7 +73,8 @@ final class RecorderQueue: @unchecked Sendable {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
             condition.lock()
             if finished || (failure != nil && !close) {
-                let result: Result<Int, any Error> = failure.map { .failure($0) } ?? .success(durableSeq)
+                let result: Result<Int, any Error> = failure.map { .failure($0) }
+                    ?? (durableTickets < recorded ? .failure(closedError()) : .success(durableSeq))
                 condition.unlock()
                 continuation.resume(with: result)
                 return
@@ -93,7 +97,7 @@ final class RecorderQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return Recorder.Status(recorded: recorded, durableSeq: durableSeq, refused: refused,
-                               lastRefusal: lastRefusal, failure: failure)
+                               lastRefusal: lastRefusal, droppedAfterClose: droppedAfterClose, failure: failure)
     }
 
     // MARK: The writer thread
@@ -128,6 +132,7 @@ final class RecorderQueue: @unchecked Sendable {
                 }
             }
             if isClosing { try? log.close() }   // releases the lock, also after a failure
+            spare.removeAll(keepingCapacity: true)
 
             condition.lock()
             refused += refusals.count
@@ -136,7 +141,6 @@ final class RecorderQueue: @unchecked Sendable {
             durableSeq = log.durableSeq
             if failure == nil && log.durableSeq == log.nextSeq - 1 { durableTickets = tickets }
             if isClosing { finished = true }
-            spare.removeAll(keepingCapacity: true)
             let ready = takeReadyWaiters()
             let done = finished
             condition.unlock()
@@ -182,17 +186,37 @@ final class RecorderQueue: @unchecked Sendable {
     private func takeReadyWaiters() -> [(CheckedContinuation<Int, any Error>, Result<Int, any Error>)] {
         var ready: [(CheckedContinuation<Int, any Error>, Result<Int, any Error>)] = []
         waiters.removeAll { waiter in
+            let closes = waiter.ticket == .max
+            // A close returns only once the log is closed and its lock released.
+            if closes && !finished { return false }
             if let failure {
                 ready.append((waiter.continuation, .failure(failure)))
-                return true
-            }
-            if finished || (waiter.ticket != .max && durableTickets >= waiter.ticket) {
+            } else if closes || durableTickets >= waiter.ticket {
                 ready.append((waiter.continuation, .success(durableSeq)))
-                return true
+            } else if finished {
+                ready.append((waiter.continuation, .failure(closedError())))   // recorded after close()
+            } else {
+                return false
             }
-            return false
+            return true
         }
         return ready
+    }
+
+    /// The error for events recorded after `close()`; with the lock held.
+    private func closedError() -> NavigationHistoryError {
+        NavigationHistoryError(code: .readOnly,
+                               message: "the recorder is closed: \(droppedAfterClose) event\(droppedAfterClose == 1 ? "" : "s") recorded after close() were not written")
+    }
+
+    /// Closes the log without anyone waiting: what a recorder released without `close()` does.
+    func shutDown() {
+        condition.lock()
+        if !finished {
+            closing = true
+            condition.signal()
+        }
+        condition.unlock()
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -47,11 +47,13 @@ enum AppendCommand: Subcommand {
         var drafts: [EventDraft] = []
         let now = Timestamp.now
         if parsed.has("--stdin") {
-            var number = 0
-            while let line = readLine(strippingNewline: true) {
-                number += 1
+            let input = FileHandle.standardInput.readDataToEndOfFile()
+            for (index, bytes) in input.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+                guard let line = String(bytes: bytes, encoding: .utf8) else {
+                    throw NavigationHistoryError(code: .invalidEvent, message: "stdin:\(index + 1): invalid UTF-8; nothing was appended")
+                }
                 if line.allSatisfy(\.isWhitespace) { continue }
-                drafts.append(try draft(line, session: session, now: now, origin: "stdin:\(number)"))
+                drafts.append(try draft(line, session: session, now: now, origin: "stdin:\(index + 1)"))
             }
         } else {
             for (index, text) in events.enumerated() {
@@ -59,6 +61,7 @@ enum AppendCommand: Subcommand {
             }
         }
         let log = try EventLog(directory: path, options: .init(durability: .none))
+        defer { try? log.close() }
         let last = try log.append(contentsOf: drafts)
         try log.close()
         var out = StandardOutput()
@@ -73,7 +76,9 @@ enum AppendCommand: Subcommand {
 
     private static func draft(_ text: String, session: String?, now: Timestamp, origin: String) throws -> EventDraft {
         do {
-            return try EventDraft(json: text, defaultSession: session, now: now)
+            let draft = try EventDraft(json: text, defaultSession: session, now: now)
+            try EventLog.check(draft)
+            return draft
         } catch var error as NavigationHistoryError {
             error.message = "\(origin): \(error.message); nothing was appended"
             throw error
