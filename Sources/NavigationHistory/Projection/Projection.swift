@@ -42,18 +42,14 @@ public enum Projection {
             state.active = scene
         case .deeplink(let scene, _, let outcome, let tab, let stack, let path):
             guard outcome != .unmatched else { return nil }
-            guard var s = state.scenes[scene] else { return anomaly(.sceneNotOpen, "scene '\(scene)' is not open") }
-            if let tab {
-                s.tab = tab
-                if s.stacks[tab] == nil { s.stacks[tab] = [] }
-            }
-            if let path { s.setRoutes(path, of: stack ?? s.tab ?? "main") }
-            state.scenes[scene] = s
+            guard let index = state.scenes.index(forKey: scene) else { return anomaly(.sceneNotOpen, "scene '\(scene)' is not open") }
+            state.scenes.values[index].openDeepLink(tab: tab, stack: stack, path: path)
         default:
             guard let scene = event.action.scene else { return nil }
-            guard var s = state.scenes[scene] else { return anomaly(.sceneNotOpen, "scene '\(scene)' is not open") }
-            if let found = s.apply(event.action) { return anomaly(found.0, found.1) }
-            state.scenes[scene] = s
+            // One lookup, and the scene mutated in place: copying it out and back would copy its
+            // stacks on every event.
+            guard let index = state.scenes.index(forKey: scene) else { return anomaly(.sceneNotOpen, "scene '\(scene)' is not open") }
+            if let found = state.scenes.values[index].apply(event.action) { return anomaly(found.0, found.1) }
         }
         return nil
     }
@@ -77,18 +73,26 @@ public enum Projection {
 }
 
 extension SceneState {
-    /// The routes of the stack `id`: a presented sheet's stack when a sheet has that id.
-    func routes(of id: String) -> [Route] {
-        if let sheet = sheets.lastIndex(where: { $0.id == id }) { return sheets[sheet].stack }
-        return stacks[id] ?? []
+    /// Runs `body` on the routes of the stack `id` in place (a sheet's stack when a sheet has that
+    /// id), creating the stack when it does not exist yet.
+    mutating func withRoutes<T>(of id: String, _ body: (inout [Route]) -> T) -> T {
+        if !sheets.isEmpty, let sheet = sheets.lastIndex(where: { $0.id == id }) { return body(&sheets[sheet].stack) }
+        return body(&stacks[id, default: []])
     }
 
-    mutating func setRoutes(_ routes: [Route], of id: String) {
-        if let sheet = sheets.lastIndex(where: { $0.id == id }) {
-            sheets[sheet].stack = routes
-        } else {
-            stacks[id] = routes
+    /// Runs `body` on the routes of the stack `id` in place when it exists; nil when it does not.
+    mutating func withExistingRoutes<T>(of id: String, _ body: (inout [Route]) -> T) -> T? {
+        if !sheets.isEmpty, let sheet = sheets.lastIndex(where: { $0.id == id }) { return body(&sheets[sheet].stack) }
+        guard let index = stacks.index(forKey: id) else { return nil }
+        return body(&stacks.values[index])
+    }
+
+    mutating func openDeepLink(tab: String?, stack: String?, path: [Route]?) {
+        if let tab {
+            self.tab = tab
+            if stacks[tab] == nil { stacks[tab] = [] }
         }
+        if let path { withRoutes(of: stack ?? self.tab ?? "main") { $0 = path } }
     }
 
     /// Applies a scene-scoped action; returns the anomaly kind and detail when it does not fit.
@@ -98,25 +102,26 @@ extension SceneState {
             self.tab = tab
             if stacks[tab] == nil { stacks[tab] = [] }
         case .push(_, let stack, let route):
-            var routes = routes(of: stack)
-            routes.append(route)
-            setRoutes(routes, of: stack)
+            withRoutes(of: stack) { $0.append(route) }
         case .pop(_, let stack, let count):
-            var routes = routes(of: stack)
-            guard routes.count >= count else {
-                return (.popBeyondRoot, "pop of \(count) from stack '\(stack)', which holds \(routes.count)")
-            }
-            routes.removeLast(count)
-            setRoutes(routes, of: stack)
+            // An anomaly leaves the state exactly as it was: a missing stack is not created.
+            let held = withExistingRoutes(of: stack) { routes -> Int in
+                let held = routes.count
+                if held >= count { routes.removeLast(count) }
+                return held
+            } ?? 0
+            guard held >= count else { return (.popBeyondRoot, "pop of \(count) from stack '\(stack)', which holds \(held)") }
         case .popToRoot(_, let stack):
-            setRoutes([], of: stack)
+            withRoutes(of: stack) { $0.removeAll() }
         case .replace(_, let stack, let route):
-            var routes = routes(of: stack)
-            guard !routes.isEmpty else { return (.replaceOnEmptyStack, "replace on empty stack '\(stack)'") }
-            routes[routes.count - 1] = route
-            setRoutes(routes, of: stack)
+            let replaced = withExistingRoutes(of: stack) { routes -> Bool in
+                guard !routes.isEmpty else { return false }
+                routes[routes.count - 1] = route
+                return true
+            } ?? false
+            guard replaced else { return (.replaceOnEmptyStack, "replace on empty stack '\(stack)'") }
         case .setPath(_, let stack, let path, _):
-            setRoutes(path, of: stack)
+            withRoutes(of: stack) { $0 = path }
         case .sheetPresent(_, let id, let route, let style):
             guard !sheets.contains(where: { $0.id == id }) else { return (.sheetAlreadyPresented, "sheet '\(id)' is already presented") }
             sheets.append(Sheet(id: id, style: style ?? .sheet, root: route))
@@ -129,16 +134,14 @@ extension SceneState {
                 sheets.removeLast()
             }
         case .splitSelect(_, let column, let route):
-            var split = self.split ?? SplitState()
+            if split == nil { split = SplitState() }
             switch column {
-            case .sidebar: split.sidebar = route
-            case .content: split.content = route
+            case .sidebar: split!.sidebar = route
+            case .content: split!.content = route
             }
-            self.split = split
         case .splitVisibility(_, let visibility):
-            var split = self.split ?? SplitState()
-            split.visibility = visibility
-            self.split = split
+            if split == nil { split = SplitState() }
+            split!.visibility = visibility
         default:
             break
         }
