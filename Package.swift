@@ -15,7 +15,7 @@ let package = Package(
         .executableTarget(name: "NavlogBench", dependencies: ["NavigationHistory"], path: "Tools/bench/NavlogBench"),
         .executableTarget(name: "NavlogStoreChild", dependencies: ["NavigationHistory"], path: "Tools/NavlogStoreChild"),
         .testTarget(name: "NavigationHistoryTests", dependencies: ["NavigationHistory"]),
-        .testTarget(name: "NavlogTests", dependencies: ["navlog", "NavigationHistory"]),
+        .testTarget(name: "NavlogTests", dependencies: ["navlog", "NavigationHistory"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

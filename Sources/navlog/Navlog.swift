@@ -16,12 +16,12 @@ protocol Subcommand {
 @main
 enum Navlog {
     static var subcommands: [any Subcommand.Type] {
-        [VerifyCommand.self, DumpCommand.self, RepairCommand.self, AppendCommand.self, GenerateCommand.self,
-         DemoCommand.self, HelpCommand.self]
+        [VerifyCommand.self, DumpCommand.self, StateCommand.self, ReplayCommand.self, DiffCommand.self, SessionsCommand.self,
+         RepairCommand.self, AppendCommand.self, GenerateCommand.self, DemoCommand.self, HelpCommand.self]
     }
 
     static let overview = """
-        navlog — read, check, repair, append to and generate navigation history logs.
+        navlog — read, check, time-travel through, repair, append to and generate navigation history logs.
 
         Usage: navlog <subcommand> [options] PATH
 

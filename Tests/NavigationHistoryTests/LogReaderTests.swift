@@ -258,4 +258,29 @@ import Testing
     @Test func aMissingPathIsNoInput() {
         #expect(readAll("/nonexistent/navlog/log").error?.code == .noInput)
     }
+
+    @Test func aSnapshotThatDiffersFromTheFoldedStateIsADefectWhenSnapshotsAreChecked() throws {
+        let dir = TemporaryDirectory()
+        var events = generatedEvents(300, seed: 15)
+        var state = NavigationState()
+        for event in events[..<150] { Projection.fold(&state, event) }
+        state.scenes["ghost"] = SceneState()
+        events.insert(NavigationEvent(seq: 151, timestamp: events[150].timestamp, session: events[150].session,
+                                      action: .snapshot(state: state)), at: 150)
+        for k in 151..<events.count { events[k].seq = k + 1 }
+        let path = dir.file("log.jsonl", logBytes(events))
+        #expect(readAll(path).report?.isClean == true, "not checked by default")
+        var reader = LogReader(path: path, mode: .salvage)
+        reader.checksSnapshots = true
+        let report = try reader.read { _ in }
+        #expect(report.defects.map(\.kind) == [.snapshotMismatch])
+        #expect(report.defects.first?.line == 151)
+        #expect(report.defects.first?.detail.contains("scene ghost opened") == true)
+        var fixed = events
+        state.scenes["ghost"] = nil
+        fixed[150].action = .snapshot(state: state)
+        var clean = LogReader(path: dir.file("fixed.jsonl", logBytes(fixed)))
+        clean.checksSnapshots = true
+        #expect(try clean.read { _ in }.isClean)
+    }
 }

@@ -158,7 +158,7 @@ struct NavlogRun {
         #expect(missing.stderr.contains("missing: error: no such file or directory"))
     }
 
-    @Test(arguments: ["verify", "dump", "repair", "append", "generate", "demo", "help"])
+    @Test(arguments: ["verify", "dump", "state", "replay", "diff", "sessions", "repair", "append", "generate", "demo", "help"])
     func everySubcommandHasHelp(subcommand: String) throws {
         let flag = try NavlogRun(subcommand, "--help")
         #expect(flag.status == 0)
@@ -233,5 +233,80 @@ struct NavlogRun {
         #expect(partial.status == 65 && partial.stderr.contains("--event 2:"))
         #expect(try NavlogRun("verify", log).stdout.contains("ok: 4 events"), "nothing of the refused call was appended")
         #expect(try NavlogRun("append", log, "--event", #"{"v":2,"type":"scene.open","scene":"x","session":"s"}"#).status == 65)
+    }
+
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Schemas/examples/valid")
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+    /// The state at the end of each valid example log equals the checked-in JSON. Run with
+    /// NAVLOG_UPDATE_GOLDEN=1 to write the files after a deliberate change, and review the diff.
+    @Test(arguments: ["by-others", "deep-links", "sessions-and-scenes", "sheets", "snapshot-and-restore", "split-view", "tabs-and-stacks"])
+    func theStateAtTheEndOfEachExampleLogMatchesItsGoldenFile(name: String) throws {
+        let run = try NavlogRun("state", Self.examples.appendingPathComponent(name + ".jsonl").path, "--format", "json", "--no-index")
+        #expect(run.status == 0, "\(run.stderr)")
+        let file = Self.golden.appendingPathComponent(name + ".state.json")
+        if ProcessInfo.processInfo.environment["NAVLOG_UPDATE_GOLDEN"] == "1" {
+            try Data(run.stdout.utf8).write(to: file)
+        }
+        #expect(run.stdout == (try String(contentsOf: file, encoding: .utf8)))
+        #expect(!FileManager.default.fileExists(atPath: Self.examples.appendingPathComponent(name + ".jsonl.navidx").path))
+    }
+
+    @Test func stateDrawsTheTreeMarksTheSelectedTabAndTheVisibleRouteAndBuildsTheIndexOnce() throws {
+        let log = dir + "/timeline.jsonl"
+        let lines = [
+            #"{"v":1,"seq":1,"ts":"2026-11-29T10:00:00.000Z","session":"s","type":"scene.open","scene":"main"}"#,
+            #"{"v":1,"seq":2,"ts":"2026-11-29T10:00:01.000Z","session":"s","type":"tab.select","scene":"main","tab":"home"}"#,
+            #"{"v":1,"seq":3,"ts":"2026-11-29T10:00:02.000Z","session":"s","type":"push","scene":"main","stack":"home","route":{"screen":"recipe","id":"7"}}"#,
+            #"{"v":1,"seq":4,"ts":"2026-11-29T10:00:03.000Z","session":"s","type":"tab.select","scene":"main","tab":"search"}"#,
+            #"{"v":1,"seq":5,"ts":"2026-11-29T10:00:04.000Z","session":"s","type":"pop","scene":"main","stack":"search","count":1}"#,
+        ]
+        #expect(FileManager.default.createFile(atPath: log, contents: Data((lines.joined(separator: "\n") + "\n").utf8)))
+        let at3 = try NavlogRun("state", log, "--at", "3")
+        #expect(at3.status == 0)
+        #expect(at3.stdout == """
+            \(log): state after seq 3 at 2026-11-29T10:00:02.000Z, session s
+            scene main (active)
+              * home
+                  recipe(7)  <- visible
+
+            """)
+        #expect(FileManager.default.fileExists(atPath: log + ".navidx"))
+        let byTime = try NavlogRun("state", log, "--at-time", "2026-11-29T10:00:03.500Z", "--format", "json")
+        #expect(byTime.stdout.hasPrefix(#"{"format":1,"seq":4,"ts":"2026-11-29T10:00:03.000Z","session":"s","active":"main","#))
+        let strict = try NavlogRun("state", log, "--strict")
+        #expect(strict.status == 65 && strict.stderr.contains("popBeyondRoot"))
+        #expect(try NavlogRun("state", log, "--at", "4", "--strict").status == 0)
+        #expect(try NavlogRun("state", log, "--at", "9").status == 66)
+        let diff = try NavlogRun("diff", log, "2", "4")
+        #expect(diff.stdout.contains("main: tab home → search") && diff.stdout.contains("main/home: +[recipe(7)]"))
+        let json = try NavlogRun("diff", log, "2", "4", "--format", "json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((object["changes"] as? [[String: Any]])?.map { $0["change"] as? String } == ["tab", "stack"])
+    }
+
+    @Test func replayPrintsEachEventTheScreenAfterItAndWhatChanged() throws {
+        let log = try generate("replay", events: 2000, extra: ["--segment-size", "50000"])
+        let sessions = try NavlogRun("sessions", log, "--format", "json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(sessions.stdout.utf8)) as? [String: Any])
+        let list = try #require(object["sessions"] as? [[String: Any]])
+        #expect(object["format"] as? Int == 1)
+        #expect(list.count > 10)
+        let session = try #require(list.first { ($0["events"] as? Int ?? 0) > 5 })
+        let id = try #require(session["id"] as? String)
+        let first = try #require(session["firstSeq"] as? Int), last = try #require(session["lastSeq"] as? Int)
+        let text = try NavlogRun("replay", log, "--session", id)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("session.start"))
+        let steps = try NavlogRun("replay", log, "--session", id, "--format", "json")
+        let replay = try #require(try JSONSerialization.jsonObject(with: Data(steps.stdout.utf8)) as? [String: Any])
+        let seqs = (replay["steps"] as? [[String: Any]])?.compactMap { $0["seq"] as? Int } ?? []
+        #expect(seqs.first == first && seqs.last == last)
+        #expect(seqs.count == session["events"] as? Int, "one step per event of the session")
+        let table = try NavlogRun("sessions", log)
+        #expect(table.stdout.contains(id) && table.stdout.contains("clean"))
+        #expect(try NavlogRun("replay", log, "--session", "nope").status == 66)
+        #expect(try NavlogRun("replay", log).status == 64)
     }
 }

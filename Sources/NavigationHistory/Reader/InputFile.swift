@@ -24,6 +24,14 @@ final class InputFile {
 
     deinit { close(fd) }
 
+    /// Moves the read position to `offset` bytes from the start.
+    func seek(to offset: Int) throws {
+        guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else {
+            let code = errno
+            throw NavigationHistoryError(code: .io, message: "seek failed: \(String(cString: strerror(code)))", path: path, errno: code)
+        }
+    }
+
     /// The file's size in bytes now.
     func size() -> Int {
         var info = stat()

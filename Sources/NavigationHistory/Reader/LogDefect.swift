@@ -65,4 +65,6 @@ public struct DefectKind: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let unreadTail = DefectKind(rawValue: "unreadTail")
     /// The event's `type` is unknown to this version (a warning: the event is kept).
     public static let unknownType = DefectKind(rawValue: "unknownType")
+    /// A `snapshot` event whose state differs from the state the log's events fold to.
+    public static let snapshotMismatch = DefectKind(rawValue: "snapshotMismatch")
 }

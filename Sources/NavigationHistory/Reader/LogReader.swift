@@ -31,6 +31,12 @@ public struct LogReader: Sendable {
     public var threads: Int
     /// The size of a read block; lines longer than this are skipped as too long.
     public var blockSize: Int
+    /// Blocks at least this large are decoded on several cores; smaller ones on the calling thread.
+    package var parallelBytes = 256 << 10
+    /// Whether to fold the events as they are read and report each `snapshot` whose state differs
+    /// from the folded one as a ``DefectKind/snapshotMismatch`` defect, and count anomalies in the
+    /// report. What `navlog verify` does; off by default, as it costs a fold per event.
+    public var checksSnapshots = false
 
     /// Creates a reader.
     ///
@@ -73,14 +79,26 @@ public struct LogReader: Sendable {
     /// Reads `files` in order as one log; `segmented` says they are store segments, whose lines
     /// must all carry a `crc`. The store uses it to read only its last segment.
     package func scan(files: [String], segmented: Bool, _ body: (NavigationEvent) throws -> Void) throws -> ReadReport {
-        var merger = Merger(mode: mode)
+        try scan(files: files, segmented: segmented) { event, _ in
+            try body(event)
+            return true
+        }
+    }
+
+    /// Reads `files` from `start` (the first file's beginning by default), handing each event with
+    /// where its line is to `body`, until `body` returns false or the log ends.
+    package func scan(files: [String], segmented: Bool, from start: EventPosition? = nil,
+                      _ body: PositionedBody) throws -> ReadReport {
+        var merger = Merger(mode: mode, checksSnapshots: checksSnapshots)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
         defer { buffer.deallocate() }
         for (index, file) in files.enumerated() {
+            if let start, index < start.file { continue }
             merger.report.segments += 1
-            merger.beginFile(file, crcRequired: segmented)
+            let resume = start.flatMap { $0.file == index ? $0 : nil }
+            merger.beginFile(file, index: index, crcRequired: segmented, firstLine: resume?.line ?? 1)
             let isLast = index == files.count - 1
-            try readFile(file, isLast: isLast, buffer: buffer, merger: &merger, body)
+            try readFile(file, from: resume?.offset ?? 0, isLast: isLast, buffer: buffer, merger: &merger, body)
             if merger.stopped {
                 if mode == .pointInTime, let stop = merger.report.stoppedAt {
                     merger.reportUnread(after: stop, laterFiles: Array(files[(index + 1)...]), in: file)
@@ -91,11 +109,12 @@ public struct LogReader: Sendable {
         return merger.report
     }
 
-    private func readFile(_ file: String, isLast: Bool, buffer: UnsafeMutableRawBufferPointer,
-                          merger: inout Merger, _ body: (NavigationEvent) throws -> Void) throws {
+    private func readFile(_ file: String, from offset: Int, isLast: Bool, buffer: UnsafeMutableRawBufferPointer,
+                          merger: inout Merger, _ body: PositionedBody) throws {
         let input = try InputFile(path: file)
+        if offset > 0 { try input.seek(to: offset) }
         var carry = 0
-        var fileOffset = 0
+        var fileOffset = offset
         var longLineStart: Int?
         while !merger.stopped {
             let filled = try input.fill(buffer, from: carry)
@@ -165,8 +184,8 @@ public struct LogReader: Sendable {
     /// its events as it goes, while other cores decode the remaining parts into arrays that are
     /// delivered after it. `body` and the merger only ever run on the calling thread.
     private func decodeLines(_ base: UnsafeRawBufferPointer, start: Int, end: Int, fileOffset: Int,
-                             finalLine: Bool, merger: inout Merger, _ body: (NavigationEvent) throws -> Void) throws {
-        let tasks = end - start >= 256 << 10 ? threads : 1
+                             finalLine: Bool, merger: inout Merger, _ body: PositionedBody) throws {
+        let tasks = end - start >= parallelBytes ? threads : 1
         var bounds = [start]
         for k in 1..<max(tasks, 1) {
             let guess = max(start + (end - start) * k / tasks, bounds.last!)
@@ -206,7 +225,7 @@ public struct LogReader: Sendable {
 
     /// Decodes the lines in `[start, end)` on this thread, handing each to the merger as it goes.
     private func deliverPart(_ base: UnsafeRawBufferPointer, start: Int, end: Int, fileOffset: Int,
-                             finalLine: Bool, merger: inout Merger, _ body: (NavigationEvent) throws -> Void) throws {
+                             finalLine: Bool, merger: inout Merger, _ body: PositionedBody) throws {
         var lineStart = start
         while lineStart < end, !merger.stopped {
             let newline = memchrIndex(base, 0x0A, from: lineStart, to: end) ?? end

@@ -1,9 +1,29 @@
+/// Where an event's line is in a log: which of its files, the byte offset, the 1-based line.
+package struct EventPosition: Sendable, Hashable {
+    /// The index of the file in the log's files, in order.
+    package var file: Int
+    /// The byte offset of the line's first byte in that file.
+    package var offset: Int
+    /// The 1-based line number in that file.
+    package var line: Int
+
+    package init(file: Int, offset: Int, line: Int) {
+        self.file = file
+        self.offset = offset
+        self.line = line
+    }
+}
+
+/// What the reader hands each event to, with its position; returning false stops the reading.
+package typealias PositionedBody = (NavigationEvent, EventPosition) throws -> Bool
+
 /// The in-order half of reading: applies the checks that span lines (seq, crc presence, sessions)
 /// and the recovery mode, and delivers events.
 struct Merger {
     var report: ReadReport
     private(set) var stopped = false
     private var file = ""
+    private var fileIndex = 0
     private var line = 0
     private var lineOffset = 0
     private var crcRequired: Bool?
@@ -12,16 +32,26 @@ struct Merger {
     private var sessions = Set<String>()
     private var lastSession: String?
 
-    init(mode: RecoveryMode) { report = ReadReport(mode: mode) }
+    /// The folded state, when snapshots are checked; nil when they are not.
+    private var folded: NavigationState?
+    /// Whether the folded state is the log's whole state: known from the start or from an event
+    /// that replaces it, and no line skipped since.
+    private var foldIsWhole = false
 
-    mutating func beginFile(_ path: String, crcRequired segmented: Bool) {
+    init(mode: RecoveryMode, checksSnapshots: Bool = false) {
+        report = ReadReport(mode: mode)
+        if checksSnapshots { folded = NavigationState() }
+    }
+
+    mutating func beginFile(_ path: String, index: Int, crcRequired segmented: Bool, firstLine: Int = 1) {
         file = path
-        line = 0
+        fileIndex = index
+        line = firstLine - 1
         crcRequired = segmented ? true : nil
     }
 
     mutating func event(_ event: NavigationEvent, hasCRC: Bool, offset: Int, isLastLine: Bool,
-                        _ body: (NavigationEvent) throws -> Void) throws {
+                        _ body: PositionedBody) throws {
         line += 1
         lineOffset = offset
         if let required = crcRequired {
@@ -45,6 +75,7 @@ struct Merger {
             report.addWarning(LogDefect(file: file, line: line, offset: offset, kind: .unknownType,
                                         detail: "type '\(type)' is unknown to this version; the event is kept and skipped by projections"))
         }
+        if folded != nil, checkSnapshot(event) { return }
         skippedSinceLastEvent = false
         lastSeq = event.seq
         if report.firstSeq == nil { report.firstSeq = event.seq }
@@ -54,7 +85,30 @@ struct Merger {
             lastSession = event.session
             if sessions.insert(event.session).inserted { report.sessions += 1 }
         }
-        try body(event)
+        if try !body(event, EventPosition(file: fileIndex, offset: offset, line: line)) { stopped = true }
+    }
+
+    /// Folds `event`; returns true when it is a snapshot that differs from the folded state (a
+    /// defect, recorded).
+    private mutating func checkSnapshot(_ event: NavigationEvent) -> Bool {
+        if case .snapshot(let snapshot) = event.action {
+            if foldIsWhole, snapshot != folded {
+                fail(.snapshotMismatch, "the snapshot's state differs from the state the events before it fold to"
+                     + " (\(StateDiff(from: folded!, to: snapshot).changes.prefix(3).map(\.description).joined(separator: "; ")))")
+                folded = snapshot
+                return true
+            }
+        }
+        if let anomaly = Projection.fold(&folded!, event) {
+            report.anomalies += 1
+            if report.firstAnomaly == nil { report.firstAnomaly = anomaly }
+        }
+        // The state is known from the log's first event, and after any event that replaces it.
+        switch event.action {
+        case .snapshot, .restore, .sessionStart: foldIsWhole = true
+        default: if event.seq == 1 { foldIsWhole = true }
+        }
+        return false
     }
 
     /// A defective line. `isLastLine` is true for the log's very last line, where a crash mid-write
@@ -88,6 +142,7 @@ struct Merger {
     private mutating func record(_ defect: LogDefect) {
         report.addDefect(defect)
         skippedSinceLastEvent = true
+        foldIsWhole = false   // a skipped line may have changed the state: trust the next snapshot
         if report.mode != .salvage {
             report.stoppedAt = defect
             stopped = true

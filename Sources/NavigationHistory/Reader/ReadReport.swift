@@ -26,6 +26,10 @@ public struct ReadReport: Sendable {
     public var stoppedAt: LogDefect?
     /// The mode the log was read in.
     public var mode: RecoveryMode
+    /// When the reader checked snapshots: how many events did not fit the state they were folded
+    /// into (anomalies), and the first one.
+    public var anomalies = 0
+    public var firstAnomaly: Projection.Anomaly?
 
     /// How many defects and warnings are kept in the lists.
     public static let maximumKept = 10_000

@@ -91,11 +91,11 @@ enum FileSystem {
         #endif
     }
 
-    /// Writes `bytes` to a new file (mode 0600) and makes it durable.
-    static func writeNewFile(_ path: String, _ bytes: [UInt8]) throws {
+    /// Writes `bytes` to a new file (mode 0600) and, unless told otherwise, makes it durable.
+    static func writeNewFile(_ path: String, _ bytes: [UInt8], sync: Bool = true) throws {
         let file = try WritableFile(path: path, create: true)
         try bytes.withUnsafeBytes { try file.write($0) }
-        try file.sync()
+        if sync { try file.sync() }
     }
 
     static func rename(_ from: String, _ to: String) throws {
@@ -149,6 +149,26 @@ enum FileSystem {
         let seconds = Int64(info.st_mtim.tv_sec), nanoseconds = Int64(info.st_mtim.tv_nsec)
         #endif
         return (Int(info.st_size), Timestamp(millisecondsSince1970: seconds * 1000 + nanoseconds / 1_000_000))
+    }
+
+    /// Reads up to `count` bytes of `path` from `offset`.
+    static func read(_ path: String, from offset: Int, count: Int) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw error("cannot open", path) }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, count - filled, off_t(offset + filled)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw error("read failed", path)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        bytes.removeSubrange(filled...)
+        return bytes
     }
 
     /// Reads the bytes of `path` from `offset` to its end.

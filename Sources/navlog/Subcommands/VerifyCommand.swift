@@ -9,7 +9,10 @@ enum VerifyCommand: Subcommand {
 
         Reads the whole log and checks every line: UTF-8, JSON, the crc (required in the segments of a
         log directory), the format version, the members each type requires, the timestamp format, the
-        64 KiB line limit, and that seq increases by one across all segments.
+        64 KiB line limit, that seq increases by one across all segments, and that every `snapshot`
+        equals the state the events before it fold to (a `snapshotMismatch` defect otherwise). Events
+        that do not fit the state (anomalies: a pop beyond the root, a push to a closed scene, ...) are
+        counted as a warning.
 
         Options:
           --mode MODE       How defects are treated (default tolerateTornTail):
@@ -33,6 +36,7 @@ enum VerifyCommand: Subcommand {
         let mode: RecoveryMode = try parsed.choice("--mode", default: .tolerateTornTail)
         let format: OutputFormat = try parsed.choice("--format", default: .text)
         var reader = LogReader(path: path, mode: mode)
+        reader.checksSnapshots = true
         if let threads = try parsed.integer("--threads", range: 1...64) { reader.threads = threads }
         let report = try reader.scan { _ in }
         var out = StandardOutput()
@@ -40,6 +44,9 @@ enum VerifyCommand: Subcommand {
         case .text:
             for warning in report.warnings { out.line("\(warning.file):\(warning.line): warning: \(warning.kind): \(warning.detail)") }
             for defect in report.defects { out.line(defect.description) }
+            if let first = report.firstAnomaly {
+                out.line("\(path): warning: \(report.anomalies) event\(report.anomalies == 1 ? "" : "s") did not fit the state (anomalies; the first: \(first))")
+            }
             let range = report.firstSeq.map { "seq \($0)...\(report.lastSeq!)" } ?? "no events"
             let verdict = report.isClean ? "ok" : "\(report.defectCount) defect\(report.defectCount == 1 ? "" : "s")"
             out.line("\(path): \(verdict): \(report.events) events, \(range), \(report.sessions) sessions, \(report.segments) segment\(report.segments == 1 ? "" : "s") (mode \(mode.rawValue))")
@@ -60,6 +67,7 @@ enum VerifyCommand: Subcommand {
             w.key("defects"); w.defects(report.defects)
             w.key("warningCount"); w.integer(report.warningCount)
             w.key("warnings"); w.defects(report.warnings)
+            w.key("anomalies"); w.integer(report.anomalies)
             w.key("tornTail"); if let torn = report.tornTail { w.defect(torn) } else { w.raw("null") }
             w.key("stoppedAt"); if let stop = report.stoppedAt { w.defect(stop) } else { w.raw("null") }
             w.raw("}\n")

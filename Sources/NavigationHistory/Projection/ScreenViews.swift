@@ -1,0 +1,134 @@
+/// A span of time during which one scene showed one route: the unit of every analytics query.
+///
+/// As event format v1 defines it: a view begins whenever a scene's visible route (screen and id)
+/// changes, and ends at the scene's next change, the scene's close, or the session's end; when the
+/// session ended uncleanly it ends at the session's last event and is marked ``crashed``. A view that
+/// lasts 0 ms is transient and not reported, unless it crashed.
+public struct ScreenView: Sendable, Hashable {
+    /// The session.
+    public var session: String
+    /// The scene.
+    public var scene: String
+    /// The scene's selected tab when the view began.
+    public var tab: String?
+    /// What was visible: the route, its stack, its depth and the sheets over the stacks.
+    public var screen: VisibleScreen
+    /// The `type` of the event that began the view (`push`, `pop`, `tab.select`, ...).
+    public var enteredBy: String
+    /// The seq of the event that began the view.
+    public var startSeq: Int
+    /// When the view began.
+    public var start: Timestamp
+    /// The seq of the event that ended the view.
+    public var endSeq: Int
+    /// When the view ended.
+    public var end: Timestamp
+    /// Whether the session ended uncleanly while this was visible.
+    public var crashed: Bool
+
+    /// How long the view lasted, in milliseconds.
+    public var dwellMilliseconds: Int64 { end.millisecondsSince1970 - start.millisecondsSince1970 }
+}
+
+/// How a session ended.
+public enum SessionEnd: String, Sendable, Hashable {
+    /// With a `session.end` event.
+    case clean
+    /// Another `session.start` came without a `session.end` first: a crash or a kill.
+    case unclean
+    /// The log ends during the session: it may still be running.
+    case open
+}
+
+/// Follows a log in seq order, folding each event, and reports the screen views as they end.
+///
+/// ```swift
+/// var views = ScreenViewTracker()
+/// try LogReader(path: path).read { event in
+///     for view in views.consume(event).ended { print(view.screen.route.screen, view.dwellMilliseconds) }
+/// }
+/// for view in views.finish() { print(view.screen.route.screen, "open at the end of the log") }
+/// ```
+public struct ScreenViewTracker: Sendable {
+    /// The state after the last event consumed.
+    public private(set) var state = NavigationState()
+    private var open: [String: ScreenView] = [:]
+    private var session: String?
+    private var sessionEnded = false
+    private var last: (seq: Int, timestamp: Timestamp)?
+
+    /// Creates a tracker at the start of a log.
+    public init() {}
+
+    /// Folds `event` into the state and returns the fold's anomaly, if any, and the views that
+    /// ended with it (sorted by scene).
+    public mutating func consume(_ event: NavigationEvent) -> (anomaly: Projection.Anomaly?, ended: [ScreenView]) {
+        var ended: [ScreenView] = []
+        if let session, event.session != session || event.action.type == "session.start" {
+            endAll(at: last!, crashed: !sessionEnded, into: &ended)
+        }
+        if event.session != session || event.action.type == "session.start" {
+            session = event.session
+            sessionEnded = false
+        }
+        let anomaly = Projection.fold(&state, event)
+        last = (event.seq, event.timestamp)
+        if case .sessionEnd = event.action {
+            endAll(at: (event.seq, event.timestamp), crashed: false, into: &ended)
+            sessionEnded = true
+            return (anomaly, ended)
+        }
+        if let scene = event.action.scene, !event.action.changesEveryScene {
+            update(scene, after: event, into: &ended)
+        } else {
+            for scene in Set(open.keys).union(state.scenes.keys).sorted() { update(scene, after: event, into: &ended) }
+        }
+        return (anomaly, ended.sorted { $0.scene < $1.scene })
+    }
+
+    /// Ends the views still open at the end of the log, at the last event, and says how the last
+    /// session ended (``SessionEnd/open`` unless its `session.end` was seen).
+    public mutating func finish() -> (views: [ScreenView], lastSession: SessionEnd?) {
+        guard let last, session != nil else { return ([], nil) }
+        var ended: [ScreenView] = []
+        endAll(at: last, crashed: false, into: &ended)
+        return (ended.sorted { $0.scene < $1.scene }, sessionEnded ? .clean : .open)
+    }
+
+    private mutating func update(_ scene: String, after event: NavigationEvent, into ended: inout [ScreenView]) {
+        guard let now = state.scenes[scene] else {
+            if let view = open.removeValue(forKey: scene) { close(view, at: (event.seq, event.timestamp), crashed: false, into: &ended) }
+            return
+        }
+        let screen = now.visibleScreen
+        if let view = open[scene] {
+            guard !view.screen.showsSameRoute(as: screen) else { return }
+            close(view, at: (event.seq, event.timestamp), crashed: false, into: &ended)
+        }
+        open[scene] = ScreenView(session: event.session, scene: scene, tab: now.tab, screen: screen, enteredBy: event.action.type,
+                                 startSeq: event.seq, start: event.timestamp, endSeq: event.seq, end: event.timestamp, crashed: false)
+    }
+
+    private mutating func endAll(at end: (seq: Int, timestamp: Timestamp), crashed: Bool, into ended: inout [ScreenView]) {
+        for scene in open.keys.sorted() { close(open[scene]!, at: end, crashed: crashed, into: &ended) }
+        open.removeAll()
+    }
+
+    private func close(_ view: ScreenView, at end: (seq: Int, timestamp: Timestamp), crashed: Bool, into ended: inout [ScreenView]) {
+        var view = view
+        view.endSeq = end.seq
+        view.end = end.timestamp
+        view.crashed = crashed
+        if view.dwellMilliseconds > 0 || crashed { ended.append(view) }
+    }
+}
+
+extension NavigationAction {
+    /// Whether the action may change any scene, not just the one it names.
+    var changesEveryScene: Bool {
+        switch self {
+        case .sessionStart, .snapshot, .restore, .sceneClose, .sceneOpen, .unknown: true
+        default: false
+        }
+    }
+}

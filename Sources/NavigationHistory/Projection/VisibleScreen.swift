@@ -1,0 +1,58 @@
+/// What a scene shows: its visible route and where that route sits.
+///
+/// As event format v1 defines it: the top of the topmost sheet (its last pushed route, else the
+/// sheet's root); else the top of the current stack (the selected tab's, or `main` when no tab is
+/// selected); else the split view's `content` selection, else its `sidebar` selection; else the
+/// root, named by the selected tab's id (or `root`).
+///
+/// ```swift
+/// let screen = state.scenes["main"]!.visibleScreen
+/// print(screen.route.screen, screen.stack ?? "root", screen.depth)
+/// ```
+public struct VisibleScreen: Sendable, Hashable {
+    /// Where the visible route comes from.
+    public enum Source: String, Sendable, Hashable {
+        case sheet, stack, splitContent, splitSidebar, root
+    }
+
+    /// The visible route.
+    public var route: Route
+    /// Where it comes from.
+    public var source: Source
+    /// The stack it is on: the sheet's id, the tab's id or `main`; nil for a split selection or a root.
+    public var stack: String?
+    /// How many routes are on that stack (0 for a sheet's root, a split selection or a root).
+    public var depth: Int
+    /// How many sheets are presented over the scene's stacks.
+    public var sheets: Int
+
+    /// Whether two visible screens show the same thing: the same screen and id (params aside).
+    /// A screen view begins whenever this changes.
+    public func showsSameRoute(as other: VisibleScreen) -> Bool {
+        route.screen == other.route.screen && route.id == other.route.id
+    }
+}
+
+extension SceneState {
+    /// The stack shown when no sheet is: the selected tab's, or `main` when no tab is selected.
+    public var currentStack: String { tab ?? "main" }
+
+    /// What the scene shows now.
+    public var visibleScreen: VisibleScreen {
+        if let sheet = sheets.last {
+            return VisibleScreen(route: sheet.stack.last ?? sheet.root, source: .sheet, stack: sheet.id,
+                                 depth: sheet.stack.count, sheets: sheets.count)
+        }
+        let stack = currentStack
+        if let top = stacks[stack]?.last {
+            return VisibleScreen(route: top, source: .stack, stack: stack, depth: stacks[stack]!.count, sheets: 0)
+        }
+        if let content = split?.content {
+            return VisibleScreen(route: content, source: .splitContent, stack: nil, depth: 0, sheets: 0)
+        }
+        if let sidebar = split?.sidebar {
+            return VisibleScreen(route: sidebar, source: .splitSidebar, stack: nil, depth: 0, sheets: 0)
+        }
+        return VisibleScreen(route: Route(screen: tab ?? "root"), source: .root, stack: tab, depth: 0, sheets: 0)
+    }
+}

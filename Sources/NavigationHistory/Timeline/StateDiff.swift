@@ -1,0 +1,112 @@
+/// What changed between two navigation states: scenes opened and closed, the active scene, tabs,
+/// which stacks gained or lost which routes, sheets, and split views.
+///
+/// A stack's change is given as the routes removed from its top and the routes added after the
+/// part both states share, so a push is one route added and a pop of two is two removed.
+///
+/// ```swift
+/// for change in StateDiff(from: before, to: after).changes { print(change) }
+/// ```
+public struct StateDiff: Sendable, Hashable {
+    /// One difference.
+    public enum Change: Sendable, Hashable, CustomStringConvertible {
+        case sceneOpened(scene: String)
+        case sceneClosed(scene: String)
+        case activeScene(from: String?, to: String?)
+        case tab(scene: String, from: String?, to: String?)
+        /// A stack (a tab's, `main`, `detail`, or a sheet's) lost `removed` from its top and gained `added`.
+        case stack(scene: String, stack: String, removed: [Route], added: [Route])
+        case sheetPresented(scene: String, sheet: Sheet)
+        case sheetDismissed(scene: String, sheet: Sheet)
+        case split(scene: String, from: SplitState?, to: SplitState?)
+
+        public var description: String {
+            func routes(_ list: [Route]) -> String { list.map(\.text).joined(separator: ", ") }
+            switch self {
+            case .sceneOpened(let scene): return "scene \(scene) opened"
+            case .sceneClosed(let scene): return "scene \(scene) closed"
+            case .activeScene(let from, let to): return "active scene \(from ?? "none") → \(to ?? "none")"
+            case .tab(let scene, let from, let to): return "\(scene): tab \(from ?? "none") → \(to ?? "none")"
+            case .stack(let scene, let stack, let removed, let added):
+                var parts: [String] = []
+                if !removed.isEmpty { parts.append("−[\(routes(removed))]") }
+                if !added.isEmpty { parts.append("+[\(routes(added))]") }
+                return "\(scene)/\(stack): \(parts.joined(separator: " "))"
+            case .sheetPresented(let scene, let sheet): return "\(scene): sheet \(sheet.id) presented (\(sheet.root.text))"
+            case .sheetDismissed(let scene, let sheet): return "\(scene): sheet \(sheet.id) dismissed"
+            case .split(let scene, let from, let to):
+                func text(_ split: SplitState?) -> String {
+                    guard let split else { return "none" }
+                    return "sidebar \(split.sidebar?.text ?? "none"), content \(split.content?.text ?? "none"), \(split.visibility.rawValue)"
+                }
+                return "\(scene): split \(text(from)) → \(text(to))"
+            }
+        }
+    }
+
+    /// The differences, scene by scene in name order.
+    public var changes: [Change]
+
+    /// Whether the two states are the same.
+    public var isEmpty: Bool { changes.isEmpty }
+
+    /// The differences that lead from `old` to `new`.
+    public init(from old: NavigationState, to new: NavigationState) {
+        var changes: [Change] = []
+        for scene in Set(old.scenes.keys).union(new.scenes.keys).sorted() {
+            switch (old.scenes[scene], new.scenes[scene]) {
+            case (nil, let added?):
+                changes.append(.sceneOpened(scene: scene))
+                changes += Self.changes(in: scene, from: SceneState(), to: added)
+            case (_?, nil):
+                changes.append(.sceneClosed(scene: scene))
+            case (let before?, let after?):
+                changes += Self.changes(in: scene, from: before, to: after)
+            case (nil, nil):
+                break
+            }
+        }
+        if old.active != new.active { changes.append(.activeScene(from: old.active, to: new.active)) }
+        self.changes = changes
+    }
+
+    private static func changes(in scene: String, from old: SceneState, to new: SceneState) -> [Change] {
+        var changes: [Change] = []
+        if old.tab != new.tab { changes.append(.tab(scene: scene, from: old.tab, to: new.tab)) }
+        for stack in Set(old.stacks.keys).union(new.stacks.keys).sorted() {
+            if let change = stackChange(scene, stack, old.stacks[stack] ?? [], new.stacks[stack] ?? []) { changes.append(change) }
+        }
+        var shared = 0
+        while shared < min(old.sheets.count, new.sheets.count),
+              old.sheets[shared].id == new.sheets[shared].id, old.sheets[shared].root == new.sheets[shared].root {
+            if let change = stackChange(scene, old.sheets[shared].id, old.sheets[shared].stack, new.sheets[shared].stack) { changes.append(change) }
+            shared += 1
+        }
+        for sheet in old.sheets[shared...].reversed() { changes.append(.sheetDismissed(scene: scene, sheet: sheet)) }
+        for sheet in new.sheets[shared...] {
+            changes.append(.sheetPresented(scene: scene, sheet: sheet))
+            if let change = stackChange(scene, sheet.id, [], sheet.stack) { changes.append(change) }
+        }
+        if old.split != new.split { changes.append(.split(scene: scene, from: old.split, to: new.split)) }
+        return changes
+    }
+
+    private static func stackChange(_ scene: String, _ stack: String, _ old: [Route], _ new: [Route]) -> Change? {
+        guard old != new else { return nil }
+        var shared = 0
+        while shared < min(old.count, new.count), old[shared] == new[shared] { shared += 1 }
+        return .stack(scene: scene, stack: stack, removed: Array(old[shared...].reversed()), added: Array(new[shared...]))
+    }
+}
+
+extension Route {
+    /// The route as text: `screen`, `screen(id)`, or `screen(id){key=value,...}`.
+    public var text: String {
+        var text = screen
+        if let id { text += "(\(id))" }
+        if let params, !params.isEmpty {
+            text += "{" + params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") + "}"
+        }
+        return text
+    }
+}

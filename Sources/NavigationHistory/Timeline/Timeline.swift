@@ -1,0 +1,260 @@
+/// Time travel through a log: the navigation state at any seq or moment, stepping forward and back.
+///
+/// Opening a timeline brings the log's snapshot index up to date (building it on first need), so
+/// that seeking anywhere folds at most ``interval`` events from the nearest state before it.
+/// Stepping back refolds from that state the events already read, without reading the log again.
+/// Every event goes through ``Projection/fold(_:_:)``.
+///
+/// ```swift
+/// let timeline = try Timeline(path: "app.navlog")
+/// try timeline.seek(to: 1042)
+/// print(timeline.state.scenes["main"]?.visibleScreen.route.screen ?? "-")
+/// try timeline.stepBackward()
+/// ```
+public final class Timeline {
+    /// The log.
+    public let path: String
+    /// The number of events between two states of the index.
+    public let interval: Int
+    /// How defects of the log are treated.
+    public let mode: RecoveryMode
+    /// The seq of the log's first and last events (nil for an empty log).
+    public private(set) var firstSeq: Int?, lastSeq: Int?
+    /// What reading the log found when the timeline was opened (the part read to update the index).
+    public private(set) var report: ReadReport
+    /// Whether the index had to be built anew, and why it could not be saved, if it could not.
+    public private(set) var indexRebuilt: Bool, indexSaveError: String?
+
+    /// The seq of the last event folded: ``firstSeq`` − 1 before the first event.
+    public private(set) var seq: Int
+    /// The state after the event at ``seq``.
+    public private(set) var state = NavigationState()
+    /// The event at ``seq``, nil before the first event.
+    public private(set) var event: NavigationEvent?
+    /// Whether the event at ``seq`` was an anomaly, and which.
+    public private(set) var anomaly: Projection.Anomaly?
+    /// How many anomalies the fold met from the log's first event through ``seq``.
+    public private(set) var anomalies = 0
+    /// The first of those anomalies, if any.
+    public private(set) var firstAnomalyThroughSeq: Projection.Anomaly?
+
+    private var source: LogSource
+    private var index: SnapshotIndex
+    private let useIndexFile: Bool
+    /// The entry the events in `window` follow, and the events read from it on, in order.
+    private var window: (entry: SnapshotIndex.Entry, events: [NavigationEvent])?
+    /// How many of the window's events the state has folded.
+    private var folded = 0
+    private var averageLineBytes = 200
+    /// How many events seeks have read from the log since it was opened (index updates aside).
+    package private(set) var eventsRead = 0
+
+    /// Opens the log at `path` and brings its snapshot index up to date.
+    ///
+    /// - Parameters:
+    ///   - interval: Events between two states of the index (default 4,096).
+    ///   - mode: How defects of the log are treated.
+    ///   - indexFile: Whether to read and write the index file beside the log; when false, the
+    ///     index is built in memory only.
+    /// - Throws: ``NavigationHistoryError`` as reading the log throws in `mode`.
+    public init(path: String, interval: Int = 4096, mode: RecoveryMode = .tolerateTornTail, indexFile: Bool = true) throws {
+        self.path = path
+        self.interval = max(1, interval)
+        self.mode = mode
+        useIndexFile = indexFile
+        source = try LogSource(path: path)
+        let update = try SnapshotIndex.updated(source, interval: self.interval, mode: mode, save: indexFile)
+        index = update.index
+        report = update.report
+        indexRebuilt = update.rebuilt
+        indexSaveError = update.saveError
+        firstSeq = index.entries.first?.seq
+        lastSeq = update.report.lastSeq ?? index.sessions.last?.lastSeq
+        seq = (firstSeq ?? 1) - 1
+        if let first = index.entries.first { state = first.state }
+        if update.report.events > 0 { averageLineBytes = max(64, update.report.bytes / update.report.events) }
+    }
+
+    /// The log's sessions, in order.
+    public var sessions: [SessionSummary] { index.sessions }
+
+    /// Moves to the state after the event at `target`.
+    ///
+    /// - Throws: ``NavigationHistoryError`` with code `noInput` when the log holds no such seq;
+    ///   what reading the log throws.
+    /// - Complexity: O(``interval``) events read and folded, at most.
+    public func seek(to target: Int) throws {
+        guard let firstSeq, let lastSeq, target >= firstSeq - 1, target <= lastSeq else {
+            throw NavigationHistoryError(code: .noInput, message: "no seq \(target) in this log (it holds \(firstSeq.map { "\($0)...\(lastSeq ?? $0)" } ?? "no events"))", path: path)
+        }
+        if target == firstSeq - 1 {
+            moveBeforeFirstEvent()
+            return
+        }
+        if let window, window.entry.seq <= target, let last = window.events.last, last.seq >= target {
+            if seq > target { restart(from: window.entry) }
+            foldWindow(through: target)
+            return
+        }
+        guard let entry = index.entry(atOrBefore: target) else { return moveBeforeFirstEvent() }
+        // Stepping on from the current state reads the whole interval once; a jump reads only
+        // what it needs.
+        let stepping = target == seq + 1 && window?.entry.seq == entry.seq
+        let next = index.entry(atOrBefore: entry.seq + interval).flatMap { $0.seq > entry.seq ? $0.seq : nil }
+        let end = stepping ? next ?? Int.max : target
+        try read(from: entry, events: (end == Int.max ? interval : end - entry.seq) + 1, folding: { $0.seq <= target }) { $0.seq < end }
+    }
+
+    /// Moves to the state after the last event that happened at or before `time` (the log's times
+    /// are taken as non-decreasing); before the first event when none did.
+    public func seek(toTime time: Timestamp) throws {
+        guard firstSeq != nil else { return }
+        guard let entry = index.entry(atOrBeforeTime: time) else { return moveBeforeFirstEvent() }
+        try read(from: entry, events: interval + 1, folding: { $0.timestamp <= time }) { $0.timestamp <= time }
+    }
+
+    /// Moves one event forward; returns false at the end of the log.
+    @discardableResult
+    public func stepForward() throws -> Bool {
+        guard let lastSeq, seq < lastSeq else { return false }
+        try seek(to: seq + 1)
+        return true
+    }
+
+    /// Moves one event back; returns false before the first event.
+    @discardableResult
+    public func stepBackward() throws -> Bool {
+        guard let firstSeq, seq >= firstSeq else { return false }
+        try seek(to: seq - 1)
+        return true
+    }
+
+    /// Calls `body` with each event from `first` through `last`, the state before it and after it,
+    /// and its anomaly, reading the log once from the nearest state before `first`.
+    public func replay(from first: Int, through last: Int,
+                       _ body: (_ event: NavigationEvent, _ before: NavigationState, _ after: NavigationState, _ anomaly: Projection.Anomaly?) throws -> Void) throws {
+        guard let firstSeq, first <= last else { return }
+        let start = max(first, firstSeq)
+        var state: NavigationState
+        let from: EventPosition?
+        if let entry = index.entry(atOrBefore: start) {
+            state = entry.state
+            from = source.position(file: entry.file, offset: entry.offset, line: entry.line)
+        } else {
+            state = NavigationState()
+            from = nil
+        }
+        let reader = LogReader(path: path, mode: mode)
+        let report = try reader.scan(files: source.files, segmented: source.segmented, from: from) { event, _ in
+            guard event.seq <= last else { return false }
+            if event.seq < start {
+                Projection.fold(&state, event)
+                return true
+            }
+            let before = state
+            let anomaly = Projection.fold(&state, event)
+            try body(event, before, state, anomaly)
+            return true
+        }
+        if let stop = report.stoppedAt, mode == .tolerateTornTail || mode == .absolute { throw NavigationHistoryError(defect: stop) }
+    }
+
+    // MARK: Reading
+
+    private func moveBeforeFirstEvent() {
+        window = nil
+        folded = 0
+        seq = (firstSeq ?? 1) - 1
+        state = index.entries.first?.state ?? NavigationState()
+        event = nil
+        anomaly = nil
+        anomalies = 0
+        firstAnomalyThroughSeq = nil
+    }
+
+    /// Reads the events from `entry` on while `more` says so (and one past) into the window, and
+    /// folds them from the entry's state as they come while `folding` says so: the fold on this
+    /// thread overlaps the decoding on the others. `expected` is about how many events that is, to
+    /// read no more of the log than needed.
+    private func read(from entry: SnapshotIndex.Entry, events expected: Int, folding: (NavigationEvent) -> Bool,
+                      while more: (NavigationEvent) -> Bool, retried: Bool = false) throws {
+        guard let start = source.position(file: entry.file, offset: entry.offset, line: entry.line) else {
+            return try rebuildIndex(thenRead: entry, expected, folding, more, retried: retried)
+        }
+        restart(from: entry)
+        var events: [NavigationEvent] = []
+        events.reserveCapacity(expected)
+        var stillFolding = true
+        var foldedNow = 0
+        var stale = false
+        let estimate = expected * averageLineBytes * 9 / 8 + LineDecoder.maximumLineLength
+        var reader = LogReader(path: path, mode: mode, blockSize: min(4 << 20, estimate))
+        reader.parallelBytes = 48 << 10
+        let report = try reader.scan(files: source.files, segmented: source.segmented, from: start) { event, _ in
+            if events.isEmpty, event.seq != entry.seq || event.timestamp != entry.timestamp || event.session != entry.session {
+                stale = true
+                return false
+            }
+            events.append(event)
+            eventsRead += 1
+            if stillFolding {
+                stillFolding = folding(event)
+                if stillFolding {
+                    fold(event)
+                    foldedNow += 1
+                }
+            }
+            return more(event)
+        }
+        if stale { return try rebuildIndex(thenRead: entry, expected, folding, more, retried: retried) }
+        if let stop = report.stoppedAt, mode == .tolerateTornTail || mode == .absolute { throw NavigationHistoryError(defect: stop) }
+        window = (entry, events)
+        folded = foldedNow
+    }
+
+    /// The log changed under the index: rebuild it, then read again from the matching entry.
+    private func rebuildIndex(thenRead entry: SnapshotIndex.Entry, _ expected: Int, _ folding: (NavigationEvent) -> Bool,
+                              _ more: (NavigationEvent) -> Bool, retried: Bool) throws {
+        guard !retried else {
+            throw NavigationHistoryError(code: .corruptLog, message: "the log changed while it was being read", path: path)
+        }
+        if useIndexFile { try? FileSystem.remove(SnapshotIndex.path(forLog: path, segmented: source.segmented)) }
+        source = try LogSource(path: path)
+        let update = try SnapshotIndex.updated(source, interval: interval, mode: mode, save: useIndexFile)
+        index = update.index
+        indexRebuilt = true
+        firstSeq = index.entries.first?.seq
+        lastSeq = update.report.lastSeq
+        guard let fresh = index.entry(atOrBefore: entry.seq) else { return moveBeforeFirstEvent() }
+        try read(from: fresh, events: expected, folding: folding, while: more, retried: true)
+    }
+
+    private func restart(from entry: SnapshotIndex.Entry) {
+        folded = 0
+        seq = entry.seq - 1
+        state = entry.state
+        event = nil
+        anomaly = nil
+        anomalies = entry.anomaliesBefore
+        firstAnomalyThroughSeq = index.firstAnomaly.flatMap { $0.seq < entry.seq ? $0 : nil }
+    }
+
+    /// Folds the window's events after ``seq`` through `target`.
+    private func foldWindow(through target: Int) {
+        guard let window else { return }
+        while folded < window.events.count, window.events[folded].seq <= target {
+            fold(window.events[folded])
+            folded += 1
+        }
+    }
+
+    private func fold(_ next: NavigationEvent) {
+        anomaly = Projection.fold(&state, next)
+        if let anomaly {
+            anomalies += 1
+            if firstAnomalyThroughSeq == nil { firstAnomalyThroughSeq = anomaly }
+        }
+        event = next
+        seq = next.seq
+    }
+}

@@ -1,0 +1,58 @@
+import NavigationHistory
+
+/// `navlog diff PATH SEQ1 SEQ2 [--format text|json]`
+enum DiffCommand: Subcommand {
+    static let name = "diff"
+    static let summary = "Print what changed in the navigation state between two seqs."
+    static let help = """
+        Usage: navlog diff PATH SEQ1 SEQ2 [--format text|json] [--mode MODE] [--interval K] [--no-index]
+
+        Compares the state after the event at SEQ1 with the state after the event at SEQ2 and prints
+        each difference: scenes opened or closed, the active scene, tab changes, the routes each stack
+        lost from its top and gained, sheets presented or dismissed, split views.
+
+        Options:
+          --format FORMAT   text (default): one change per line.
+                            json: {"format": 1, "from", "to", "changes": [{"change": KIND, ...}]}.
+        \(TimelineOutput.optionsHelp)
+        Exit status: 0, 64 on a usage error, 65 on a defect the mode does not tolerate, 66 when PATH
+        or a seq does not exist, 74 on an I/O error.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--format"]), flags: TimelineOutput.flags) else {
+            return ExitCode.success
+        }
+        guard parsed.positional.count == 3, let from = Int(parsed.positional[1]), let to = Int(parsed.positional[2]), from >= 0, to >= 0 else {
+            throw UsageError("diff needs PATH SEQ1 SEQ2")
+        }
+        let path = parsed.positional[0]
+        let format: OutputFormat = try parsed.choice("--format", default: .text)
+        let timeline = try TimelineOutput.open(path, parsed)
+        try timeline.seek(to: from)
+        let before = timeline.state
+        try timeline.seek(to: to)
+        let diff = StateDiff(from: before, to: timeline.state)
+        var out = StandardOutput()
+        switch format {
+        case .text:
+            out.line("\(path): from seq \(from) to seq \(to): \(diff.isEmpty ? "no change" : "\(diff.changes.count) change\(diff.changes.count == 1 ? "" : "s")")")
+            for change in diff.changes { out.line("  \(change)") }
+        case .json:
+            var w = JSONWriter()
+            w.raw("{")
+            w.key("format", first: true); w.integer(1)
+            w.key("from"); w.integer(from)
+            w.key("to"); w.integer(to)
+            w.key("changes"); w.raw("[")
+            for (k, change) in diff.changes.enumerated() {
+                if k > 0 { w.raw(",") }
+                w.change(change)
+            }
+            w.raw("]}\n")
+            out.write(w.bytes)
+        }
+        out.flush()
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,109 @@
+import NavigationHistory
+
+/// `navlog replay PATH (--session ID | --from SEQ --to SEQ) [--format text|json]`
+enum ReplayCommand: Subcommand {
+    static let name = "replay"
+    static let summary = "Replay a session step by step: each event, the screen after it, and what changed."
+    static let help = """
+        Usage: navlog replay PATH --session ID [--from SEQ] [--to SEQ] [--format text|json] [--strict]
+               navlog replay PATH --from SEQ [--to SEQ] [--format text|json] [--strict]
+                                  [--mode MODE] [--interval K] [--no-index]
+
+        Prints a transcript of a session (or of a range of seqs): for each event, its seq, time and
+        what it did, the visible screen of its scene after it, and what changed in the state. With
+        --session, only that session's events are shown, narrowed by --from and --to when given.
+
+        Options:
+          --session ID      The session to replay (see `navlog sessions`).
+          --from SEQ        The first seq to show.
+          --to SEQ          The last seq to show (default: the session's or the log's last).
+          --format FORMAT   text (default): one line per event, then its changes indented.
+                            json: {"format": 1, "session", "from", "to", "steps": [{"seq", "ts",
+                            "session", "type", "event", "scene", "visible", "changes", "anomaly"}]}.
+          --strict          Refuse (exit 65) at the first event that does not fit the state.
+        \(TimelineOutput.optionsHelp)
+        Exit status: 0, 64 on a usage error, 65 on a defect the mode does not tolerate or an anomaly
+        with --strict, 66 when PATH or the session does not exist, 74 on an I/O error.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--session", "--from", "--to", "--format"]),
+                                     flags: TimelineOutput.flags.union(["--strict"])) else { return ExitCode.success }
+        let path = try parsed.path()
+        let format: OutputFormat = try parsed.choice("--format", default: .text)
+        let session = parsed.value("--session")
+        var from = try parsed.integer("--from", range: 1...Int.max)
+        var to = try parsed.integer("--to", range: 1...Int.max)
+        guard session != nil || from != nil else { throw UsageError("give --session ID, or a range with --from SEQ") }
+        let timeline = try TimelineOutput.open(path, parsed)
+        if let session {
+            guard let found = timeline.sessions.first(where: { $0.id == session }) else {
+                throw NavigationHistoryError(code: .noInput, message: "no session '\(session)' in this log (`navlog sessions \(path)` lists them)", path: path)
+            }
+            from = max(from ?? found.firstSeq, found.firstSeq)
+            to = min(to ?? found.lastSeq, found.lastSeq)
+        }
+        let first = from!, last = to ?? timeline.lastSeq ?? first
+        var out = StandardOutput()
+        var w = JSONWriter(capacity: 1 << 16)
+        if format == .json {
+            w.raw("{")
+            w.key("format", first: true); w.integer(1)
+            w.key("session"); if let session { w.string(session) } else { w.raw("null") }
+            w.key("from"); w.integer(first)
+            w.key("to"); w.integer(last)
+            w.key("steps"); w.raw("[")
+        } else {
+            out.line("\(path): replay of \(session.map { "session \($0), " } ?? "")seq \(first)...\(last)")
+        }
+        var steps = 0
+        try timeline.replay(from: first, through: last) { event, before, after, anomaly in
+            if let session, event.session != session { return }
+            if let anomaly, parsed.has("--strict") {
+                throw NavigationHistoryError(code: .corruptLog, message: "--strict: \(anomaly)", path: path)
+            }
+            let changes = StateDiff(from: before, to: after).changes
+            let scene = event.action.scene ?? after.active
+            let visible = scene.flatMap { after.scenes[$0]?.visibleScreen }
+            switch format {
+            case .text:
+                var line = "\(event.seq)  \(event.timestamp)  \(TimelineOutput.summary(event))"
+                if let scene, let visible { line += "  →  \(scene): \(visible.route.text)" }
+                if let anomaly { line += "  [anomaly: \(anomaly.kind.rawValue)]" }
+                out.line(line)
+                for change in changes { out.line("      \(change)") }
+            case .json:
+                if steps > 0 { w.raw(",") }
+                w.raw("{")
+                w.key("seq", first: true); w.integer(event.seq)
+                w.key("ts"); w.string(event.timestamp.description)
+                w.key("session"); w.string(event.session)
+                w.key("type"); w.string(event.type)
+                w.key("event"); w.string(TimelineOutput.summary(event))
+                w.key("scene"); if let scene { w.string(scene) } else { w.raw("null") }
+                w.key("visible"); w.optionalRoute(visible?.route)
+                w.key("changes"); w.raw("[")
+                for (k, change) in changes.enumerated() {
+                    if k > 0 { w.raw(",") }
+                    w.change(change)
+                }
+                w.raw("]")
+                w.key("anomaly"); if let anomaly { w.string(anomaly.description) } else { w.raw("null") }
+                w.raw("}")
+                if w.bytes.count >= 1 << 16 {
+                    out.write(w.bytes)
+                    w.bytes.removeAll(keepingCapacity: true)
+                }
+            }
+            steps += 1
+        }
+        if format == .json {
+            w.raw("]}\n")
+            out.write(w.bytes)
+        } else {
+            out.line("\(steps) event\(steps == 1 ? "" : "s")")
+        }
+        out.flush()
+        return ExitCode.success
+    }
+}

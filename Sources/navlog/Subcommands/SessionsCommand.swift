@@ -1,0 +1,65 @@
+import NavigationHistory
+
+/// `navlog sessions PATH [--format text|json]`
+enum SessionsCommand: Subcommand {
+    static let name = "sessions"
+    static let summary = "List a log's sessions: start, end, clean or unclean, events, scenes."
+    static let help = """
+        Usage: navlog sessions PATH [--format text|json] [--mode MODE] [--interval K] [--no-index]
+
+        One row per session (a run of events with the same `session`; a `session.start` always begins
+        a new one): its id, app version, first and last seq, start and end time, how it ended — clean
+        (a `session.end`), unclean (another session began without one: a crash or a kill) or open (the
+        log ends during it) — its events (store snapshots left out) and the scenes they named. The
+        list is kept in the snapshot index, so it is read, not recomputed, once the index is built.
+
+        Options:
+          --format FORMAT   text (default): an aligned table.
+                            json: {"format": 1, "sessions": [{"id", "app", "firstSeq", "lastSeq",
+                            "start", "end", "ending", "events", "scenes"}]}.
+        \(TimelineOutput.optionsHelp)
+        Exit status: 0, 64 on a usage error, 65 on a defect the mode does not tolerate, 66 when PATH
+        does not exist, 74 on an I/O error.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--format"]), flags: TimelineOutput.flags) else {
+            return ExitCode.success
+        }
+        let path = try parsed.path()
+        let format: OutputFormat = try parsed.choice("--format", default: .text)
+        let sessions = try TimelineOutput.open(path, parsed).sessions
+        var out = StandardOutput()
+        switch format {
+        case .text:
+            let counts = Dictionary(grouping: sessions, by: \.ending).mapValues(\.count)
+            out.line("\(path): \(sessions.count) session\(sessions.count == 1 ? "" : "s"): \(counts[.clean] ?? 0) clean, "
+                     + "\(counts[.unclean] ?? 0) unclean, \(counts[.open] ?? 0) open")
+            let idWidth = max(7, sessions.map(\.id.count).max() ?? 0)
+            func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+                let fill = String(repeating: " ", count: max(0, width - text.count))
+                return right ? fill + text : text + fill
+            }
+            out.line([pad("session", idWidth), pad("app", 8), pad("start", 24), pad("end", 24), pad("ending", 7),
+                      pad("events", 7, right: true), pad("scenes", 6, right: true), "seq"].joined(separator: "  "))
+            for s in sessions {
+                out.line([pad(s.id, idWidth), pad(s.app ?? "-", 8), pad(s.start.description, 24), pad(s.end.description, 24),
+                          pad(s.ending.rawValue, 7), pad(String(s.events), 7, right: true), pad(String(s.scenes), 6, right: true),
+                          "\(s.firstSeq)...\(s.lastSeq)"].joined(separator: "  "))
+            }
+        case .json:
+            var w = JSONWriter(capacity: 1 << 16)
+            w.raw("{")
+            w.key("format", first: true); w.integer(1)
+            w.key("sessions"); w.raw("[")
+            for (k, session) in sessions.enumerated() {
+                if k > 0 { w.raw(",") }
+                w.session(session)
+            }
+            w.raw("]}\n")
+            out.write(w.bytes)
+        }
+        out.flush()
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,78 @@
+import Testing
+@testable import NavigationHistory
+
+@Suite struct ScreenViewTests {
+    static func event(_ seq: Int, _ ms: Int64, _ action: NavigationAction, session: String = "s1") -> NavigationEvent {
+        NavigationEvent(seq: seq, timestamp: Timestamp(millisecondsSince1970: 1_800_000_000_000 + ms), session: session, action: action)
+    }
+
+    @Test func theVisibleScreenFollowsTheFormatsOrderOfPrecedence() {
+        var scene = SceneState()
+        #expect(scene.visibleScreen.route == Route(screen: "root"))
+        #expect(scene.visibleScreen.source == .root)
+        scene.tab = "home"
+        #expect(scene.visibleScreen.route == Route(screen: "home"), "a root is named by the selected tab")
+        scene.split = SplitState(sidebar: Route(screen: "folders"))
+        #expect(scene.visibleScreen.route == Route(screen: "folders"))
+        scene.split?.content = Route(screen: "recipe", id: "1")
+        #expect(scene.visibleScreen.source == .splitContent)
+        scene.stacks["home"] = [Route(screen: "category", id: "d"), Route(screen: "recipe", id: "2")]
+        #expect(scene.visibleScreen == VisibleScreen(route: Route(screen: "recipe", id: "2"), source: .stack, stack: "home", depth: 2, sheets: 0))
+        scene.stacks["main"] = [Route(screen: "ignored")]
+        #expect(scene.visibleScreen.stack == "home", "the selected tab's stack, not main")
+        scene.sheets = [Sheet(id: "share", root: Route(screen: "share")), Sheet(id: "help", root: Route(screen: "help"))]
+        #expect(scene.visibleScreen == VisibleScreen(route: Route(screen: "help"), source: .sheet, stack: "help", depth: 0, sheets: 2))
+        scene.sheets[1].stack = [Route(screen: "topic", id: "t")]
+        #expect(scene.visibleScreen.route == Route(screen: "topic", id: "t"))
+        #expect(scene.visibleScreen.depth == 1)
+        var single = SceneState()
+        single.stacks["main"] = [Route(screen: "detail")]
+        #expect(single.visibleScreen.stack == "main", "main when no tab is selected")
+    }
+
+    @Test func viewsBeginWhenTheVisibleRouteChangesAndTransientOnesAreNotCounted() {
+        var tracker = ScreenViewTracker()
+        var views: [ScreenView] = []
+        let events = [
+            Self.event(1, 0, .sessionStart(app: "1", launch: .cold, meta: nil)),
+            Self.event(2, 0, .sceneOpen(scene: "main", kind: nil)),             // root, superseded in the same ms
+            Self.event(3, 0, .tabSelect(scene: "main", tab: "home")),
+            Self.event(4, 1000, .push(scene: "main", stack: "home", route: Route(screen: "recipe", id: "1"))),
+            Self.event(5, 1500, .push(scene: "main", stack: "home", route: Route(screen: "recipe", id: "1", params: ["a": "b"]))),
+            Self.event(6, 3000, .tabSelect(scene: "main", tab: "search")),
+            Self.event(7, 4000, .tabSelect(scene: "main", tab: "home")),
+            Self.event(8, 9000, .sessionEnd(reason: nil)),
+        ]
+        for event in events { views += tracker.consume(event).ended }
+        #expect(views.map(\.screen.route.screen) == ["home", "recipe", "search", "recipe"])
+        #expect(views.map(\.enteredBy) == ["tab.select", "push", "tab.select", "tab.select"])
+        #expect(views.map(\.dwellMilliseconds) == [1000, 2000, 1000, 5000], "params do not begin a new view")
+        #expect(views.map(\.startSeq) == [3, 4, 6, 7])
+        #expect(views.allSatisfy { !$0.crashed })
+        #expect(views[1].screen.depth == 1 && views[3].screen.depth == 2)
+        #expect(tracker.finish().views.isEmpty)
+    }
+
+    @Test func aSessionWithoutAnEndEndsItsViewsAtItsLastEventAsCrashed() {
+        var tracker = ScreenViewTracker()
+        var views: [ScreenView] = []
+        for event in [
+            Self.event(1, 0, .sceneOpen(scene: "main", kind: nil)),
+            Self.event(2, 500, .push(scene: "main", stack: "main", route: Route(screen: "recipe"))),
+            Self.event(3, 700, .sceneOpen(scene: "w2", kind: "window")),
+            Self.event(4, 800, .sceneClose(scene: "w2", kind: nil)),
+            Self.event(5, 2000, .push(scene: "main", stack: "main", route: Route(screen: "reviews"))),
+            Self.event(6, 2000, .sessionStart(app: nil, launch: .cold, meta: nil), session: "s2"),
+            Self.event(7, 9000, .sceneOpen(scene: "main", kind: nil), session: "s2"),
+            Self.event(8, 9500, .sceneActivate(scene: "main"), session: "s2"),
+        ] { views += tracker.consume(event).ended }
+        #expect(views.map { "\($0.scene):\($0.screen.route.screen)" } == ["main:root", "w2:root", "main:recipe", "main:reviews"])
+        #expect(views.map(\.crashed) == [false, false, false, true], "a crashed view counts even at 0 ms")
+        #expect(views[1].endSeq == 4, "a scene's close ends its view")
+        let (open, lastSession) = tracker.finish()
+        #expect(open.map(\.scene) == ["main"])
+        #expect(open.first?.crashed == false)
+        #expect(open.first?.dwellMilliseconds == 500, "ended at the log's last event")
+        #expect(lastSession == .open)
+    }
+}

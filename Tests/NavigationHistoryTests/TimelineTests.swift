@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+@testable import NavigationHistory
+
+@Suite struct TimelineTests {
+    /// Writes `count` generated events as a segmented log (or a single file) and returns the states
+    /// after each event, folded from the start: the reference every seek is checked against.
+    static func log(_ path: String, events count: Int, seed: UInt64, segmentSize: Int = 40_000) throws -> [NavigationState] {
+        var generator = LogGenerator(seed: seed)
+        try generator.writeLog(to: path, events: count, segmentSize: segmentSize)
+        return try states(path)
+    }
+
+    static func states(_ path: String) throws -> [NavigationState] {
+        var states: [NavigationState] = []
+        var state = NavigationState()
+        try LogReader(path: path).read { event in
+            Projection.fold(&state, event)
+            states.append(state)
+        }
+        return states
+    }
+
+    @Test(arguments: [(1, 1), (7, 2), (64, 3), (1000, 4), (4096, 5)])
+    func theStateAtAnySeqThroughTheIndexEqualsAFullFoldFromTheStart(interval: Int, seed: UInt64) throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path + "/log"
+        let states = try Self.log(path, events: 3000, seed: seed)
+        let timeline = try Timeline(path: path, interval: interval)
+        #expect(timeline.firstSeq == 1 && timeline.lastSeq == 3000)
+        var random = SeededRandom(seed: seed)
+        for _ in 0..<120 {
+            let seq = Int(random.next() % 3000) + 1
+            try timeline.seek(to: seq)
+            #expect(timeline.state == states[seq - 1], "seq \(seq), interval \(interval)")
+            #expect(timeline.seq == seq && timeline.event?.seq == seq)
+        }
+        try timeline.seek(to: 0)
+        #expect(timeline.state == NavigationState() && timeline.event == nil)
+        #expect(throws: NavigationHistoryError.self) { try timeline.seek(to: 3001) }
+    }
+
+    @Test func steppingBackReadsOnlyFromTheNearestStateAndMatchesTheFullFold() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path + "/log"
+        let states = try Self.log(path, events: 5000, seed: 6)
+        let timeline = try Timeline(path: path, interval: 256)
+        try timeline.seek(to: 4000)
+        let readBefore = timeline.eventsRead
+        for seq in stride(from: 3999, through: 3500, by: -1) {
+            try timeline.stepBackward()
+            #expect(timeline.seq == seq)
+            #expect(timeline.state == states[seq - 1], "seq \(seq)")
+        }
+        #expect(timeline.eventsRead - readBefore <= 2 * 257 + 1, "each interval read once, never from the start")
+        for seq in 3501...3800 {
+            try timeline.stepForward()
+            #expect(timeline.state == states[seq - 1], "seq \(seq)")
+        }
+        try timeline.seek(to: 1)
+        #expect(try timeline.stepBackward() && timeline.seq == 0)
+        #expect(try !timeline.stepBackward())
+    }
+
+    @Test func seekingToATimeLandsAfterTheLastEventAtOrBeforeIt() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path + "/log.jsonl"
+        let states = try Self.log(path, events: 2000, seed: 8)
+        var events: [NavigationEvent] = []
+        try LogReader(path: path).read { events.append($0) }
+        let timeline = try Timeline(path: path, interval: 100)
+        for k in [0, 17, 999, 1500, 1999] {
+            let time = events[k].timestamp
+            let expected = events.lastIndex { $0.timestamp <= time }!
+            try timeline.seek(toTime: time)
+            #expect(timeline.seq == events[expected].seq, "time of event \(k)")
+            #expect(timeline.state == states[expected])
+        }
+        try timeline.seek(toTime: Timestamp(millisecondsSince1970: 0))
+        #expect(timeline.seq == 0)
+    }
+
+    @Test func theIndexIsExtendedAsTheLogGrowsAndRebuiltWhenDeletedDamagedOrStale() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path + "/log"
+        let indexPath = path + "/index.navidx"
+        var states = try Self.log(path, events: 2000, seed: 9)
+        var timeline = try Timeline(path: path, interval: 128)
+        #expect(timeline.indexRebuilt && FileManager.default.fileExists(atPath: indexPath))
+
+        // Appends through the store: the index is extended, not rebuilt.
+        let log = try EventLog(directory: path, options: .init(segmentSize: 40_000, durability: .none))
+        var generator = LogGenerator(seed: 10)
+        try log.append(contentsOf: (0..<1500).map { _ in generator.next() })
+        try log.close()
+        states = try Self.states(path)
+        timeline = try Timeline(path: path, interval: 128)
+        #expect(!timeline.indexRebuilt)
+        #expect(timeline.lastSeq == states.count)
+        for seq in [1, 1999, 2001, 2500, states.count] {
+            try timeline.seek(to: seq)
+            #expect(timeline.state == states[seq - 1], "after appends, seq \(seq)")
+        }
+
+        let good = try #require(FileManager.default.contents(atPath: indexPath))
+        let damages: [(String, Data?)] = [
+            ("deleted", nil),
+            ("cut off", good.prefix(good.count / 2)),
+            ("a flipped byte", { var bad = good; bad[bad.count / 3] ^= 0x20; return bad }()),
+            ("garbage", Data("not an index\n".utf8)),
+        ]
+        for (what, bytes) in damages {
+            try? FileManager.default.removeItem(atPath: indexPath)
+            if let bytes { #expect(FileManager.default.createFile(atPath: indexPath, contents: bytes)) }
+            let reopened = try Timeline(path: path, interval: 128)
+            #expect(reopened.indexRebuilt, "\(what)")
+            try reopened.seek(to: 2222)
+            #expect(reopened.state == states[2221], "\(what)")
+        }
+        #expect(try !Timeline(path: path, interval: 128).indexRebuilt, "the rebuilt index was saved")
+        #expect(try Timeline(path: path, interval: 64).indexRebuilt, "another interval rebuilds")
+
+        // The log replaced by another one (a stale index): rebuilt, and never trusted blindly.
+        try FileManager.default.removeItem(atPath: path + "/00000001.jsonl")
+        try FileManager.default.removeItem(atPath: path + "/00000002.jsonl")
+        let other = dir.path + "/other"
+        _ = try Self.log(other, events: 3500, seed: 11)
+        for name in try FileManager.default.contentsOfDirectory(atPath: path) where name.hasSuffix(".jsonl") {
+            try FileManager.default.removeItem(atPath: path + "/" + name)
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: other) where name.hasSuffix(".jsonl") {
+            try FileManager.default.copyItem(atPath: other + "/" + name, toPath: path + "/" + name)
+        }
+        let otherStates = try Self.states(other)
+        let stale = try Timeline(path: path, interval: 64)
+        #expect(stale.indexRebuilt)
+        try stale.seek(to: 3000)
+        #expect(stale.state == otherStates[2999])
+    }
+
+    @Test func aStaleEntryFoundDuringASeekRebuildsTheIndexAndTheSeekStillLandsRight() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path + "/log.jsonl"
+        _ = try Self.log(path, events: 1200, seed: 12)
+        _ = try Timeline(path: path, interval: 100)
+        // Rewrite the log with other events of the same length in lines, behind the index's back:
+        // the first and last entries still name their lines, a middle one does not.
+        var events: [NavigationEvent] = []
+        try LogReader(path: path).read { events.append($0) }
+        events[700].timestamp.millisecondsSince1970 += 1
+        try Data(events.flatMap { LineEncoder.encode($0) }).write(to: URL(fileURLWithPath: path))
+        let states = try Self.states(path)
+        let timeline = try Timeline(path: path, interval: 100)
+        #expect(!timeline.indexRebuilt, "the first and last entries still match")
+        try timeline.seek(to: 750)
+        #expect(timeline.state == states[749])
+        #expect(timeline.indexRebuilt, "the entry at seq 701 no longer named its line")
+    }
+
+    @Test func sessionsAreCleanUncleanOrOpenAndCountTheirEventsAndScenes() throws {
+        let dir = TemporaryDirectory()
+        let ts = Timestamp("2026-11-29T12:00:00.000Z")!
+        let actions: [(String, NavigationAction)] = [
+            ("a", .sessionStart(app: "1.0", launch: .cold, meta: nil)), ("a", .sceneOpen(scene: "main", kind: nil)),
+            ("a", .sceneOpen(scene: "w2", kind: nil)), ("a", .sessionEnd(reason: nil)),
+            ("b", .sessionStart(app: "1.1", launch: .cold, meta: nil)), ("b", .sceneOpen(scene: "main", kind: nil)),
+            ("c", .sessionStart(app: nil, launch: .warm, meta: nil)), ("c", .sceneOpen(scene: "main", kind: nil)),
+        ]
+        let events = actions.enumerated().map { k, pair in
+            NavigationEvent(seq: k + 1, timestamp: Timestamp(millisecondsSince1970: ts.millisecondsSince1970 + Int64(k) * 1000),
+                            session: pair.0, action: pair.1)
+        }
+        let path = dir.file("log.jsonl", logBytes(events))
+        let sessions = try Timeline(path: path).sessions
+        #expect(sessions.map(\.id) == ["a", "b", "c"])
+        #expect(sessions.map(\.ending) == [.clean, .unclean, .open])
+        #expect(sessions.map(\.events) == [4, 2, 2])
+        #expect(sessions.map(\.scenes) == [2, 1, 1])
+        #expect(sessions.map(\.app) == ["1.0", "1.1", nil])
+        #expect(sessions.map(\.firstSeq) == [1, 5, 7] && sessions.map(\.lastSeq) == [4, 6, 8])
+    }
+
+    @Test func theDiffNamesWhatEachStackLostAndGained() {
+        let before = NavigationState(active: "main", scenes: ["main": SceneState(tab: "home", stacks: [
+            "home": [Route(screen: "category", id: "d"), Route(screen: "recipe", id: "1"), Route(screen: "reviews", id: "1")],
+        ])])
+        var after = before
+        after.scenes["main"]!.stacks["home"] = [Route(screen: "category", id: "d"), Route(screen: "recipe", id: "2")]
+        after.scenes["main"]!.tab = "search"
+        after.scenes["main"]!.sheets = [Sheet(id: "share", root: Route(screen: "share"), stack: [Route(screen: "contacts")])]
+        after.scenes["w2"] = SceneState()
+        after.active = "w2"
+        let changes = StateDiff(from: before, to: after).changes
+        #expect(changes == [
+            .tab(scene: "main", from: "home", to: "search"),
+            .stack(scene: "main", stack: "home", removed: [Route(screen: "reviews", id: "1"), Route(screen: "recipe", id: "1")],
+                   added: [Route(screen: "recipe", id: "2")]),
+            .sheetPresented(scene: "main", sheet: Sheet(id: "share", root: Route(screen: "share"), stack: [Route(screen: "contacts")])),
+            .stack(scene: "main", stack: "share", removed: [], added: [Route(screen: "contacts")]),
+            .sceneOpened(scene: "w2"),
+            .activeScene(from: "main", to: "w2"),
+        ])
+        #expect(StateDiff(from: after, to: after).isEmpty)
+    }
+}
