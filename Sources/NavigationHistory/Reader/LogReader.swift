@@ -33,6 +33,9 @@ public struct LogReader: Sendable {
     public var blockSize: Int
     /// Blocks at least this large are decoded on several cores; smaller ones on the calling thread.
     package var parallelBytes = 256 << 10
+    /// The share of a block the calling thread decodes when several cores do: less than an even
+    /// share when `body` has work of its own to do (a fold), so that the parts end together.
+    package var callerShare = 0.5
     /// Whether to fold the events as they are read and report each `snapshot` whose state differs
     /// from the folded one as a ``DefectKind/snapshotMismatch`` defect, and count anomalies in the
     /// report. What `navlog verify` does; off by default, as it costs a fold per event.
@@ -188,7 +191,9 @@ public struct LogReader: Sendable {
         let tasks = end - start >= parallelBytes ? threads : 1
         var bounds = [start]
         for k in 1..<max(tasks, 1) {
-            let guess = max(start + (end - start) * k / tasks, bounds.last!)
+            // The calling thread's part is `callerShare` of the block; the workers share the rest.
+            let share = callerShare + Double(k - 1) * (1 - callerShare) / Double(tasks - 1)
+            let guess = max(start + Int(Double(end - start) * share), bounds.last!)
             if let newline = memchrIndex(base, 0x0A, from: guess, to: end), newline + 1 < end { bounds.append(newline + 1) }
         }
         bounds.append(end)

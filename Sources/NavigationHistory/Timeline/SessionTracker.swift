@@ -19,6 +19,7 @@ package struct SessionTracker: Sendable {
     private var current: SessionSummary?
     private var scenes: Set<String> = []
     private var ended = false
+    private var lastScene: String?
 
     package init() {}
 
@@ -57,6 +58,7 @@ package struct SessionTracker: Sendable {
             current = SessionSummary(id: event.session, app: nil, firstSeq: event.seq, lastSeq: event.seq,
                                      start: event.timestamp, end: event.timestamp, ending: .open, events: 0, scenes: 0)
             scenes = []
+            lastScene = nil
             ended = false
         }
         current!.lastSeq = event.seq
@@ -68,6 +70,10 @@ package struct SessionTracker: Sendable {
         default: break
         }
         current!.events += 1
-        if let scene = event.action.scene, scenes.insert(scene).inserted { current!.scenes = scenes.count }
+        // Events mostly name the scene the one before named: hash it only when it changes.
+        if let scene = event.action.scene, scene != lastScene {
+            lastScene = scene
+            if scenes.insert(scene).inserted { current!.scenes = scenes.count }
+        }
     }
 }

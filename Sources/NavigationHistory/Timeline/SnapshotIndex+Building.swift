@@ -45,7 +45,7 @@ extension SnapshotIndex {
     ///
     /// - Throws: what reading the log throws in `mode`.
     package static func updated(_ source: LogSource, interval: Int = defaultInterval, mode: RecoveryMode = .tolerateTornTail,
-                                save: Bool = true) throws -> Update {
+                                save: Bool = true, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Update {
         let file = path(forLog: source.path, segmented: source.segmented)
         var index = SnapshotIndex(interval: interval)
         var rebuilt = true
@@ -62,7 +62,8 @@ extension SnapshotIndex {
         let entriesBefore = index.entries.count
         let sessionsBefore = index.sessions
         let from = start.flatMap { source.position(file: $0.file, offset: $0.offset, line: $0.line) }
-        let reader = LogReader(path: source.path, mode: mode)
+        var reader = LogReader(path: source.path, mode: mode, threads: threads)
+        reader.callerShare = 0.3   // this thread also folds every event
         let report = try reader.scan(files: source.files, segmented: source.segmented, from: from) { event, position in
             let base = index.entries.first?.seq ?? event.seq
             if (event.seq - base) % index.interval == 0, event.seq > index.entries.last?.seq ?? Int.min {
