@@ -6,15 +6,19 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "NavigationHistory", targets: ["NavigationHistory"]),
+        .library(name: "NavigationRouting", targets: ["NavigationRouting"]),
         .executable(name: "navlog", targets: ["navlog"]),
     ],
     targets: [
         .target(name: "CNavigationHistory"),
         .target(name: "NavigationHistory", dependencies: ["CNavigationHistory"]),
-        .executableTarget(name: "navlog", dependencies: ["NavigationHistory"]),
+        .target(name: "NavigationRouting", dependencies: ["NavigationHistory"]),
+        .target(name: "RecipeApp", dependencies: ["NavigationHistory", "NavigationRouting"], path: "Examples/RecipeApp"),
+        .executableTarget(name: "navlog", dependencies: ["NavigationHistory", "NavigationRouting", "RecipeApp"]),
         .executableTarget(name: "NavlogBench", dependencies: ["NavigationHistory"], path: "Tools/bench/NavlogBench"),
         .executableTarget(name: "NavlogStoreChild", dependencies: ["NavigationHistory"], path: "Tools/NavlogStoreChild"),
         .testTarget(name: "NavigationHistoryTests", dependencies: ["NavigationHistory"]),
+        .testTarget(name: "NavigationRoutingTests", dependencies: ["NavigationRouting", "NavigationHistory", "RecipeApp"]),
         .testTarget(name: "NavlogTests", dependencies: ["navlog", "NavigationHistory"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

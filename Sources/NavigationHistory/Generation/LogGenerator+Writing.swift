@@ -13,13 +13,15 @@ extension LogGenerator {
 
     /// Writes `events` lines of the synthetic app to `path`: a single file when the path ends in
     /// `.jsonl`, else a log directory of segments rotated at `segmentSize`, each starting with a
-    /// `snapshot` of the state at that point, as the store writes them.
+    /// `snapshot` of the state at that point and holding one every `snapshotInterval` events, as
+    /// the store writes them.
     ///
     /// This is a plain writer for tests, benchmarks and demos: it does not fsync.
     ///
     /// - Throws: ``NavigationHistoryError`` with code `io` when a file cannot be written.
     @discardableResult
-    public mutating func writeLog(to path: String, events: Int, segmentSize: Int = 8 << 20) throws -> WriteSummary {
+    public mutating func writeLog(to path: String, events: Int, segmentSize: Int = 8 << 20,
+                                  snapshotInterval: Int? = 2048) throws -> WriteSummary {
         let segmented = !path.hasSuffix(".jsonl")
         var summary = WriteSummary(events: 0, segments: 0, bytes: 0)
         var writer = JSONWriter(capacity: 1 << 20)
@@ -49,15 +51,21 @@ extension LogGenerator {
             try open(path)
         }
         var pending: (draft: EventDraft, before: NavigationState)?
+        var lastSnapshot = 0
         while summary.events < events {
             let before = pending?.before ?? state
             let draft = pending?.draft ?? next()
             var lineStart = writer.bytes.count
-            if segmented && (output == nil || segmentBytes >= segmentSize) {
-                try flush()
-                try output?.close()
-                try open(path + "/" + String(format: "%08d.jsonl", summary.segments + 1))
-                lineStart = writer.bytes.count
+            let rotate = segmented && (output == nil || segmentBytes >= segmentSize)
+            let periodic = segmented && pending == nil && snapshotInterval.map { summary.events + 1 - lastSnapshot >= $0 } == true
+            if rotate || periodic {
+                if rotate {
+                    try flush()
+                    try output?.close()
+                    try open(path + "/" + String(format: "%08d.jsonl", summary.segments + 1))
+                    lineStart = writer.bytes.count
+                }
+                lastSnapshot = summary.events + 1
                 let snapshot = NavigationEvent(seq: summary.events + 1, timestamp: draft.timestamp, session: draft.session,
                                                action: .snapshot(state: before))
                 LineEncoder.append(snapshot, to: &writer)

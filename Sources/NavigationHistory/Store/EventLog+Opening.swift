@@ -39,6 +39,7 @@ enum Opening {
         var recovery = EventLog.Recovery()
         var state = NavigationState()
         var lastSeq = 0
+        var lastSnapshotSeq = 0
         var segmentNumber = 0
         var segmentBytes = 0
     }
@@ -54,10 +55,12 @@ enum Opening {
             let path = directory + "/" + segmentName(number)
             var state = NavigationState()
             var lastSeq = 0
+            var lastSnapshotSeq = 0
             var events = 0
             if let damage = try damageAtEnd(of: path, segmented: true, { event in
                 _ = Projection.fold(&state, event)
                 lastSeq = event.seq
+                if case .snapshot = event.action { lastSnapshotSeq = event.seq }
                 events += 1
             }) {
                 let cut = try cutTail(of: path, at: damage.offset)
@@ -76,6 +79,7 @@ enum Opening {
             try WritableFile(path: path).sync()
             opened.state = state
             opened.lastSeq = lastSeq
+            opened.lastSnapshotSeq = lastSnapshotSeq
             opened.segmentNumber = number
             opened.segmentBytes = FileSystem.status(path)?.size ?? 0
             return opened

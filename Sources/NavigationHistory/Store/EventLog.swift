@@ -31,9 +31,15 @@ public final class EventLog {
         public var durability: Durability
         /// Which old segments are deleted.
         public var retention: Retention
+        /// Events between two `snapshot` events within a segment (nil: only at segment starts), so
+        /// that the state at the end of the log is never more than this many events from one: what
+        /// makes a restore's cost independent of the log's length.
+        public var snapshotInterval: Int?
 
         /// Creates options; by default segments of 8 MiB, durable within 50 ms, nothing deleted.
-        public init(segmentSize: Int = 8 << 20, durability: Durability = .standard, retention: Retention = .keepAll) {
+        public init(segmentSize: Int = 8 << 20, durability: Durability = .standard, retention: Retention = .keepAll,
+                    snapshotInterval: Int? = 2048) {
+            self.snapshotInterval = snapshotInterval.map { max(1, $0) }
             self.segmentSize = max(segmentSize, 1)
             self.durability = durability
             self.retention = retention
@@ -64,6 +70,8 @@ public final class EventLog {
     private var firstUnsynced: ContinuousClock.Instant?
     private var encoder = JSONWriter(capacity: 64 << 10)
     private var closed = false
+    /// The seq of the last `snapshot` written (or found on opening).
+    private var lastSnapshotSeq: Int
 
     /// Called at each step of a segment rotation, retention and sync, so tests can stop the log
     /// there as a crash would.
@@ -93,6 +101,7 @@ public final class EventLog {
         segmentNumber = opened.segmentNumber
         segmentBytes = opened.segmentBytes
         durableBytes = opened.segmentBytes
+        lastSnapshotSeq = opened.lastSnapshotSeq
         if segmentNumber > 0 {
             segment = try WritableFile(path: segmentPath(segmentNumber))
         }
@@ -123,6 +132,8 @@ public final class EventLog {
             if segment == nil || segmentBytes + encoder.bytes.count >= options.segmentSize {
                 try writeEncoded()
                 try rotate(session: draft.session, at: draft.timestamp)
+            } else if let interval = options.snapshotInterval, nextSeq - lastSnapshotSeq >= interval {
+                appendSnapshot(session: draft.session, at: draft.timestamp)
             }
             let event = NavigationEvent(seq: nextSeq, timestamp: draft.timestamp, session: draft.session, action: draft.action)
             let start = encoder.bytes.count
@@ -141,6 +152,18 @@ public final class EventLog {
         try syncAsThePolicySays()
         if let refusal { throw refusal }
         return nextSeq - 1
+    }
+
+    /// Encodes a `snapshot` of the state as the next event (left out when its line would be too long).
+    private func appendSnapshot(session: String, at timestamp: Timestamp) {
+        let start = encoder.bytes.count
+        LineEncoder.append(NavigationEvent(seq: nextSeq, timestamp: timestamp, session: session, action: .snapshot(state: state)), to: &encoder)
+        lastSnapshotSeq = nextSeq
+        guard encoder.bytes.count - start - 1 <= LineDecoder.maximumLineLength else {
+            encoder.bytes.removeSubrange(start...)
+            return
+        }
+        nextSeq += 1
     }
 
     /// How many events the last ``append(contentsOf:)`` appended, also when it threw.
@@ -300,6 +323,7 @@ public final class EventLog {
         segmentNumber = number
         segmentBytes = line.bytes.count
         durableBytes = line.bytes.count
+        lastSnapshotSeq = nextSeq
         nextSeq += 1
         durableSeq = nextSeq - 1
         try applyRetention()

@@ -1,0 +1,241 @@
+/// Works out, at launch, where to put the user back: the navigation state at the end of the last
+/// session, whether it ended cleanly or not, with the routes that no longer exist taken out.
+///
+/// It reads the log backwards only as far as the nearest `snapshot` (the store writes one every
+/// ``EventLog/Options/snapshotInterval`` events), so its cost does not grow with the log. Guards,
+/// each configurable, decide not to restore:
+/// - **crash loop**: the last ``Options/crashLoopSessions`` sessions each ended uncleanly within
+///   ``Options/crashLoopWindow`` of starting from a restored state — the user is not put back into
+///   the screen that keeps crashing;
+/// - **staleness**: the state is older than ``Options/maximumAge``;
+/// - **version**: routes whose screen the app does not know are dropped (``Options/knowsScreen``).
+///
+/// ```swift
+/// let result = try Restorer(options: .init(resolve: { route in store.exists(route) })).restore(from: logPath)
+/// if let reason = result.guardFired { print("starting at the root:", reason) }
+/// ```
+public struct Restorer: Sendable {
+    /// What to do with a stack when one of its routes no longer resolves.
+    public enum Policy: String, Sendable, Hashable, CaseIterable {
+        /// Drop just the missing routes and keep the others (a `compactMap`).
+        case dropMissing
+        /// Cut the stack at the first missing route: its children go too (the default).
+        case truncateAtFirstMissing
+    }
+
+    /// How a restore is decided.
+    public struct Options: Sendable {
+        /// What to do with a stack whose routes do not all resolve.
+        public var policy: Policy
+        /// Whether a route still exists (the app's data may have changed since).
+        public var resolve: @Sendable (Route) -> Bool
+        /// Whether the app knows a screen (routes of screens it does not are dropped).
+        public var knowsScreen: @Sendable (String) -> Bool
+        /// How many sessions in a row must have crashed soon after a restore to call it a loop.
+        public var crashLoopSessions: Int
+        /// How soon after starting from a restored state a crash counts toward a loop.
+        public var crashLoopWindow: Duration
+        /// The oldest state that is restored.
+        public var maximumAge: Duration
+        /// The session to leave out: the one the app is starting now, if it has already recorded.
+        public var currentSession: String?
+
+        /// Creates options; by default every route resolves and every screen is known, the policy is
+        /// ``Policy/truncateAtFirstMissing``, a loop is 2 crashes within 10 s of a restore, and
+        /// states older than 7 days are not restored.
+        public init(policy: Policy = .truncateAtFirstMissing, resolve: @escaping @Sendable (Route) -> Bool = { _ in true },
+                    knowsScreen: @escaping @Sendable (String) -> Bool = { _ in true }, crashLoopSessions: Int = 2,
+                    crashLoopWindow: Duration = .seconds(10), maximumAge: Duration = .seconds(7 * 86_400), currentSession: String? = nil) {
+            self.policy = policy
+            self.resolve = resolve
+            self.knowsScreen = knowsScreen
+            self.crashLoopSessions = max(1, crashLoopSessions)
+            self.crashLoopWindow = crashLoopWindow
+            self.maximumAge = maximumAge
+            self.currentSession = currentSession
+        }
+    }
+
+    /// Why nothing is restored.
+    public enum Guard: Sendable, Hashable, CustomStringConvertible {
+        /// The log holds no earlier session.
+        case nothingToRestore
+        /// The last sessions each crashed soon after starting from a restored state.
+        case crashLoop(sessions: [String])
+        /// The state is older than the maximum age.
+        case stale(age: Duration)
+
+        public var description: String {
+            switch self {
+            case .nothingToRestore: "nothing to restore: the log holds no earlier session"
+            case .crashLoop(let sessions):
+                "crash loop: the last \(sessions.count) sessions (\(sessions.joined(separator: ", "))) each ended uncleanly soon after starting from a restored state; starting at the root"
+            case .stale(let age): "stale: the last state is \(age.components.seconds / 3600) hours old; starting at the root"
+            }
+        }
+    }
+
+    /// What to restore.
+    public struct Result: Sendable, Hashable {
+        /// The state to start from: empty when a guard fired.
+        public var state: NavigationState
+        /// The seq of the last event of the session restored from (0 when there is none).
+        public var from: Int
+        /// The routes taken out because they no longer resolve or their screen is unknown.
+        public var dropped: [Route]
+        /// The guard that decided not to restore, if one did.
+        public var guardFired: Guard?
+        /// The session restored from, and how it ended.
+        public var session: String?
+        public var sessionEnding: SessionEnd?
+
+        /// The `restore` event to record in the new session, after its `session.start`; nil when
+        /// there is nothing to restore.
+        public var action: NavigationAction? {
+            guard guardFired == nil else { return nil }
+            return .restore(state: state, from: from, dropped: dropped)
+        }
+    }
+
+    /// How restores are decided.
+    public var options: Options
+
+    /// Creates a restorer.
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Works out what to restore from the log at `path`, as of `now`.
+    ///
+    /// - Throws: ``NavigationHistoryError`` when the log cannot be read or is damaged before its tail.
+    /// - Complexity: O(events since the last snapshot), plus the last sessions for the crash-loop
+    ///   guard — not the log's length.
+    public func restore(from path: String, now: Timestamp = .now) throws -> Result {
+        var tail = LogTail(try LogSource(path: path))
+        var newer: [NavigationEvent] = []     // from the nearest snapshot on, newest first
+        var base: NavigationState?
+        var last: NavigationEvent?
+        var loop = LoopCheck(options: options)
+        while base == nil || !loop.decided, let event = try tail.previous() {
+            if event.session == options.currentSession { continue }
+            if last == nil { last = event }
+            if base == nil {
+                // The nearest event that sets the whole state is where the fold starts.
+                switch event.action {
+                case .snapshot(let state), .restore(let state, _, _): base = state
+                case .sessionStart: base = NavigationState()
+                default: newer.append(event)
+                }
+            }
+            loop.consume(event)
+        }
+        guard let last else { return Result(state: NavigationState(), from: 0, dropped: [], guardFired: .nothingToRestore) }
+        var state = base ?? NavigationState()
+        for event in newer.reversed() { Projection.fold(&state, event) }
+        var result = Result(state: NavigationState(), from: last.seq, dropped: [], guardFired: nil, session: last.session,
+                            sessionEnding: { if case .sessionEnd = last.action { return .clean } else { return .unclean } }())
+        let age = Duration.milliseconds(now.millisecondsSince1970 - last.timestamp.millisecondsSince1970)
+        if let sessions = loop.firedFor {
+            result.guardFired = .crashLoop(sessions: sessions)
+        } else if age > options.maximumAge {
+            result.guardFired = .stale(age: age)
+        } else {
+            (result.state, result.dropped) = resolved(state)
+        }
+        return result
+    }
+
+    /// `state` with the routes that no longer resolve, or whose screen is unknown, taken out as the
+    /// policy says; and the routes taken out.
+    public func resolved(_ state: NavigationState) -> (NavigationState, [Route]) {
+        var dropped: [Route] = []
+        func keep(_ route: Route) -> Bool { options.knowsScreen(route.screen) && options.resolve(route) }
+        func stack(_ routes: [Route]) -> [Route] {
+            switch options.policy {
+            case .dropMissing:
+                return routes.filter { route in
+                    if keep(route) { return true }
+                    dropped.append(route)
+                    return false
+                }
+            case .truncateAtFirstMissing:
+                guard let cut = routes.firstIndex(where: { !keep($0) }) else { return routes }
+                dropped += routes[cut...]
+                return Array(routes[..<cut])
+            }
+        }
+        var result = state
+        for name in state.scenes.keys.sorted() {
+            var scene = state.scenes[name]!
+            for id in scene.stacks.keys.sorted() { scene.stacks[id] = stack(scene.stacks[id]!) }
+            var sheets: [Sheet] = []
+            for (k, sheet) in scene.sheets.enumerated() {
+                guard keep(sheet.root) else {
+                    // A sheet whose root is gone goes with its stack, and the sheets above it.
+                    for gone in scene.sheets[k...] { dropped += [gone.root] + gone.stack }
+                    break
+                }
+                var kept = sheet
+                kept.stack = stack(sheet.stack)
+                sheets.append(kept)
+            }
+            scene.sheets = sheets
+            if let split = scene.split {
+                for column in [SplitColumn.sidebar, .content] {
+                    let route = column == .sidebar ? split.sidebar : split.content
+                    if let route, !keep(route) {
+                        dropped.append(route)
+                        if column == .sidebar { scene.split?.sidebar = nil } else { scene.split?.content = nil }
+                    }
+                }
+            }
+            result.scenes[name] = scene
+        }
+        return (result, dropped)
+    }
+}
+
+/// The crash-loop guard, fed the log's events newest first.
+private struct LoopCheck {
+    let needed: Int
+    let window: Duration
+    private(set) var decided = false
+    private(set) var firedFor: [String]?
+    private var looping: [String] = []
+    // The session being walked through, from its last event back to its start.
+    private var session: String?
+    private var end: Timestamp?
+    private var ended = false
+    private var restored = false
+
+    init(options: Restorer.Options) {
+        needed = options.crashLoopSessions
+        window = options.crashLoopWindow
+    }
+
+    mutating func consume(_ event: NavigationEvent) {
+        guard !decided else { return }
+        if event.session != session {
+            session = event.session
+            end = event.timestamp
+            ended = false
+            restored = false
+            if case .sessionEnd = event.action { ended = true }
+        }
+        if case .restore = event.action { restored = true }
+        if let end, .milliseconds(end.millisecondsSince1970 - event.timestamp.millisecondsSince1970) > window {
+            return settle(false)   // this session lasted longer than the window: no loop
+        }
+        if case .sessionStart = event.action {
+            // Every session before the newest one ended uncleanly if it has no end: the next began.
+            guard restored, !ended else { return settle(false) }
+            looping.append(event.session)
+            if looping.count >= needed { settle(true) }
+        }
+    }
+
+    private mutating func settle(_ fired: Bool) {
+        decided = true
+        if fired { firedFor = looping }
+    }
+}

@@ -1,0 +1,181 @@
+import NavigationHistory
+import Observation
+
+/// The navigation of an app — scenes, tabs each with their own path, sheets with their own paths,
+/// split-view selections — that records every change it makes as one event.
+///
+/// Each mutation applies one event through ``Projection/fold(_:_:)`` (so the router's state is
+/// exactly what replaying the log gives) and hands it to the ``Recorder``, which never blocks. A
+/// SwiftUI app binds a stack with `NavigationStack(path: Binding(get: { router.path(for: "home") },
+/// set: { router.setPath($0, for: "home") }))`: a whole-path write such as a swipe back is turned
+/// into the event it means (a pop, a push, a replace), not a `setPath`.
+///
+/// ```swift
+/// let router = Router<AppRoute>(recorder: recorder)
+/// router.start(app: "2.1", launch: .cold, restoring: try? Restorer(options: .init()).restore(from: log))
+/// router.select(tab: "home")
+/// router.push(.recipe(id: "42"))
+/// ```
+@Observable @MainActor
+public final class Router<R: NavigationRoute> {
+    /// The navigation state, as the log's fold defines it.
+    public private(set) var state = NavigationState()
+    /// The deep-link patterns ``open(url:in:)`` matches.
+    public var deepLinks: DeepLinkTable<R>
+    /// Anomalies met: actions that did not fit the state (recorded all the same, as the log keeps them).
+    public private(set) var anomalies: [Projection.Anomaly] = []
+
+    @ObservationIgnored private let recorder: Recorder?
+    @ObservationIgnored private var seq = 0
+
+    /// Creates a router recording through `recorder` (nil records nothing, for previews and tests).
+    public init(recorder: Recorder?, deepLinks: DeepLinkTable<R> = DeepLinkTable()) {
+        self.recorder = recorder
+        self.deepLinks = deepLinks
+    }
+
+    // MARK: Reading
+
+    /// The selected tab of a scene.
+    public func selectedTab(in scene: String = "main") -> String? { state.scenes[scene]?.tab }
+
+    /// The path of a stack (a tab's, `main`, `detail`, or a presented sheet's), as the app's routes;
+    /// routes that no longer resolve are left out.
+    public func path(for stack: String, in scene: String = "main") -> [R] {
+        routes(of: stack, in: scene).compactMap { R($0) }
+    }
+
+    /// The presented sheets of a scene, bottom first: id, style and root route.
+    public func sheets(in scene: String = "main") -> [(id: String, style: SheetStyle, root: R?)] {
+        (state.scenes[scene]?.sheets ?? []).map { ($0.id, $0.style, R($0.root)) }
+    }
+
+    /// What the scene shows now.
+    public func visibleScreen(in scene: String = "main") -> VisibleScreen? { state.scenes[scene]?.visibleScreen }
+
+    // MARK: Session and scenes
+
+    /// Records the session's start and, when `restoring` is given and restores something, applies
+    /// it and records it as a `restore` event.
+    public func start(app: String?, launch: LaunchKind = .cold, meta: [String: String]? = nil, restoring result: Restorer.Result? = nil) {
+        apply(.sessionStart(app: app, launch: launch, meta: meta))
+        if let result { restore(result) }
+    }
+
+    /// Applies what a ``Restorer`` worked out, recording it as a `restore` event; nothing happens
+    /// when a guard fired.
+    public func restore(_ result: Restorer.Result) {
+        if let action = result.action { apply(action) }
+    }
+
+    /// Records the session's clean end.
+    public func end(reason: String? = nil) { apply(.sessionEnd(reason: reason)) }
+
+    /// Opens a scene (window), which becomes the active one.
+    public func open(scene: String = "main", kind: String? = nil) { apply(.sceneOpen(scene: scene, kind: kind)) }
+
+    /// Closes a scene.
+    public func close(scene: String, kind: String? = nil) { apply(.sceneClose(scene: scene, kind: kind)) }
+
+    /// Makes a scene the active one.
+    public func activate(scene: String) { apply(.sceneActivate(scene: scene)) }
+
+    // MARK: Stacks
+
+    /// Selects a tab; each tab keeps its own path.
+    public func select(tab: String, in scene: String = "main") { apply(.tabSelect(scene: scene, tab: tab)) }
+
+    /// Pushes a route on the current stack: the topmost sheet's, else the selected tab's (or `main`).
+    public func push(_ route: R, in scene: String = "main") {
+        apply(.push(scene: scene, stack: currentStack(in: scene), route: route.route))
+    }
+
+    /// Pops `count` routes off the current stack.
+    public func pop(_ count: Int = 1, in scene: String = "main") {
+        apply(.pop(scene: scene, stack: currentStack(in: scene), count: max(1, count)))
+    }
+
+    /// Empties the current stack.
+    public func popToRoot(in scene: String = "main") { apply(.popToRoot(scene: scene, stack: currentStack(in: scene))) }
+
+    /// Replaces the top route of the current stack.
+    public func replace(with route: R, in scene: String = "main") {
+        apply(.replace(scene: scene, stack: currentStack(in: scene), route: route.route))
+    }
+
+    /// Writes a whole path, as SwiftUI's `NavigationStack(path:)` binding does, recording the event
+    /// it means: a pop of n when it is a prefix of the current path, a push when it adds one route,
+    /// a replace when only the top differs, otherwise a `setPath`. Nothing when it is unchanged.
+    public func setPath(_ path: [R], for stack: String, in scene: String = "main") {
+        let old = routes(of: stack, in: scene)
+        let new = path.map(\.route)
+        guard old != new else { return }
+        if new.count < old.count, Array(old.prefix(new.count)) == new {
+            apply(.pop(scene: scene, stack: stack, count: old.count - new.count))
+        } else if new.count == old.count + 1, Array(new.prefix(old.count)) == old {
+            apply(.push(scene: scene, stack: stack, route: new.last!))
+        } else if new.count == old.count, !new.isEmpty, Array(new.dropLast()) == Array(old.dropLast()) {
+            apply(.replace(scene: scene, stack: stack, route: new.last!))
+        } else {
+            apply(.setPath(scene: scene, stack: stack, path: new, cause: .programmatic))
+        }
+    }
+
+    // MARK: Sheets and split views
+
+    /// Presents a sheet over whatever is on top; it has its own stack, addressed by its id.
+    public func present(sheet id: String, _ root: R, style: SheetStyle = .sheet, in scene: String = "main") {
+        apply(.sheetPresent(scene: scene, sheet: id, route: root.route, style: style))
+    }
+
+    /// Dismisses a sheet and every sheet above it (the topmost when `id` is nil).
+    public func dismiss(sheet id: String? = nil, in scene: String = "main") { apply(.sheetDismiss(scene: scene, sheet: id)) }
+
+    /// Selects a route in a split view's column (nil clears it).
+    public func select(_ route: R?, column: SplitColumn, in scene: String = "main") {
+        apply(.splitSelect(scene: scene, column: column, route: route?.route))
+    }
+
+    /// Sets a split view's column visibility.
+    public func setSplitVisibility(_ visibility: SplitVisibility, in scene: String = "main") {
+        apply(.splitVisibility(scene: scene, visibility: visibility))
+    }
+
+    // MARK: Deep links
+
+    /// Opens a deep link: matches it against ``deepLinks``, selects its tab, sets its stack to the
+    /// routes it names (parents first, replacing what was there), and records one `deeplink` event
+    /// with the outcome. An unmatched, over-long or malformed URL changes nothing but is recorded.
+    @discardableResult
+    public func open(url: String, in scene: String = "main") -> DeepLinkOutcome {
+        let match = deepLinks.match(url)
+        let stack = match.routes.isEmpty ? nil : (match.stack ?? match.tab ?? state.scenes[scene]?.tab ?? "main")
+        apply(.deeplink(scene: scene, url: String(url.prefix(DeepLinkTable<R>.maximumURLLength)), outcome: match.outcome,
+                        tab: match.outcome == .unmatched ? nil : match.tab, stack: stack,
+                        path: match.outcome == .unmatched ? nil : match.routes.map(\.route)))
+        return match.outcome
+    }
+
+    // MARK: Applying
+
+    private func currentStack(in scene: String) -> String {
+        guard let state = state.scenes[scene] else { return "main" }
+        return state.sheets.last?.id ?? state.currentStack
+    }
+
+    private func routes(of stack: String, in scene: String) -> [Route] {
+        guard let state = state.scenes[scene] else { return [] }
+        if let sheet = state.sheets.last(where: { $0.id == stack }) { return sheet.stack }
+        return state.stacks[stack] ?? []
+    }
+
+    /// Folds the action into the state and records it: one event per mutation.
+    private func apply(_ action: NavigationAction) {
+        seq += 1
+        let now = Timestamp.now
+        if let anomaly = Projection.fold(&state, NavigationEvent(seq: seq, timestamp: now, session: recorder?.session ?? "", action: action)) {
+            anomalies.append(anomaly)
+        }
+        recorder?.record(action, at: now)
+    }
+}
