@@ -2,7 +2,7 @@ import Foundation
 import NavigationHistory
 
 /// One subcommand of navlog.
-protocol Subcommand {
+@MainActor protocol Subcommand {
     /// The name typed after `navlog`.
     static var name: String { get }
     /// One line for `navlog help`.
@@ -10,14 +10,14 @@ protocol Subcommand {
     /// The full help text.
     static var help: String { get }
     /// Runs with the arguments after the subcommand's name; returns the exit code.
-    static func run(_ arguments: [String]) throws -> Int32
+    static func run(_ arguments: [String]) async throws -> Int32
 }
 
 @main
-enum Navlog {
+@MainActor enum Navlog {
     static var subcommands: [any Subcommand.Type] {
         [VerifyCommand.self, DumpCommand.self, StateCommand.self, ReplayCommand.self, DiffCommand.self, SessionsCommand.self,
-         RepairCommand.self, AppendCommand.self, GenerateCommand.self, DemoCommand.self, HelpCommand.self]
+         RestoreCommand.self, RepairCommand.self, AppendCommand.self, GenerateCommand.self, DemoCommand.self, HelpCommand.self]
     }
 
     static let overview = """
@@ -31,7 +31,7 @@ enum Navlog {
         Subcommands:
         """
 
-    static func main() {
+    static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard let name = arguments.first else {
             Diagnostics.print(usage())
@@ -47,7 +47,7 @@ enum Navlog {
             exit(ExitCode.usage)
         }
         do {
-            exit(try command.run(arguments))
+            exit(try await command.run(arguments))
         } catch let error as UsageError {
             Diagnostics.print("navlog \(name): error: \(error.message)\nRun `navlog help \(name)` for usage.")
             exit(ExitCode.usage)

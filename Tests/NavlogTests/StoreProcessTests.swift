@@ -155,4 +155,29 @@ final class StoreChild: @unchecked Sendable {
         try mine.close()
         #expect(try NavlogRun("append", log, "--session", "s", "--event", #"{"type":"scene.open","scene":"main"}"#).status == 0)
     }
+
+    @Test func restoringAfterAKill9MidSessionGivesTheStateAtTheLastDurableEvent() throws {
+        let log = dir + "/navigate"
+        var random = SeededRandom(seed: 21)
+        for round in 0..<20 {
+            let child = try StoreChild(["navigate", log])
+            #expect(child.waitFor("ready") != nil)
+            usleep(UInt32(2_000 + random.next() % 30_000))
+            child.kill()
+            let acknowledged = StoreChild.acknowledged(child.output())
+            var full = NavigationState()
+            var last = 0
+            let reopened = try EventLog(directory: log)   // as the next launch's recorder would
+            try reopened.close()
+            try LogReader(path: log, mode: .absolute).read { event in
+                Projection.fold(&full, event)
+                last = event.seq
+            }
+            #expect(last >= acknowledged, "round \(round)")
+            let restored = try Restorer(options: .init(crashLoopSessions: 1000)).restore(from: log, now: .now)
+            #expect(restored.guardFired == nil)
+            #expect(restored.from == last)
+            #expect(restored.state == full, "round \(round): the state at the log's last event")
+        }
+    }
 }

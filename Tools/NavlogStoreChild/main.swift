@@ -11,8 +11,13 @@
 //       `after CODE nothing written` (a flush after the failure: the same error, no event written).
 //   NavlogStoreChild hold DIR
 //       Opens the log, prints `locked`, and keeps it open until standard input closes.
+//   NavlogStoreChild navigate DIR
+//       Drives a Router of the recipe example (every event durable), printing `durable SEQ` after
+//       each navigation, until killed.
 import Foundation
 import NavigationHistory
+import NavigationRouting
+import RecipeApp
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -92,6 +97,29 @@ func fill(_ directory: String, _ arguments: [String]) async throws {
     }
 }
 
+@MainActor
+func navigate(_ directory: String) async throws {
+    let recorder = try await Recorder(directory: directory, options: .init(durability: .everyEvent), session: "navigate-\(getpid())")
+    let router = Router<RecipeApp.Screen>(recorder: recorder, deepLinks: RecipeApp.deepLinks)
+    router.start(app: "1.0")
+    router.open(scene: "main")
+    say("ready")
+    var step = 0
+    while true {
+        let tab = step % 2 == 0 ? "home" : "search"
+        switch step % 6 {
+        case 0: router.select(tab: tab)
+        case 1: router.push(.category("c\(step % 7)"))
+        case 2: router.push(.recipe("apple-pie"))
+        case 3: router.present(sheet: "settings", .settings)
+        case 4: router.dismiss()
+        default: router.setPath([.category("top")], for: router.selectedTab() ?? "main")
+        }
+        step += 1
+        say("durable \(try await recorder.flush())")
+    }
+}
+
 func hold(_ directory: String) throws {
     let log = try EventLog(directory: directory)
     say("locked")
@@ -101,7 +129,7 @@ func hold(_ directory: String) throws {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: NavlogStoreChild write|fill|hold DIR [options]\n".utf8))
+    FileHandle.standardError.write(Data("usage: NavlogStoreChild write|fill|hold|navigate DIR [options]\n".utf8))
     exit(64)
 }
 do {
@@ -109,6 +137,7 @@ do {
     case "write": try await write(arguments[1], arguments)
     case "fill": try await fill(arguments[1], arguments)
     case "hold": try hold(arguments[1])
+    case "navigate": try await navigate(arguments[1])
     default: fatalError("unknown mode \(arguments[0])")
     }
 } catch {

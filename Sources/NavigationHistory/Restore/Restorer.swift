@@ -107,11 +107,17 @@ public struct Restorer: Sendable {
 
     /// Works out what to restore from the log at `path`, as of `now`.
     ///
+    /// A log that does not exist yet (a first launch) has nothing to restore.
+    ///
     /// - Throws: ``NavigationHistoryError`` when the log cannot be read or is damaged before its tail.
     /// - Complexity: O(events since the last snapshot), plus the last sessions for the crash-loop
     ///   guard — not the log's length.
     public func restore(from path: String, now: Timestamp = .now) throws -> Result {
-        var tail = LogTail(try LogSource(path: path))
+        let source: LogSource
+        do { source = try LogSource(path: path) } catch let error as NavigationHistoryError where error.code == .noInput {
+            return Result(state: NavigationState(), from: 0, dropped: [], guardFired: .nothingToRestore)   // a first launch
+        }
+        var tail = LogTail(source)
         var newer: [NavigationEvent] = []     // from the nearest snapshot on, newest first
         var base: NavigationState?
         var last: NavigationEvent?

@@ -33,7 +33,7 @@ enum AppendCommand: Subcommand {
         nothing after the failure is appended), 75 when another writer has the log open.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: ["--event", "--session"], flags: ["--stdin"]) else { return ExitCode.success }
         let path = try parsed.path()
         let session = parsed.value("--session")

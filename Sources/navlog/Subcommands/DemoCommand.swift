@@ -1,5 +1,7 @@
 import Foundation
 import NavigationHistory
+import NavigationRouting
+import RecipeApp
 
 /// `navlog demo [--events N] [--keep DIR]`
 enum DemoCommand: Subcommand {
@@ -10,7 +12,9 @@ enum DemoCommand: Subcommand {
 
         The main job on a generated log, end to end: writes a synthetic log of N events (default
         1,000,000) as a log directory of segments, reads and verifies every line with the fast reader,
-        and prints the counts, the read rate and the first events.
+        and prints the counts, the read rate and the first events. Then the app side: the recipe
+        example's Router records a scripted session into a second log, the app "crashes", and a
+        relaunch restores every tab where the user was, as `navlog state` and `navlog restore` see it.
 
         Options:
           --events N   How many events to generate (default 1000000).
@@ -18,7 +22,7 @@ enum DemoCommand: Subcommand {
           --dir DIR    Where to write the log (default: a new temporary directory, removed afterwards).
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: ["--events", "--seed", "--dir"]) else { return ExitCode.success }
         let events = try parsed.integer("--events", range: 1...100_000_000) ?? 1_000_000
         let seed = try parsed.integer("--seed", range: 0...Int.max) ?? 1
@@ -49,7 +53,32 @@ enum DemoCommand: Subcommand {
         }
         print("\nFirst events (normalized):")
         for event in first { print("  " + String(decoding: LineEncoder.encode(event).dropLast(), as: UTF8.self)) }
+        try await appSide(in: directory + "-app")
+        if keep == nil { try? FileManager.default.removeItem(atPath: directory + "-app") }
         return report.isClean ? ExitCode.success : ExitCode.dataError
+    }
+
+    /// The recipe example: a scripted session through the Router, a crash, and a restoring relaunch.
+    private static func appSide(in log: String) async throws {
+        print("\nThe app side (Examples/RecipeApp): a scripted session recorded by the Router into \(log)")
+        let first = try await Recorder(directory: log, session: "first-launch")
+        let router = Router<RecipeApp.Screen>(recorder: first, deepLinks: RecipeApp.deepLinks)
+        router.start(app: "2.1")
+        RecipeApp.scriptedSession(router)
+        let durable = try await first.close()   // and then the app is killed: no session.end
+        print("  \(durable) events durable; the app is killed before its session ends")
+        let second = try await Recorder(directory: log, session: "second-launch")
+        let restorer = Restorer(options: .init(resolve: { RecipeApp.Screen($0) != nil }, knowsScreen: RecipeApp.Screen.knows(screen:),
+                                               currentSession: second.session))
+        let result = try restorer.restore(from: log)
+        let relaunched = Router<RecipeApp.Screen>(recorder: second, deepLinks: RecipeApp.deepLinks)
+        relaunched.start(app: "2.1", restoring: result)
+        try await second.close()
+        print("  relaunch: restored from seq \(result.from) (\(result.sessionEnding?.rawValue ?? "-") end), the same state: \(relaunched.state == router.state)")
+        for tab in ["home", "search"] {
+            print("  \(tab): " + relaunched.path(for: tab).map(\.route.text).joined(separator: " › "))
+        }
+        print("  visible: \(relaunched.visibleScreen()?.route.text ?? "-")")
     }
 
     private static func format(_ duration: Duration) -> String {

@@ -21,7 +21,7 @@ enum DumpCommand: Subcommand {
         error and exit status 65; a tolerated torn tail is reported as a warning.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: ["--from", "--to", "--type", "--session", "--mode"]) else { return ExitCode.success }
         let path = try parsed.path()
         let from = try parsed.integer("--from", range: 1...Int.max) ?? 1

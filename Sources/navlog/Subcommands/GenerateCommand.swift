@@ -21,7 +21,7 @@ enum GenerateCommand: Subcommand {
                                 of segments, each starting with a snapshot, as the store writes them.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: ["--events", "--seed", "--crash-rate", "--segment-size", "-o", "--output"])
         else { return ExitCode.success }
         guard parsed.positional.isEmpty else { throw UsageError("unexpected argument '\(parsed.positional[0])'") }

@@ -10,7 +10,7 @@ enum HelpCommand: Subcommand {
         Shows the list of subcommands, or the full help of one subcommand.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: []) else { return ExitCode.success }
         guard let name = parsed.positional.first else {
             print(Navlog.usage())

@@ -22,7 +22,7 @@ enum RepairCommand: Subcommand {
         has the log open.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: []) else { return ExitCode.success }
         let path = try parsed.path()
         let done = try EventLog.repair(path)

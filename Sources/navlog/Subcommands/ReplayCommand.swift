@@ -26,7 +26,7 @@ enum ReplayCommand: Subcommand {
         with --strict, 66 when PATH or the session does not exist, 74 on an I/O error.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--session", "--from", "--to", "--format"]),
                                      flags: TimelineOutput.flags.union(["--strict"])) else { return ExitCode.success }
         let path = try parsed.path()

@@ -22,7 +22,7 @@ enum SessionsCommand: Subcommand {
         does not exist, 74 on an I/O error.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--format"]), flags: TimelineOutput.flags) else {
             return ExitCode.success
         }

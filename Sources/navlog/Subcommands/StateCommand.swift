@@ -28,7 +28,7 @@ enum StateCommand: Subcommand {
         with --strict, 66 when PATH or SEQ does not exist, 74 on an I/O error.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--at", "--at-time", "--scene", "--format"]),
                                      flags: TimelineOutput.flags.union(["--strict"])) else { return ExitCode.success }
         let path = try parsed.path()

@@ -30,7 +30,7 @@ enum VerifyCommand: Subcommand {
         74 on an I/O error.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: ["--mode", "--format", "--threads"]) else { return ExitCode.success }
         let path = try parsed.path()
         let mode: RecoveryMode = try parsed.choice("--mode", default: .tolerateTornTail)

@@ -1,0 +1,92 @@
+import Foundation
+import NavigationHistory
+
+/// `navlog restore PATH [--known-ids FILE] [--policy drop-missing|truncate] [--now TS] [--format text|json]`
+enum RestoreCommand: Subcommand {
+    static let name = "restore"
+    static let summary = "Print what an app would restore at its next launch, without writing anything."
+    static let help = """
+        Usage: navlog restore PATH [--known-ids FILE] [--policy drop-missing|truncate] [--now TS]
+                                   [--crash-loop N] [--crash-window SECONDS] [--max-age SECONDS]
+                                   [--format text|json]
+
+        Works out, as the app's Restorer would at launch, the state to put the user back into: the
+        state at the end of the last session (clean or not), read back only to the nearest snapshot,
+        with routes that no longer resolve taken out. Prints it, the seq it was restored from, the
+        routes dropped, and the guard that fired, if any. The log is not written to.
+
+        Options:
+          --known-ids FILE      The ids that still exist, one per line: a route with an id not listed
+                                is missing. By default every route resolves.
+          --policy POLICY       truncate (default): a stack is cut at its first missing route, its
+                                children go too. drop-missing: only the missing routes go.
+          --now TS              The moment of the launch (default now), for the staleness guard.
+          --crash-loop N        Sessions in a row that must have crashed soon after a restore for the
+                                crash-loop guard to fire (default 2).
+          --crash-window SECONDS  How soon such a crash must come (default 10).
+          --max-age SECONDS     The oldest state restored (default 604800, 7 days).
+          --format FORMAT       text (default), or json: {"format": 1, "from", "session", "sessionEnding",
+                                "guard", "dropped", "state"}.
+
+        Exit status: 0, 64 on a usage error, 65 when the end of the log is damaged, 66 when PATH does
+        not exist, 74 on an I/O error.
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        guard let parsed = try parse(arguments, options: ["--known-ids", "--policy", "--now", "--format", "--crash-loop", "--crash-window", "--max-age"])
+        else { return ExitCode.success }
+        let path = try parsed.path()
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw NavigationHistoryError(code: .noInput, message: "no such file or directory", path: path)
+        }
+        let format: OutputFormat = try parsed.choice("--format", default: .text)
+        let policy: Restorer.Policy
+        switch parsed.value("--policy") ?? "truncate" {
+        case "truncate": policy = .truncateAtFirstMissing
+        case "drop-missing": policy = .dropMissing
+        case let other: throw UsageError("--policy takes truncate or drop-missing, not '\(other)'")
+        }
+        var resolve: @Sendable (Route) -> Bool = { _ in true }
+        if let file = parsed.value("--known-ids") {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw NavigationHistoryError(code: .noInput, message: "cannot read the known ids", path: file)
+            }
+            let known = Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            resolve = { route in route.id.map(known.contains) ?? true }
+        }
+        let now = try parsed.value("--now").map { text in
+            guard let time = Timestamp(text) else { throw UsageError("--now needs a time such as 2026-11-29T12:00:00.000Z, not '\(text)'") }
+            return time
+        } ?? .now
+        let options = Restorer.Options(policy: policy, resolve: resolve,
+                                       crashLoopSessions: try parsed.integer("--crash-loop", range: 1...1000) ?? 2,
+                                       crashLoopWindow: .seconds(try parsed.integer("--crash-window", range: 0...Int(Int32.max)) ?? 10),
+                                       maximumAge: .seconds(try parsed.integer("--max-age", range: 0...Int(Int32.max)) ?? 604_800))
+        let result = try Restorer(options: options).restore(from: path, now: now)
+        var out = StandardOutput()
+        switch format {
+        case .text:
+            if let reason = result.guardFired {
+                out.line("\(path): nothing restored: \(reason)")
+            } else {
+                out.line("\(path): restores the state after seq \(result.from) (session \(result.session ?? "-"), ended \(result.sessionEnding?.rawValue ?? "-"))")
+                if !result.dropped.isEmpty { out.line("dropped: \(result.dropped.map(\.text).joined(separator: ", "))") }
+                for line in TimelineOutput.text(result.state, scene: nil) { out.line(line) }
+            }
+        case .json:
+            var w = JSONWriter()
+            w.raw("{")
+            w.key("format", first: true); w.integer(1)
+            w.key("from"); w.integer(result.from)
+            w.key("session"); if let session = result.session { w.string(session) } else { w.raw("null") }
+            w.key("sessionEnding"); if let ending = result.sessionEnding { w.string(ending.rawValue) } else { w.raw("null") }
+            w.key("guard"); if let reason = result.guardFired { w.string(reason.description) } else { w.raw("null") }
+            w.key("dropped"); w.routes(result.dropped)
+            w.key("state"); w.state(result.state)
+            w.raw("}\n")
+            out.write(w.bytes)
+        }
+        out.flush()
+        return ExitCode.success
+    }
+}
