@@ -15,7 +15,7 @@ let package = Package(
         .target(name: "NavigationRouting", dependencies: ["NavigationHistory"]),
         .target(name: "RecipeApp", dependencies: ["NavigationHistory", "NavigationRouting"], path: "Examples/RecipeApp"),
         .executableTarget(name: "navlog", dependencies: ["NavigationHistory", "NavigationRouting", "RecipeApp"]),
-        .executableTarget(name: "NavlogBench", dependencies: ["NavigationHistory"], path: "Tools/bench/NavlogBench"),
+        .executableTarget(name: "NavlogBench", dependencies: ["NavigationHistory", "NavigationRouting", "RecipeApp"], path: "Tools/bench/NavlogBench"),
         .executableTarget(name: "NavlogStoreChild", dependencies: ["NavigationHistory", "NavigationRouting", "RecipeApp"],
                           path: "Tools/NavlogStoreChild"),
         .testTarget(name: "NavigationHistoryTests", dependencies: ["NavigationHistory"]),

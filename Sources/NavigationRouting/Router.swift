@@ -18,12 +18,16 @@ import Observation
 /// ```
 @Observable @MainActor
 public final class Router<R: NavigationRoute> {
-    /// The navigation state, as the log's fold defines it.
-    public private(set) var state = NavigationState()
+    /// The observed state, kept in a non-generic object: observing a generic class's properties
+    /// builds a key path at run time on every access, which made each call cost microseconds.
+    @ObservationIgnored public let model = NavigationModel()
     /// The deep-link patterns ``open(url:in:)`` matches.
-    public var deepLinks: DeepLinkTable<R>
+    @ObservationIgnored public var deepLinks: DeepLinkTable<R>
+
+    /// The navigation state, as the log's fold defines it.
+    public var state: NavigationState { model.state }
     /// Anomalies met: actions that did not fit the state (recorded all the same, as the log keeps them).
-    public private(set) var anomalies: [Projection.Anomaly] = []
+    public var anomalies: [Projection.Anomaly] { model.anomalies }
 
     @ObservationIgnored private let recorder: Recorder?
     @ObservationIgnored private var seq = 0
@@ -173,9 +177,20 @@ public final class Router<R: NavigationRoute> {
     private func apply(_ action: NavigationAction) {
         seq += 1
         let now = Timestamp.now
-        if let anomaly = Projection.fold(&state, NavigationEvent(seq: seq, timestamp: now, session: recorder?.session ?? "", action: action)) {
-            anomalies.append(anomaly)
+        if let anomaly = Projection.fold(&model.state, NavigationEvent(seq: seq, timestamp: now, session: recorder?.session ?? "", action: action)) {
+            model.anomalies.append(anomaly)
         }
         recorder?.record(action, at: now)
     }
+}
+
+/// The state a ``Router`` changes, observed by the views that read it.
+@Observable @MainActor
+public final class NavigationModel {
+    /// The navigation state, as the log's fold defines it.
+    public internal(set) var state = NavigationState()
+    /// Actions that did not fit the state.
+    public internal(set) var anomalies: [Projection.Anomaly] = []
+
+    nonisolated init() {}
 }
