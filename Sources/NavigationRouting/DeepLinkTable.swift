@@ -109,7 +109,9 @@ public struct DeepLinkTable<R: NavigationRoute>: Sendable {
             guard let high = utf8.next().flatMap(hex), let low = utf8.next().flatMap(hex) else { return nil }
             bytes.append(high << 4 | low)
         }
-        return String(validating: bytes, as: UTF8.self)
+        // String(validating:) needs macOS 15; the package's own validator works everywhere.
+        guard bytes.withUnsafeBytes({ UTF8Validation.firstInvalidOffset($0) }) == nil else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func hex(_ byte: UInt8) -> UInt8? {
