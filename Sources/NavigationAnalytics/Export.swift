@@ -1,0 +1,127 @@
+import NavigationHistory
+
+/// The derived tables other engines read — `screen_views` and `transitions` — as NDJSON or CSV,
+/// optionally with personal data redacted.
+public struct Export: Sendable {
+    /// A derived table.
+    public enum Table: String, Sendable, CaseIterable { case screenViews = "screen_views", transitions }
+    /// An output format.
+    public enum Format: String, Sendable, CaseIterable { case ndjson, csv }
+    /// What to redact.
+    public enum Redaction: String, Sendable, CaseIterable, Hashable { case ids, params, urls }
+
+    public var table: Table
+    public var format: Format
+    public var redactions: Set<Redaction>
+    /// The salt of the hashes that replace redacted values; with no salt they are dropped instead.
+    public var salt: String?
+
+    public init(table: Table, format: Format, redactions: Set<Redaction> = [], salt: String? = nil) {
+        self.table = table
+        self.format = format
+        self.redactions = redactions
+        self.salt = salt
+    }
+
+    /// The columns of the table, in order.
+    public var columns: [String] {
+        switch table {
+        case .screenViews:
+            ["session", "scene", "tab", "stack", "screen", "id", "depth", "entered_by", "start_seq", "start_ts", "end_ts", "dwell_ms", "crashed"]
+        case .transitions:
+            ["session", "scene", "step", "from_screen", "to_screen", "from_seq", "to_seq"]
+        }
+    }
+
+    /// The header line (CSV only).
+    public var header: String? { format == .csv ? columns.joined(separator: ",") : nil }
+
+    /// A stable salted hash of a value, or nil when values are dropped (no salt).
+    public func redacted(_ value: String) -> String? {
+        guard let salt else { return nil }
+        return "h:" + String(SHA256.hex(Array((salt + "\u{0}" + value).utf8)).prefix(16))
+    }
+
+    private struct PathKey: Hashable { var session: String, scene: String }
+    /// For `transitions`: each open path's last view and its length; the paths of a session are
+    /// forgotten when the next session begins (a log's sessions do not interleave).
+    private var previous: [PathKey: (view: AnalyticsView, step: Int)] = [:]
+    private var currentSession: String?
+
+    /// The line the table gets for `view`, if any: every view is a `screen_views` row; a view after
+    /// another in its path makes a `transitions` row.
+    public mutating func line(for view: AnalyticsView) -> String? {
+        switch table {
+        case .screenViews:
+            return line(view)
+        case .transitions:
+            if view.session != currentSession {
+                previous.removeAll(keepingCapacity: true)
+                currentSession = view.session
+            }
+            let key = PathKey(session: view.session, scene: view.scene)
+            let before = previous[key]
+            previous[key] = (view, (before?.step ?? 0) + 1)
+            guard let before else { return nil }
+            return line(from: before.view, to: view, step: before.step + 1)
+        }
+    }
+
+    /// The line of a `screen_views` row.
+    public func line(_ view: AnalyticsView) -> String {
+        var id: String? = view.id
+        if redactions.contains(.ids), let value = id { id = redacted(value) }
+        return encode([.text(view.session), .text(view.scene), .optional(view.tab), .optional(view.stack), .text(view.screen),
+                       .optional(id), .number(Int64(view.depth)), .text(view.enteredBy), .number(Int64(view.startSeq)),
+                       .text(view.start.description), .text(view.end.description), .number(view.dwellMilliseconds), .bool(view.crashed)])
+    }
+
+    /// The line of a `transitions` row: the step from `from` to `to`, the `step`-th view of its path.
+    public func line(from: AnalyticsView, to: AnalyticsView, step: Int) -> String {
+        encode([.text(to.session), .text(to.scene), .number(Int64(step)), .text(from.screen), .text(to.screen),
+                .number(Int64(from.startSeq)), .number(Int64(to.startSeq))])
+    }
+
+    private enum Cell { case text(String), optional(String?), number(Int64), bool(Bool) }
+
+    private func encode(_ cells: [Cell]) -> String {
+        switch format {
+        case .ndjson:
+            var w = JSONWriter(capacity: 256)
+            w.raw("{")
+            for (k, (name, cell)) in zip(columns, cells).enumerated() {
+                w.key(name, first: k == 0)
+                switch cell {
+                case .text(let text): w.string(text)
+                case .optional(let text): if let text { w.string(text) } else { w.raw("null") }
+                case .number(let n): w.integer(Int(n))
+                case .bool(let flag): w.bool(flag)
+                }
+            }
+            w.raw("}")
+            return String(decoding: w.bytes, as: UTF8.self)
+        case .csv:
+            return cells.map { cell -> String in
+                switch cell {
+                case .text(let text): return Self.csv(text)
+                case .optional(let text): return text.map(Self.csv) ?? ""
+                case .number(let n): return String(n)
+                case .bool(let flag): return flag ? "true" : "false"
+                }
+            }.joined(separator: ",")
+        }
+    }
+
+    /// A CSV field (RFC 4180): quoted when it holds a comma, quote or line break.
+    static func csv(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+extension String {
+    /// Without Foundation: every occurrence of `target` replaced.
+    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

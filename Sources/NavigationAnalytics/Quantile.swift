@@ -1,0 +1,32 @@
+/// Exact quantiles by nearest rank: the p-quantile of n sorted values is the one at rank ⌈p·n⌉
+/// (1-based) — what DuckDB's `quantile_disc` returns, so the SQL in Tools/sql agrees exactly.
+///
+/// Values are kept as counts per distinct value, so memory grows with the distinct dwell times,
+/// not with the number of views.
+public struct QuantileCounter: Sendable, Hashable {
+    private var counts: [Int64: Int] = [:]
+    /// How many values were added.
+    public private(set) var count = 0
+    /// Their sum.
+    public private(set) var total: Int64 = 0
+
+    public init() {}
+
+    public mutating func add(_ value: Int64) {
+        counts[value, default: 0] += 1
+        count += 1
+        total += value
+    }
+
+    /// The quantile for `percent` (0...100), or nil when no value was added.
+    public func quantile(percent: Int) -> Int64? {
+        guard count > 0 else { return nil }
+        let rank = max(1, (percent * count + 99) / 100)
+        var seen = 0
+        for value in counts.keys.sorted() {
+            seen += counts[value]!
+            if seen >= rank { return value }
+        }
+        return nil
+    }
+}

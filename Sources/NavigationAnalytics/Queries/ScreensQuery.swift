@@ -1,0 +1,44 @@
+/// Per screen: views, sessions with at least one view, and dwell median, p90 and total.
+///
+/// Crashed views count as views but are left out of dwell (they ended when the app died, not when
+/// the user moved on). Rows are sorted by views, descending, then by screen.
+public struct ScreensQuery: Sendable {
+    /// One screen's row.
+    public struct Row: Sendable, Hashable {
+        public var screen: String
+        public var views: Int
+        public var sessions: Int
+        /// Dwell over the views that did not crash, in milliseconds (nil when every view crashed).
+        public var dwellMedian: Int64?, dwellP90: Int64?
+        public var dwellTotal: Int64
+    }
+
+    private struct Tally {
+        var views = 0
+        var sessions = 0
+        var lastSession: String?
+        var dwell = QuantileCounter()
+    }
+
+    private var tallies: [String: Tally] = [:]
+
+    public init() {}
+
+    public mutating func add(_ view: AnalyticsView) {
+        var tally = tallies.removeValue(forKey: view.screen) ?? Tally()
+        tally.views += 1
+        if tally.lastSession != view.session {   // a log's sessions do not interleave
+            tally.lastSession = view.session
+            tally.sessions += 1
+        }
+        if !view.crashed { tally.dwell.add(view.dwellMilliseconds) }
+        tallies[view.screen] = tally
+    }
+
+    public var rows: [Row] {
+        tallies.map { screen, tally in
+            Row(screen: screen, views: tally.views, sessions: tally.sessions, dwellMedian: tally.dwell.quantile(percent: 50),
+                dwellP90: tally.dwell.quantile(percent: 90), dwellTotal: tally.dwell.total)
+        }.sorted { ($0.views, $1.screen) > ($1.views, $0.screen) }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import NavigationAnalytics
+import NavigationHistory
+
+/// `navlog export PATH --table screen_views|transitions --format ndjson|csv [-o FILE] [--redact ...] [--salt S]`
+enum ExportCommand: Subcommand {
+    static let name = "export"
+    static let summary = "Write the screen_views or transitions table as NDJSON or CSV, for other engines."
+    static let help = """
+        Usage: navlog export PATH --table screen_views|transitions [--format ndjson|csv] [-o FILE]
+                             [--redact ids|params|urls ...] [--salt SALT]
+                             [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+
+        Writes a derived table that Tools/sql/*.sql read (DuckDB, Spark SQL, ClickHouse):
+          screen_views  session, scene, tab, stack, screen, id, depth, entered_by, start_seq,
+                        start_ts, end_ts, dwell_ms, crashed — one row per screen view.
+          transitions   session, scene, step, from_screen, to_screen, from_seq, to_seq — one row per
+                        pair of consecutive views of a path; step is the position of the `to` view.
+
+        Options:
+          --format FORMAT   ndjson (default) or csv (with a header line).
+          -o FILE           Write to FILE instead of standard output.
+          --redact WHAT     ids: replace route ids with a stable salted hash (h:…, the first 16 hex
+                            digits of SHA-256 of salt and id), or drop them when no --salt is given.
+                            params, urls: accepted for the tables that carry them (these two do not).
+          --salt SALT       The salt of the hashes; keep it secret, and the same across exports that
+                            must join.
+          --since, --until, --app, --session, --scene   Filters, as for the queries.
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        var options = AnalyticsOutput.options.union(["--table", "-o", "--output", "--redact", "--salt"])
+        options.remove("--format")
+        guard let parsed = try parse(arguments, options: options.union(["--format"])) else { return ExitCode.success }
+        let path = try parsed.path()
+        guard let table = parsed.value("--table").flatMap(Export.Table.init(rawValue:)) else {
+            throw UsageError("--table takes screen_views or transitions")
+        }
+        guard let format = Export.Format(rawValue: parsed.value("--format") ?? "ndjson") else { throw UsageError("--format takes ndjson or csv") }
+        var redactions = Set<Export.Redaction>()
+        for value in parsed.all("--redact") {
+            guard let redaction = Export.Redaction(rawValue: value) else { throw UsageError("--redact takes ids, params or urls, not '\(value)'") }
+            redactions.insert(redaction)
+        }
+        var export = Export(table: table, format: format, redactions: redactions, salt: parsed.value("--salt"))
+        let destination = parsed.value("-o") ?? parsed.value("--output")
+        var out = StandardOutput()
+        var file: FileHandle?
+        if let destination {
+            guard FileManager.default.createFile(atPath: destination, contents: nil), let handle = FileHandle(forWritingAtPath: destination) else {
+                throw NavigationHistoryError(code: .io, message: "cannot create the output file", path: destination)
+            }
+            file = handle
+        }
+        var buffer = [UInt8]()
+        func emit(_ line: String) throws {
+            buffer += line.utf8
+            buffer.append(0x0A)
+            if buffer.count >= 1 << 20 { try flush() }
+        }
+        func flush() throws {
+            if let file { try file.write(contentsOf: buffer) } else { out.write(buffer) }
+            buffer.removeAll(keepingCapacity: true)
+        }
+        if let header = export.header { try emit(header) }
+        let filter = try AnalyticsOutput.filter(parsed)
+        try ViewStream.read(path, mode: try parsed.choice("--mode", default: .tolerateTornTail), filter: filter) { view in
+            if let line = export.line(for: view) { try emit(line) }
+        }
+        try flush()
+        try file?.close()
+        out.flush()
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,44 @@
+import NavigationAnalytics
+import NavigationHistory
+
+/// `navlog paths PATH [--length K] [--from X] [--to X] [--top N] [filters] [--format text|json|csv]`
+enum PathsCommand: Subcommand {
+    static let name = "paths"
+    static let summary = "The most common sequences of K consecutive screens, with occurrences and sessions."
+    static let help = """
+        Usage: navlog paths PATH [--length K] [--from SCREEN] [--to SCREEN] [--top N]
+                                 [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+                                 [--format text|json|csv]
+
+        Counts every run of K consecutive screen views (an n-gram) in every path — the views of one
+        (session, scene) in order — with how often it occurs and in how many sessions.
+
+        Options:
+          --length K        Screens per sequence (default 3).
+          --from SCREEN     Take each path from its first view of SCREEN on.
+          --to SCREEN       Take each path up to its last view of SCREEN.
+          --top N           Print the N most common (default 20; 0 prints all). Sorted by
+                            occurrences, then by the sequence.
+        \(AnalyticsOutput.optionsHelp)
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--length", "--from", "--to", "--top"])) else {
+            return ExitCode.success
+        }
+        let path = try parsed.path()
+        let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
+        let filter = try AnalyticsOutput.filter(parsed)
+        let length = try parsed.integer("--length", range: 1...100) ?? 3
+        let top = try parsed.integer("--top", range: 0...Int.max) ?? 20
+        var query = PathsQuery(length: length, from: parsed.value("--from"), to: parsed.value("--to"))
+        let report = try ViewStream.read(path, mode: try parsed.choice("--mode", default: .tolerateTornTail), filter: filter) { query.add($0) }
+        query.finish()
+        let rows = top == 0 ? query.rows : Array(query.rows.prefix(top))
+        AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
+                              columns: ["path", "occurrences", "sessions"],
+                              rows: rows.map { [.list($0.screens), .number(Int64($0.occurrences)), .number(Int64($0.sessions))] },
+                              extra: [("length", length)])
+        return ExitCode.success
+    }
+}

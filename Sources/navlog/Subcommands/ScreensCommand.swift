@@ -1,0 +1,34 @@
+import NavigationAnalytics
+import NavigationHistory
+
+/// `navlog screens PATH [filters] [--format text|json|csv]`
+enum ScreensCommand: Subcommand {
+    static let name = "screens"
+    static let summary = "Per screen: views, sessions, and dwell median, p90 and total."
+    static let help = """
+        Usage: navlog screens PATH [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+                                   [--format text|json|csv]
+
+        One row per screen, from the log's screen views (a view begins whenever a scene's visible
+        route changes): its views, the sessions with at least one, and its dwell time — median, p90
+        and total in milliseconds — over the views that did not crash (crashed views count as views).
+        Quantiles are exact, by nearest rank (DuckDB's quantile_disc). Sorted by views, then screen.
+
+        Options:
+        \(AnalyticsOutput.optionsHelp)
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options) else { return ExitCode.success }
+        let path = try parsed.path()
+        let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
+        let filter = try AnalyticsOutput.filter(parsed)
+        var query = ScreensQuery()
+        let report = try ViewStream.read(path, mode: try parsed.choice("--mode", default: .tolerateTornTail), filter: filter) { query.add($0) }
+        AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
+                              columns: ["screen", "views", "sessions", "dwell_median_ms", "dwell_p90_ms", "dwell_total_ms"],
+                              rows: query.rows.map { [.text($0.screen), .number(Int64($0.views)), .number(Int64($0.sessions)),
+                                                      .number($0.dwellMedian), .number($0.dwellP90), .number($0.dwellTotal)] })
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+@testable import NavigationAnalytics
+import NavigationHistory
+
+/// Tiny hand-written logs whose answers are worked out by hand.
+@Suite struct QueryTests {
+    static let base = Timestamp("2026-11-29T10:00:00.000Z")!.millisecondsSince1970
+
+    /// A log of `(seconds, session, action)` steps, written to a temporary file.
+    static func log(_ steps: [(Int64, String, NavigationAction)]) throws -> String {
+        let path = NSTemporaryDirectory() + "navigation-analytics-" + UUID().uuidString + ".jsonl"
+        let bytes = steps.enumerated().flatMap { k, step in
+            LineEncoder.encode(NavigationEvent(seq: k + 1, timestamp: Timestamp(millisecondsSince1970: base + step.0 * 1000),
+                                               session: step.1, action: step.2))
+        }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        return path
+    }
+
+    static func route(_ screen: String, _ id: String? = nil) -> Route { Route(screen: screen, id: id) }
+
+    /// Session a: home 0–10 s, recipe(1) 10–40, reviews 40–45, back to recipe(1) 45–60 (clean end).
+    /// Session b: home 100–101, recipe(2) 101–110, then the app dies (crashed view).
+    static let sample: [(Int64, String, NavigationAction)] = [
+        (0, "a", .sessionStart(app: "1.0", launch: .cold, meta: nil)),
+        (0, "a", .sceneOpen(scene: "main", kind: nil)),
+        (0, "a", .tabSelect(scene: "main", tab: "home")),
+        (10, "a", .push(scene: "main", stack: "home", route: route("recipe", "1"))),
+        (40, "a", .push(scene: "main", stack: "home", route: route("reviews", "1"))),
+        (45, "a", .pop(scene: "main", stack: "home", count: 1)),
+        (60, "a", .sessionEnd(reason: nil)),
+        (100, "b", .sessionStart(app: "1.1", launch: .cold, meta: nil)),
+        (100, "b", .sceneOpen(scene: "main", kind: nil)),
+        (100, "b", .tabSelect(scene: "main", tab: "home")),
+        (101, "b", .push(scene: "main", stack: "home", route: route("recipe", "2"))),
+        (110, "b", .push(scene: "main", stack: "home", route: route("recipe", "3"))),
+        (115, "c", .sessionStart(app: "1.1", launch: .cold, meta: nil)),
+    ]
+
+    static func views(_ path: String, _ filter: AnalyticsFilter = AnalyticsFilter()) throws -> [AnalyticsView] {
+        var views: [AnalyticsView] = []
+        try ViewStream.read(path, filter: filter) { views.append($0) }
+        return views
+    }
+
+    @Test func screenViewsFollowTheVisibleRouteAndMarkTheCrash() throws {
+        let views = try Self.views(try Self.log(Self.sample))
+        #expect(views.map(\.screen) == ["home", "recipe", "reviews", "recipe", "home", "recipe", "recipe"])
+        #expect(views.map(\.dwellMilliseconds) == [10_000, 30_000, 5_000, 15_000, 1_000, 9_000, 0])
+        #expect(views.map(\.crashed) == [false, false, false, false, false, false, true])
+        #expect(views.map(\.enteredBy) == ["tab.select", "push", "push", "pop", "tab.select", "push", "push"])
+        #expect(views.map(\.app) == ["1.0", "1.0", "1.0", "1.0", "1.1", "1.1", "1.1"])
+    }
+
+    @Test func screensCountViewsSessionsAndDwellByNearestRank() throws {
+        var query = ScreensQuery()
+        for view in try Self.views(try Self.log(Self.sample)) { query.add(view) }
+        // recipe: views 30 s, 15 s, 9 s and a crashed one: median of [9, 15, 30] s is 15 s, p90 is 30 s.
+        #expect(query.rows == [
+            .init(screen: "recipe", views: 4, sessions: 2, dwellMedian: 15_000, dwellP90: 30_000, dwellTotal: 54_000),
+            .init(screen: "home", views: 2, sessions: 2, dwellMedian: 1_000, dwellP90: 10_000, dwellTotal: 11_000),
+            .init(screen: "reviews", views: 1, sessions: 1, dwellMedian: 5_000, dwellP90: 5_000, dwellTotal: 5_000),
+        ])
+    }
+
+    @Test func quantilesTakeTheValueAtRankCeilingOfPTimesN() {
+        var q = QuantileCounter()
+        for v: Int64 in [4, 1, 3, 2] { q.add(v) }
+        #expect(q.quantile(percent: 50) == 2 && q.quantile(percent: 90) == 4)
+        for v: Int64 in [5, 6, 7, 8, 9, 10] { q.add(v) }
+        #expect(q.quantile(percent: 50) == 5 && q.quantile(percent: 90) == 9)
+        #expect(QuantileCounter().quantile(percent: 50) == nil)
+    }
+
+    @Test func transitionsAndPathsFollowEachSessionAndSceneInOrder() throws {
+        let path = try Self.log(Self.sample)
+        var transitions = TransitionsQuery()
+        var paths = PathsQuery(length: 3)
+        var toReviews = PathsQuery(length: 2, to: "reviews")
+        var fromRecipe = PathsQuery(length: 2, from: "recipe")
+        for view in try Self.views(path) {
+            transitions.add(view)
+            paths.add(view)
+            toReviews.add(view)
+            fromRecipe.add(view)
+        }
+        paths.finish()
+        toReviews.finish()
+        fromRecipe.finish()
+        #expect(transitions.rows == [
+            .init(from: "home", to: "recipe", count: 2), .init(from: "recipe", to: "recipe", count: 1),
+            .init(from: "recipe", to: "reviews", count: 1), .init(from: "reviews", to: "recipe", count: 1),
+        ])
+        #expect(paths.rows == [
+            .init(screens: ["home", "recipe", "recipe"], occurrences: 1, sessions: 1),
+            .init(screens: ["home", "recipe", "reviews"], occurrences: 1, sessions: 1),
+            .init(screens: ["recipe", "reviews", "recipe"], occurrences: 1, sessions: 1),
+        ])
+        #expect(toReviews.rows == [.init(screens: ["home", "recipe"], occurrences: 1, sessions: 1),
+                                   .init(screens: ["recipe", "reviews"], occurrences: 1, sessions: 1)])
+        #expect(fromRecipe.rows.first == .init(screens: ["recipe", "recipe"], occurrences: 1, sessions: 1))
+        #expect(fromRecipe.rows.count == 3)
+    }
+
+    @Test func filtersKeepOnlyTheViewsAsked() throws {
+        let path = try Self.log(Self.sample)
+        #expect(try Self.views(path, AnalyticsFilter(apps: ["1.1"])).map(\.session).allSatisfy { $0 == "b" })
+        #expect(try Self.views(path, AnalyticsFilter(sessions: ["a"])).count == 4)
+        let since = Timestamp(millisecondsSince1970: Self.base + 40_000), until = Timestamp(millisecondsSince1970: Self.base + 101_000)
+        #expect(try Self.views(path, AnalyticsFilter(since: since, until: until)).map(\.screen) == ["reviews", "recipe", "home"])
+        #expect(try Self.views(path, AnalyticsFilter(scenes: ["other"])).isEmpty)
+    }
+
+    @Test func exportWritesTheDocumentedColumnsAndRedactsIdsWithAStableSaltedHash() throws {
+        let views = try Self.views(try Self.log(Self.sample))
+        var export = Export(table: .screenViews, format: .csv, redactions: [.ids], salt: "pepper")
+        #expect(export.header == "session,scene,tab,stack,screen,id,depth,entered_by,start_seq,start_ts,end_ts,dwell_ms,crashed")
+        _ = export.line(for: views[0])
+        let line = export.line(for: views[1]) ?? ""
+        let hash = "h:" + String(SHA256.hex(Array("pepper\u{0}1".utf8)).prefix(16))
+        #expect(line == "a,main,home,home,recipe,\(hash),1,push,4,2026-11-29T10:00:10.000Z,2026-11-29T10:00:40.000Z,30000,false")
+        #expect(export.line(for: views[3])?.contains(hash) == true, "the same id hashes the same")
+        var dropped = Export(table: .screenViews, format: .ndjson, redactions: [.ids])
+        #expect(dropped.line(for: views[1])?.contains(#""id":null"#) == true, "without a salt ids are dropped")
+        var transitions = Export(table: .transitions, format: .csv)
+        let lines = views.compactMap { transitions.line(for: $0) }
+        #expect(lines.first == "a,main,2,home,recipe,3,4")
+        #expect(lines.count == 5, "one per pair of consecutive views in a path")
+    }
+
+    @Test func sha256MatchesTheStandardVectors() {
+        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Runs Tools/sql/*.sql in DuckDB over navlog's exported tables and checks that every result equals
+navlog's own JSON output exactly, on generated logs of several seeds.
+
+    python3 Tools/sql-check.py --navlog .build/debug/navlog [--seeds 1,2,3] [--events N]
+
+Installs the duckdb Python package when it is missing. Prints one line per check and ends with
+"N passed, M failed"; exits 1 when a check failed.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import duckdb
+except ImportError:
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "duckdb"], check=True)
+    import duckdb
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCREEN_VIEWS = ("{session: 'VARCHAR', scene: 'VARCHAR', tab: 'VARCHAR', stack: 'VARCHAR', screen: 'VARCHAR', id: 'VARCHAR', "
+                "depth: 'BIGINT', entered_by: 'VARCHAR', start_seq: 'BIGINT', start_ts: 'VARCHAR', end_ts: 'VARCHAR', "
+                "dwell_ms: 'BIGINT', crashed: 'BOOLEAN'}")
+TRANSITIONS = ("{session: 'VARCHAR', scene: 'VARCHAR', step: 'BIGINT', from_screen: 'VARCHAR', to_screen: 'VARCHAR', "
+               "from_seq: 'BIGINT', to_seq: 'BIGINT'}")
+# query -> (SQL file, navlog arguments, how a navlog JSON row becomes a tuple)
+CHECKS = {
+    "screens": ("screens.sql", ["screens"], lambda r: (r["screen"], r["views"], r["sessions"], r["dwell_median_ms"],
+                                                      r["dwell_p90_ms"], r["dwell_total_ms"])),
+    "transitions": ("transitions.sql", ["transitions"], lambda r: (r["from"], r["to"], r["count"])),
+    "paths": ("paths.sql", ["paths", "--length", "3", "--top", "0"], lambda r: (r["path"], r["occurrences"], r["sessions"])),
+}
+
+
+def run(navlog, *args):
+    return subprocess.run([navlog, *args], check=True, capture_output=True, text=True).stdout
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--navlog", required=True)
+    parser.add_argument("--seeds", default="1,2,3")
+    parser.add_argument("--events", type=int, default=30000)
+    args = parser.parse_args()
+    passed = failed = 0
+    with tempfile.TemporaryDirectory(prefix="navlog-sql-") as tmp:
+        for seed in args.seeds.split(","):
+            log = os.path.join(tmp, f"log{seed}.jsonl")
+            run(args.navlog, "generate", "--events", str(args.events), "--seed", seed, "-o", log)
+            views, transitions = os.path.join(tmp, f"views{seed}.ndjson"), os.path.join(tmp, f"transitions{seed}.ndjson")
+            run(args.navlog, "export", log, "--table", "screen_views", "-o", views)
+            run(args.navlog, "export", log, "--table", "transitions", "-o", transitions)
+            con = duckdb.connect()
+            con.execute(f"CREATE VIEW screen_views AS SELECT * FROM read_json('{views}', format='newline_delimited', columns={SCREEN_VIEWS})")
+            con.execute(f"CREATE VIEW transitions AS SELECT * FROM read_json('{transitions}', format='newline_delimited', columns={TRANSITIONS})")
+            for name, (sql_file, navlog_args, row) in CHECKS.items():
+                sql = open(os.path.join(ROOT, "Tools", "sql", sql_file)).read()
+                expected = [tuple(r) for r in con.execute(sql).fetchall()]
+                expected = [tuple(list(v) if isinstance(v, (list, tuple)) else v for v in r) for r in expected]
+                output = json.loads(run(args.navlog, *navlog_args, log, "--format", "json"))
+                actual = [row(r) for r in output["rows"]]
+                if output.get("format") == 1 and actual == expected and actual:
+                    passed += 1
+                    print(f"ok    {name} (seed {seed}): {len(actual)} rows equal DuckDB's")
+                else:
+                    failed += 1
+                    first = next((i for i, (a, e) in enumerate(zip(actual, expected)) if a != e), min(len(actual), len(expected)))
+                    print(f"FAIL  {name} (seed {seed}): navlog {len(actual)} rows, DuckDB {len(expected)}; first difference at row {first}:")
+                    print(f"        navlog {actual[first] if first < len(actual) else None}")
+                    print(f"        duckdb {expected[first] if first < len(expected) else None}")
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
