@@ -136,3 +136,65 @@ import NavigationHistory
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 }
+
+@Suite struct FunnelTests {
+    /// One session's views of the given screens at the given minutes.
+    static func views(_ session: String, _ steps: [(String, Int64)]) -> [AnalyticsView] {
+        var tracker = ScreenViewTracker()
+        var seq = 0
+        var result: [AnalyticsView] = []
+        func event(_ minute: Int64, _ action: NavigationAction) {
+            seq += 1
+            let ts = Timestamp(millisecondsSince1970: QueryTests.base + minute * 60_000)
+            result += tracker.consume(NavigationEvent(seq: seq, timestamp: ts, session: session, action: action)).ended.map { AnalyticsView($0, app: nil) }
+        }
+        event(0, .sceneOpen(scene: "main", kind: nil))
+        for (screen, minute) in steps {
+            // Each step its own instance, so that a screen repeated is a new view.
+            event(minute, .setPath(scene: "main", stack: "main", path: [Route(screen: screen, id: "\(minute)")], cause: .programmatic))
+        }
+        event(steps.last!.1 + 1, .sessionEnd(reason: nil))
+        return result.filter { $0.screen != "root" }
+    }
+
+    static func run(_ query: FunnelQuery, _ sessions: [[AnalyticsView]]) -> [FunnelQuery.Row] {
+        var query = query
+        for views in sessions { for view in views { query.add(view) } }
+        query.finish()
+        return query.rows
+    }
+
+    @Test func theFirstEntryStopsAtBWhereAnyEntryConvertsWithinAnHour() {
+        // A at 1:00, A at 1:30, B at 1:45, C at 2:15; a one-hour window.
+        let session = Self.views("s", [("A", 60), ("A", 90), ("B", 105), ("C", 135)])
+        let first = Self.run(FunnelQuery(steps: ["A", "B", "C"], entry: .first, window: .seconds(3600)), [session])
+        #expect(first.map(\.sessions) == [1, 1, 0])
+        #expect(first[1].medianMilliseconds == Int64(45 * 60_000), "B came 45 min after the first A")
+        let any = Self.run(FunnelQuery(steps: ["A", "B", "C"], entry: .any, window: .seconds(3600)), [session])
+        #expect(any.map(\.sessions) == [1, 1, 1])
+        #expect(any.map(\.medianMilliseconds) == [Int64(0), Int64(15 * 60_000), Int64(45 * 60_000)], "timed from the A at 1:30")
+    }
+
+    @Test func theModesDifferInWhatMayComeBetweenAndInWhatOrder() {
+        let between = Self.views("s1", [("A", 1), ("X", 2), ("B", 3), ("C", 4)])   // X between A and B
+        let reversed = Self.views("s2", [("A", 1), ("C", 2), ("B", 3)])             // C before B
+        let direct = Self.views("s3", [("A", 1), ("B", 2), ("C", 3)])
+        let never = Self.views("s4", [("B", 1), ("C", 2)])                          // no A
+        let sessions = [between, reversed, direct, never]
+        let ordered = Self.run(FunnelQuery(steps: ["A", "B", "C"], mode: .ordered), sessions)
+        #expect(ordered.map(\.sessions) == [3, 3, 2])
+        #expect(ordered.map(\.dropOff) == [0, 0, 1])
+        #expect(ordered[2].conversionFromFirst == 2.0 / 3.0)
+        let strict = Self.run(FunnelQuery(steps: ["A", "B", "C"], mode: .strict), sessions)
+        #expect(strict.map(\.sessions) == [3, 1, 1], "X breaks s1 before B; s2 has C right after A; only s3 goes on")
+        let any = Self.run(FunnelQuery(steps: ["A", "B", "C"], mode: .any), sessions)
+        #expect(any.map(\.sessions) == [3, 3, 3])
+        #expect(any[2].p90Milliseconds == Int64(3 * 60_000), "s1 completes C at 4 min, 3 min after A at 1")
+    }
+
+    @Test func aStepOutsideTheWindowIsNotReached() {
+        let late = Self.views("s", [("A", 0), ("B", 90)])
+        #expect(Self.run(FunnelQuery(steps: ["A", "B"], window: .seconds(3600)), [late]).map(\.sessions) == [1, 0])
+        #expect(Self.run(FunnelQuery(steps: ["A", "B"], window: .seconds(5400)), [late]).map(\.sessions) == [1, 1], "the window's end is included")
+    }
+}

@@ -158,7 +158,8 @@ struct NavlogRun {
         #expect(missing.stderr.contains("missing: error: no such file or directory"))
     }
 
-    @Test(arguments: ["verify", "dump", "state", "replay", "diff", "sessions", "repair", "append", "generate", "demo", "help"])
+    @Test(arguments: ["verify", "dump", "state", "replay", "diff", "sessions", "restore", "screens", "transitions", "paths", "funnel",
+                      "export", "repair", "append", "generate", "demo", "help"])
     func everySubcommandHasHelp(subcommand: String) throws {
         let flag = try NavlogRun(subcommand, "--help")
         #expect(flag.status == 0)
@@ -308,5 +309,31 @@ struct NavlogRun {
         #expect(table.stdout.contains(id) && table.stdout.contains("clean"))
         #expect(try NavlogRun("replay", log, "--session", "nope").status == 66)
         #expect(try NavlogRun("replay", log).status == 64)
+    }
+
+    @Test func analyticsCommandsPrintTablesJSONAndCSVAndExportTheTables() throws {
+        let log = try generate("analytics.jsonl", events: 3000)
+        let screens = try NavlogRun("screens", log)
+        #expect(screens.status == 0)
+        #expect(screens.stdout.hasPrefix("\(log): screens, 3000 events (seq 1...3000), no filters\nscreen "))
+        let json = try NavlogRun("screens", log, "--format", "json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["format"] as? Int == 1 && object["query"] as? String == "screens")
+        let csv = try NavlogRun("transitions", log, "--format", "csv")
+        #expect(csv.stdout.hasPrefix("from,to,count\n"))
+        let paths = try NavlogRun("paths", log, "--length", "2", "--top", "3", "--format", "json")
+        let rows = try #require((try JSONSerialization.jsonObject(with: Data(paths.stdout.utf8)) as? [String: Any])?["rows"] as? [[String: Any]])
+        #expect(rows.count == 3 && (rows[0]["path"] as? [String])?.count == 2)
+        let funnel = try NavlogRun("funnel", log, "--steps", "home,recipe", "--window", "30m", "--entry", "any")
+        #expect(funnel.status == 0 && funnel.stdout.contains("recipe"))
+        #expect(try NavlogRun("funnel", log).status == 64)
+        #expect(try NavlogRun("funnel", log, "--steps", "a", "--window", "soon").status == 64)
+        let export = dir + "/views.csv"
+        #expect(try NavlogRun("export", log, "--table", "screen_views", "--format", "csv", "-o", export).status == 0)
+        let lines = try String(contentsOfFile: export, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first == "session,scene,tab,stack,screen,id,depth,entered_by,start_seq,start_ts,end_ts,dwell_ms,crashed")
+        let views = (object["rows"] as? [[String: Any]])?.reduce(0) { $0 + ($1["views"] as? Int ?? 0) }
+        #expect(lines.count - 1 == views, "one row per screen view")
+        #expect(try NavlogRun("export", log, "--table", "nope").status == 64)
     }
 }

@@ -15,6 +15,11 @@ enum AnalyticsOutput {
           --mode MODE       Recovery mode, as in `navlog verify` (default tolerateTornTail).
         """
 
+    /// The options' help without `--mode`, for a subcommand that gives `--mode` another meaning.
+    static var optionsHelpWithoutMode: String {
+        optionsHelp.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("--mode MODE") }.joined(separator: "\n")
+    }
+
     enum Format: String, CaseIterable { case text, json, csv }
 
     static func filter(_ parsed: Arguments) throws -> AnalyticsFilter {

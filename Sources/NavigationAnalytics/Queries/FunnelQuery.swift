@@ -1,0 +1,127 @@
+import NavigationHistory
+
+/// A funnel over screen views: how many sessions reach each step, in what time.
+///
+/// Steps are screen names. A session reaches step i when views matching steps 1…i occur within
+/// ``window`` of the step-1 view that starts the attempt:
+/// - ``Mode/ordered`` (the default): in order, other views may come between;
+/// - ``Mode/strict``: in order and consecutive (the very next view of the session);
+/// - ``Mode/any``: after the step-1 view, in any order; step i is reached when the last of
+///   steps 2…i has been seen.
+/// With ``Entry/first`` only a session's first step-1 view starts an attempt (Mixpanel's rule);
+/// with ``Entry/any`` every step-1 view may, and the attempt that gets furthest counts (the
+/// earliest of those; PostHog's rule). A session's views are taken in seq order, all scenes together.
+public struct FunnelQuery: Sendable {
+    public enum Mode: String, Sendable, CaseIterable { case ordered, strict, any }
+    public enum Entry: String, Sendable, CaseIterable { case first, any }
+
+    /// One step's row.
+    public struct Row: Sendable, Hashable {
+        public var step: Int
+        public var screen: String
+        /// Sessions that reached this step.
+        public var sessions: Int
+        /// Sessions lost since the previous step (0 for step 1).
+        public var dropOff: Int
+        /// Reached ÷ reached at the previous step, and ÷ reached at step 1 (nil when the divisor is 0).
+        public var conversionFromPrevious: Double?, conversionFromFirst: Double?
+        /// Time from the step-1 view to this step, over the sessions that reached it (ms).
+        public var medianMilliseconds: Int64?, p90Milliseconds: Int64?
+    }
+
+    public let steps: [String]
+    public let mode: Mode
+    public let entry: Entry
+    public let window: Duration
+
+    private var reached: [Int]
+    private var times: [QuantileCounter]
+    private var session: String?
+    private var views: [(screen: String, start: Int64)] = []
+
+    public init(steps: [String], mode: Mode = .ordered, entry: Entry = .first, window: Duration = .seconds(86_400)) {
+        precondition(!steps.isEmpty, "a funnel needs at least one step")
+        self.steps = steps
+        self.mode = mode
+        self.entry = entry
+        self.window = window
+        reached = Array(repeating: 0, count: steps.count)
+        times = Array(repeating: QuantileCounter(), count: steps.count)
+    }
+
+    /// Adds a view; a session's views must come together (a log's sessions do not interleave), in
+    /// any order — they are sorted by seq when the session ends.
+    public mutating func add(_ view: AnalyticsView) {
+        if view.session != session {
+            endSession()
+            session = view.session
+        }
+        pending.append((view.startSeq, view.screen, view.start.millisecondsSince1970))
+    }
+
+    private var pending: [(seq: Int, screen: String, start: Int64)] = []
+
+    /// Ends the last session; call once after the last view.
+    public mutating func finish() { endSession() }
+
+    private mutating func endSession() {
+        defer { pending.removeAll(keepingCapacity: true) }
+        guard !pending.isEmpty else { return }
+        views = pending.sorted { $0.seq < $1.seq }.map { ($0.screen, $0.start) }
+        var best: [Int64] = []   // times from step 1 of the best attempt, one per step reached
+        for start in views.indices where views[start].screen == steps[0] {
+            let attempt = self.attempt(from: start)
+            if attempt.count > best.count { best = attempt }
+            if entry == .first || best.count == steps.count { break }
+        }
+        for (k, time) in best.enumerated() {
+            reached[k] += 1
+            times[k].add(time)
+        }
+    }
+
+    /// The times from step 1 of the steps an attempt starting at view `start` reaches.
+    private func attempt(from start: Int) -> [Int64] {
+        let t0 = views[start].start
+        let limit = t0 + window.milliseconds
+        var result: [Int64] = [0]
+        switch mode {
+        case .ordered, .strict:
+            var position = start
+            for step in steps.dropFirst() {
+                var next = position + 1
+                if mode == .ordered {
+                    while next < views.count, views[next].screen != step, views[next].start <= limit { next += 1 }
+                }
+                guard next < views.count, views[next].screen == step, views[next].start <= limit else { break }
+                result.append(views[next].start - t0)
+                position = next
+            }
+        case .any:
+            var latest: Int64 = 0
+            for step in steps.dropFirst() {
+                guard let seen = views[(start + 1)...].first(where: { $0.screen == step && $0.start <= limit }) else { break }
+                latest = max(latest, seen.start - t0)
+                result.append(latest)
+            }
+        }
+        return result
+    }
+
+    public var rows: [Row] {
+        steps.indices.map { k in
+            Row(step: k + 1, screen: steps[k], sessions: reached[k], dropOff: k == 0 ? 0 : reached[k - 1] - reached[k],
+                conversionFromPrevious: k == 0 ? (reached[0] > 0 ? 1 : nil) : (reached[k - 1] > 0 ? Double(reached[k]) / Double(reached[k - 1]) : nil),
+                conversionFromFirst: reached[0] > 0 ? Double(reached[k]) / Double(reached[0]) : nil,
+                medianMilliseconds: times[k].quantile(percent: 50), p90Milliseconds: times[k].quantile(percent: 90))
+        }
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

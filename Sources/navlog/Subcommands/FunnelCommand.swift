@@ -1,0 +1,64 @@
+import NavigationAnalytics
+import NavigationHistory
+
+/// `navlog funnel PATH --steps a,b,c [--mode M] [--entry E] [--window D] [filters] [--format ...]`
+enum FunnelCommand: Subcommand {
+    static let name = "funnel"
+    static let summary = "How many sessions reach each step of a funnel of screens, and how fast."
+    static let help = """
+        Usage: navlog funnel PATH --steps SCREEN,SCREEN,... [--mode ordered|strict|any] [--entry first|any]
+                             [--window DURATION] [--since TS] [--until TS] [--app V] [--session ID]
+                             [--scene ID] [--format text|json|csv]
+
+        A session reaches step i when views of steps 1..i occur within the window of the step-1 view
+        that starts the attempt. Per step: the sessions reaching it, the drop-off from the step before,
+        the conversion from the step before and from step 1, and the median and p90 time from step 1
+        (ms, nearest rank). A session's views are taken in seq order, all its scenes together.
+
+        Options:
+          --steps LIST      The funnel's screens, comma-separated (at least one).
+          --mode MODE       ordered (default): in order, other views may come between.
+                            strict: in order and consecutive. any: after step 1, in any order.
+          --entry ENTRY     first (default): only a session's first step-1 view starts an attempt.
+                            any: every step-1 view may; the attempt that gets furthest counts.
+          --window DURATION How long after step 1 the other steps may come: 90s, 30m, 1h, 7d, or
+                            seconds (default 1d).
+        \(AnalyticsOutput.optionsHelpWithoutMode)
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--steps", "--mode", "--entry", "--window"])) else {
+            return ExitCode.success
+        }
+        let path = try parsed.path()
+        let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
+        let steps = (parsed.value("--steps") ?? "").split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
+        guard !steps.isEmpty else { throw UsageError("give the funnel's screens with --steps a,b,c") }
+        guard let mode = FunnelQuery.Mode(rawValue: parsed.value("--mode") ?? "ordered") else { throw UsageError("--mode takes ordered, strict or any") }
+        guard let entry = FunnelQuery.Entry(rawValue: parsed.value("--entry") ?? "first") else { throw UsageError("--entry takes first or any") }
+        let window = try parsed.value("--window").map(duration) ?? .seconds(86_400)
+        let filter = try AnalyticsOutput.filter(parsed)
+        var query = FunnelQuery(steps: steps, mode: mode, entry: entry, window: window)
+        // --mode is the recovery mode elsewhere; here it names the funnel's mode, so the log is read tolerating a torn tail.
+        let report = try ViewStream.read(path, filter: filter) { query.add($0) }
+        query.finish()
+        func ratio(_ value: Double?) -> AnalyticsOutput.Cell { .number(value.map { Int64(($0 * 10_000).rounded()) }) }
+        AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
+                              columns: ["step", "screen", "sessions", "drop_off", "conversion_from_previous_bp", "conversion_from_first_bp",
+                                        "median_ms", "p90_ms"],
+                              rows: query.rows.map { [.number(Int64($0.step)), .text($0.screen), .number(Int64($0.sessions)), .number(Int64($0.dropOff)),
+                                                      ratio($0.conversionFromPrevious), ratio($0.conversionFromFirst),
+                                                      .number($0.medianMilliseconds), .number($0.p90Milliseconds)] })
+        return ExitCode.success
+    }
+
+    /// `90s`, `30m`, `1h`, `7d`, `500ms`, or plain seconds.
+    static func duration(_ text: String) throws -> Duration {
+        let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000)]
+        for (suffix, ms) in units where text.hasSuffix(suffix) {
+            if let n = Int64(text.dropLast(suffix.count)), n >= 0 { return .milliseconds(n * ms) }
+        }
+        if let n = Int64(text), n >= 0 { return .seconds(n) }
+        throw UsageError("--window takes a duration such as 90s, 30m, 1h or 7d, not '\(text)'")
+    }
+}
