@@ -67,9 +67,14 @@ public final class Router<R: NavigationRoute> {
     }
 
     /// Applies what a ``Restorer`` worked out, recording it as a `restore` event; nothing happens
-    /// when a guard fired.
-    public func restore(_ result: Restorer.Result) {
-        if let action = result.action { apply(action) }
+    /// when a guard fired, or when the state is too big for the log to hold (the refusal is in
+    /// ``NavigationModel/refusals`` and the app starts at the root).
+    ///
+    /// - Returns: Whether a state was restored.
+    @discardableResult
+    public func restore(_ result: Restorer.Result) -> Bool {
+        guard let action = result.action else { return false }
+        return apply(action)
     }
 
     /// Records the session's clean end.
@@ -153,10 +158,11 @@ public final class Router<R: NavigationRoute> {
     @discardableResult
     public func open(url: String, in scene: String = "main") -> DeepLinkOutcome {
         let match = deepLinks.match(url)
-        let stack = match.routes.isEmpty ? nil : (match.stack ?? match.tab ?? state.scenes[scene]?.tab ?? "main")
-        apply(.deeplink(scene: scene, url: String(url.prefix(DeepLinkTable<R>.maximumURLLength)), outcome: match.outcome,
-                        tab: match.outcome == .unmatched ? nil : match.tab, stack: stack,
-                        path: match.outcome == .unmatched ? nil : match.routes.map(\.route)))
+        // A link that resolved nothing leaves the stack alone (a path of [] would empty it).
+        let path = match.routes.isEmpty ? nil : match.routes.map(\.route)
+        let stack = path == nil ? nil : (match.stack ?? match.tab ?? state.scenes[scene]?.tab ?? "main")
+        apply(.deeplink(scene: scene, url: Self.prefix(url, bytes: DeepLinkTable<R>.maximumURLLength), outcome: match.outcome,
+                        tab: match.outcome == .unmatched ? nil : match.tab, stack: stack, path: path))
         return match.outcome
     }
 
@@ -173,14 +179,41 @@ public final class Router<R: NavigationRoute> {
         return state.stacks[stack] ?? []
     }
 
-    /// Folds the action into the state and records it: one event per mutation.
-    private func apply(_ action: NavigationAction) {
-        seq += 1
+    /// At most `bytes` UTF-8 bytes of `text`, cut at a Unicode scalar.
+    static func prefix(_ text: String, bytes: Int) -> String {
+        guard text.utf8.count > bytes else { return text }
+        var scalars = String.UnicodeScalarView()
+        var used = 0
+        for scalar in text.unicodeScalars {
+            let size = String(scalar).utf8.count
+            guard used + size <= bytes else { break }
+            scalars.append(scalar)
+            used += size
+        }
+        return String(scalars)
+    }
+
+    /// Checks the action the way the store will, then folds it into the state and records it: one
+    /// event per mutation. An action the store would refuse (an empty id, a state too big for a
+    /// line) is neither applied nor recorded, so the router never shows what the log will not replay;
+    /// it is kept in ``NavigationModel/refusals``.
+    @discardableResult
+    private func apply(_ action: NavigationAction) -> Bool {
         let now = Timestamp.now
-        if let anomaly = Projection.fold(&model.state, NavigationEvent(seq: seq, timestamp: now, session: recorder?.session ?? "", action: action)) {
+        let session = recorder?.session ?? "router"
+        do {
+            try EventLog.check(EventDraft(action: action, session: session, timestamp: now))
+        } catch {
+            model.refusals.append(error as? NavigationHistoryError
+                                  ?? NavigationHistoryError(code: .invalidEvent, message: "\(error)"))
+            return false
+        }
+        seq += 1
+        if let anomaly = Projection.fold(&model.state, NavigationEvent(seq: seq, timestamp: now, session: session, action: action)) {
             model.anomalies.append(anomaly)
         }
         recorder?.record(action, at: now)
+        return true
     }
 }
 
@@ -191,6 +224,8 @@ public final class NavigationModel {
     public internal(set) var state = NavigationState()
     /// Actions that did not fit the state.
     public internal(set) var anomalies: [Projection.Anomaly] = []
+    /// Actions refused because the log could not hold them; they were neither applied nor recorded.
+    public internal(set) var refusals: [NavigationHistoryError] = []
 
     nonisolated init() {}
 }

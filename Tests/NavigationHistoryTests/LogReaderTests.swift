@@ -283,4 +283,20 @@ import Testing
         clean.checksSnapshots = true
         #expect(try clean.read { _ in }.isClean)
     }
+
+    @Test func anUnknownTypeMakesTheNextSnapshotUncheckedNotADefect() throws {
+        let dir = TemporaryDirectory()
+        var events = generatedEvents(50, seed: 16)
+        var state = NavigationState()
+        for event in events { Projection.fold(&state, event) }
+        state.scenes["from-a-newer-type"] = SceneState()   // what a newer writer's type might have done
+        events.append(NavigationEvent(seq: 51, timestamp: events[49].timestamp, session: events[49].session,
+                                      action: .unknown(type: "scene.magic", members: [])))
+        events.append(NavigationEvent(seq: 52, timestamp: events[49].timestamp, session: events[49].session, action: .snapshot(state: state)))
+        var reader = LogReader(path: dir.file("log.jsonl", logBytes(events)))
+        reader.checksSnapshots = true
+        let report = try reader.read { _ in }
+        #expect(report.isClean)
+        #expect(report.warnings.map(\.kind) == [.unknownType])
+    }
 }

@@ -107,4 +107,26 @@ import Testing
         let again = try Restorer(options: .init(crashLoopSessions: 1_000_000)).restore(from: path, now: last!.timestamp)
         #expect(again.state == result.state)
     }
+
+    @Test func aTornLastLineOfAFullBlockOrANewlinelessTailIsSkippedLikeTheForwardReaderDoes() throws {
+        let dir = TemporaryDirectory()
+        var events = generatedEvents(200, seed: 19, crashRate: 0)
+        var state = NavigationState()
+        for event in events { Projection.fold(&state, event) }
+        let now = events.last!.timestamp
+        // A last line of exactly 64 KiB with a bad crc: torn, as the forward reader says.
+        var long = LineEncoder.encode(NavigationEvent(seq: 201, timestamp: now, session: events.last!.session,
+                                                      action: .pop(scene: "main", stack: "main", count: 1)))
+        long.removeLast()
+        long.insert(contentsOf: Array(#""pad":""#.utf8) + [UInt8](repeating: 0x61, count: 65_536 - long.count - 9) + Array(#"","#.utf8), at: 1)
+        long[10] ^= 0x01
+        let path = dir.file("log.jsonl", logBytes(events) + long + [0x0A])
+        #expect(readAll(path).report?.tornTail != nil)
+        let restorer = Restorer(options: .init(crashLoopSessions: 1000))
+        #expect(try restorer.restore(from: path, now: now).state == state)
+        // Zeros without a newline after the last line (a preallocated block): skipped too.
+        let zeros = dir.file("zeros.jsonl", logBytes(events) + [UInt8](repeating: 0, count: 200_000))
+        #expect(try restorer.restore(from: zeros, now: now).state == state)
+        _ = events.removeLast()
+    }
 }

@@ -75,4 +75,25 @@ import Testing
         #expect(open.first?.dwellMilliseconds == 500, "ended at the log's last event")
         #expect(lastSession == .open)
     }
+
+    @Test func aSnapshotStampedWithTheNextSessionDoesNotBeginItNorCrashTheViewsBefore() {
+        var tracker = ScreenViewTracker()
+        var views: [ScreenView] = []
+        var state = NavigationState()
+        let events: [NavigationEvent] = [
+            Self.event(1, 0, .sceneOpen(scene: "main", kind: nil), session: "a"),
+            Self.event(2, 1000, .push(scene: "main", stack: "main", route: Route(screen: "recipe", id: "1")), session: "a"),
+            Self.event(3, 5000, .sessionEnd(reason: nil), session: "a"),
+        ]
+        for event in events {
+            views += tracker.consume(event).ended
+            Projection.fold(&state, event)
+        }
+        // The store's periodic snapshot carries the session of the event after it: b's start.
+        views += tracker.consume(Self.event(4, 9000, .snapshot(state: state), session: "b")).ended
+        views += tracker.consume(Self.event(5, 9000, .sessionStart(app: nil, launch: .cold, meta: nil), session: "b")).ended
+        views += tracker.consume(Self.event(6, 9000, .sceneOpen(scene: "main", kind: nil), session: "b")).ended
+        #expect(views.allSatisfy { !$0.crashed }, "\(views.map { "\($0.session):\($0.screen.route.screen):\($0.crashed)" })")
+        #expect(views.map(\.session) == ["a", "a"])
+    }
 }

@@ -202,4 +202,21 @@ import Testing
         ])
         #expect(StateDiff(from: after, to: after).isEmpty)
     }
+
+    @Test func anIndexBuiltSkippingDamageIsNotUsedInAStricterModeAndHugeIntervalsAreCapped() throws {
+        let dir = TemporaryDirectory()
+        var lines = generatedEvents(400, seed: 17).map { LineEncoder.encode($0) }
+        lines[99][30] ^= 0x01
+        let path = dir.file("log.jsonl", lines.flatMap { $0 })
+        let salvaged = try Timeline(path: path, interval: 50, mode: .salvage)
+        #expect(salvaged.report.defectCount == 1)
+        #expect(throws: NavigationHistoryError.self, "the strict reading still sees the damage") {
+            _ = try Timeline(path: path, interval: 50, mode: .tolerateTornTail)
+        }
+        let clean = dir.path + "/clean.jsonl"
+        _ = try Self.log(clean, events: 300, seed: 18)
+        let capped = try Timeline(path: clean, interval: Int.max)
+        try capped.seek(to: 10)
+        #expect(capped.seq == 10 && capped.interval == 1_000_000)
+    }
 }

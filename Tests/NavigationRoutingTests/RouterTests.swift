@@ -198,3 +198,47 @@ final class TemporaryLog {
         #expect(router.path(for: "home") == [.category("soups")])
     }
 }
+
+@MainActor @Suite struct RouterReviewTests {
+    @Test func anActionTheLogCannotHoldIsNeitherAppliedNorRecorded() async throws {
+        let log = TemporaryLog()
+        let recorder = try await Recorder(directory: log.path, options: .init(durability: .none))
+        let router = Router<Screen>(recorder: recorder)
+        router.open(scene: "main")
+        router.select(tab: "")
+        #expect(router.selectedTab() == nil)
+        #expect(router.model.refusals.count == 1)
+        var huge = NavigationState(active: "main", scenes: ["main": SceneState(tab: "home")])
+        huge.scenes["main"]!.stacks["home"] = (0..<2000).map { Route(screen: "recipe", id: "recipe-number-\($0)-with-a-long-id") }
+        let result = Restorer.Result(state: huge, from: 1, dropped: [], guardFired: nil, session: "x", sessionEnding: .unclean)
+        #expect(!router.restore(result), "a restore too big for one line is refused: the app starts at the root")
+        #expect(router.model.refusals.count == 2)
+        #expect(router.state.scenes["main"]?.stacks["home"] == nil)
+        try await recorder.close()
+        #expect(try log.events().map(\.type) == ["scene.open"])
+        #expect(await recorder.status.refused == 0, "nothing refused reached the recorder")
+    }
+
+    @Test func aDeepLinkThatResolvesNothingLeavesTheStackAndLongURLsAreCutByBytes() async throws {
+        let log = TemporaryLog()
+        let recorder = try await Recorder(directory: log.path, options: .init(durability: .none))
+        var links = DeepLinkTable<Screen>()
+        links.add("recipes://recipe/:id", tab: "home") { captures in [Screen(screen: "recipe", id: captures["id"], params: nil)] }
+        let router = Router<Screen>(recorder: recorder, deepLinks: links)
+        router.open(scene: "main")
+        router.select(tab: "home")
+        router.push(.category("desserts"))
+        #expect(router.open(url: "recipes://recipe/gone") == .partial)
+        #expect(router.path(for: "home") == [.category("desserts")], "a partial link with nothing resolved leaves the stack")
+        let combining = "recipes://x" + String(repeating: "\u{301}", count: 5000)
+        #expect(router.open(url: combining) == .unmatched)
+        try await recorder.close()
+        let urls = try log.events().compactMap { event -> String? in
+            if case .deeplink(_, let url, _, _, _, _) = event.action { return url }
+            return nil
+        }
+        #expect(urls.count == 2)
+        #expect(urls[1].utf8.count <= 2048, "cut by UTF-8 bytes, at a scalar")
+        #expect(router.model.refusals.isEmpty)
+    }
+}

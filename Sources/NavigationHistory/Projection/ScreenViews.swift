@@ -64,14 +64,20 @@ public struct ScreenViewTracker: Sendable {
     /// ended with it (sorted by scene).
     public mutating func consume(_ event: NavigationEvent) -> (anomaly: Projection.Anomaly?, ended: [ScreenView]) {
         var ended: [ScreenView] = []
-        if let session, event.session != session || event.action.type == "session.start" {
+        // The store stamps a snapshot with the session of the event after it, which may be the
+        // next session's start: a snapshot never begins a session, it only restates the state.
+        var isSnapshot = false
+        if case .snapshot = event.action { isSnapshot = true }
+        let begins = !isSnapshot && (event.session != session || event.action.type == "session.start")
+        if session != nil, begins {
             endAll(at: last!, crashed: !sessionEnded, into: &ended)
         }
-        if event.session != session || event.action.type == "session.start" {
+        if begins {
             session = event.session
             sessionEnded = false
         }
         let anomaly = Projection.fold(&state, event)
+        if isSnapshot && session != nil { return (anomaly, []) }   // equal to the folded state: no view changes
         last = (event.seq, event.timestamp)
         if case .sessionEnd = event.action {
             endAll(at: (event.seq, event.timestamp), crashed: false, into: &ended)

@@ -106,6 +106,7 @@ struct Merger {
         // The state is known from the log's first event, and after any event that replaces it.
         switch event.action {
         case .snapshot, .restore, .sessionStart: foldIsWhole = true
+        case .unknown: foldIsWhole = false   // a newer writer's type may change the state in ways this fold cannot
         default: if event.seq == 1 { foldIsWhole = true }
         }
         return false

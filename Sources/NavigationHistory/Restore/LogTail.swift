@@ -1,8 +1,9 @@
 /// Reads a log's events backwards from its end, newest first, a block at a time: what a restore
 /// needs, since its cost must depend on how far back the last snapshot is, not on the log's length.
 ///
-/// Every line is checked as the forward reader checks it. A torn last line is skipped, as
-/// `tolerateTornTail` does; any other defect stops the reading with an error.
+/// Every line is decoded and checked as the forward reader checks a single line (UTF-8, JSON, crc,
+/// members, the 64 KiB limit); the checks across lines (gapless seq) are not made. A torn last line
+/// is skipped, as `tolerateTornTail` does; any other defect stops the reading with an error.
 package struct LogTail {
     private let source: LogSource
     private var file: Int
@@ -42,6 +43,15 @@ package struct LogTail {
         // The bytes before the first newline may belong to a line that began in an earlier block.
         if start > 0 {
             guard let newline = bytes.firstIndex(of: 0x0A) else {
+                // No line is this long: what has no newline yet is the log's torn tail, or damage.
+                guard bytes.count <= LineDecoder.maximumLineLength + 1 else {
+                    if atLogEnd {
+                        pending = []
+                        end = start
+                        return true   // a torn tail without any newline (a preallocated block): skipped
+                    }
+                    throw NavigationHistoryError(code: .corruptLog, message: "lineTooLong: a line longer than the 64 KiB limit", path: source.files[file])
+                }
                 pending = bytes
                 return true
             }
@@ -70,7 +80,7 @@ package struct LogTail {
                 throw NavigationHistoryError(code: .corruptLog, message: "\(error.kind): \(error.detail)", path: source.files[file])
             }
         }
-        atLogEnd = false
+        if !parts.isEmpty { atLogEnd = false }   // only once the log's last line has been looked at
         lines.insert(contentsOf: decoded, at: 0)
     }
 }

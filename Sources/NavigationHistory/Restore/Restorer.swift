@@ -4,9 +4,10 @@
 /// It reads the log backwards only as far as the nearest `snapshot` (the store writes one every
 /// ``EventLog/Options/snapshotInterval`` events), so its cost does not grow with the log. Guards,
 /// each configurable, decide not to restore:
-/// - **crash loop**: the last ``Options/crashLoopSessions`` sessions each ended uncleanly within
-///   ``Options/crashLoopWindow`` of starting from a restored state — the user is not put back into
-///   the screen that keeps crashing;
+/// - **crash loop**: the last ``Options/crashLoopSessions`` sessions each started from a restored
+///   state and ended uncleanly with their last recorded event within ``Options/crashLoopWindow`` of
+///   their start — the user is not put back into the screen that keeps crashing. (The crash itself
+///   is not in the log: a session that sat idle after its last event is judged by that event.);
 /// - **staleness**: the state is older than ``Options/maximumAge``;
 /// - **version**: routes whose screen the app does not know are dropped (``Options/knowsScreen``).
 ///
@@ -88,6 +89,17 @@ public struct Restorer: Sendable {
         /// The session restored from, and how it ended.
         public var session: String?
         public var sessionEnding: SessionEnd?
+
+        /// Creates a result (what ``Restorer/restore(from:now:)`` returns; for previews and tests).
+        public init(state: NavigationState, from: Int, dropped: [Route], guardFired: Guard?, session: String? = nil,
+                    sessionEnding: SessionEnd? = nil) {
+            self.state = state
+            self.from = from
+            self.dropped = dropped
+            self.guardFired = guardFired
+            self.session = session
+            self.sessionEnding = sessionEnding
+        }
 
         /// The `restore` event to record in the new session, after its `session.start`; nil when
         /// there is nothing to restore.

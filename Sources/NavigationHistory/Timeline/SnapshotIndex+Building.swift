@@ -48,9 +48,10 @@ extension SnapshotIndex {
                                 save: Bool = true, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Update {
         let file = path(forLog: source.path, segmented: source.segmented)
         var index = SnapshotIndex(interval: interval)
+        index.mode = mode
         var rebuilt = true
         if save, let bytes = FileManager.default.contents(atPath: file), let loaded = decode([UInt8](bytes)),
-           loaded.interval == interval, loaded.matches(source) {
+           loaded.interval == interval, loaded.mode == mode, loaded.matches(source) {
             index = loaded
             rebuilt = false
         }

@@ -20,6 +20,7 @@ extension SnapshotIndex {
         line { w in
             w.key("navidx", first: true); w.integer(Self.version)
             w.key("interval"); w.integer(interval)
+            w.key("mode"); w.string(mode.rawValue)
         }
         for entry in entries {
             line { w in
@@ -69,8 +70,10 @@ extension SnapshotIndex {
             if slice.isEmpty { continue }
             guard !ended, let object = checkedObject(Array(slice)) else { return nil }
             if let version = object["navidx"] {
-                guard index == nil, version.int == Self.version, let interval = object["interval"]?.int, interval >= 1 else { return nil }
+                guard index == nil, version.int == Self.version, let interval = object["interval"]?.int, interval >= 1,
+                      let mode = object["mode"]?.string.flatMap(RecoveryMode.init(rawValue:)) else { return nil }
                 index = SnapshotIndex(interval: interval)
+                index!.mode = mode
             } else if let entry = object["entry"] {
                 guard index != nil, let decoded = Self.entry(entry) else { return nil }
                 index!.entries.append(decoded)

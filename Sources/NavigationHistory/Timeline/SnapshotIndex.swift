@@ -32,6 +32,9 @@ package struct SnapshotIndex: Sendable {
     }
 
     package var interval: Int
+    /// The recovery mode the index was built in: one built skipping defective lines (salvage) or
+    /// stopping at one (pointInTime) is not used in another mode.
+    package var mode: RecoveryMode = .tolerateTornTail
     package var entries: [Entry] = []
     /// The log's sessions in order, as far as the index was built.
     package var sessions: [SessionSummary] = []

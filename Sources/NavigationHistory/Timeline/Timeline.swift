@@ -52,14 +52,14 @@ public final class Timeline {
     /// Opens the log at `path` and brings its snapshot index up to date.
     ///
     /// - Parameters:
-    ///   - interval: Events between two states of the index (default 4,096).
+    ///   - interval: Events between two states of the index (default 4,096; at most 1,000,000).
     ///   - mode: How defects of the log are treated.
     ///   - indexFile: Whether to read and write the index file beside the log; when false, the
     ///     index is built in memory only.
     /// - Throws: ``NavigationHistoryError`` as reading the log throws in `mode`.
     public init(path: String, interval: Int = 4096, mode: RecoveryMode = .tolerateTornTail, indexFile: Bool = true) throws {
         self.path = path
-        self.interval = max(1, interval)
+        self.interval = min(max(1, interval), 1_000_000)
         self.mode = mode
         useIndexFile = indexFile
         source = try LogSource(path: path)
