@@ -46,13 +46,19 @@ def main():
     parser.add_argument("--events", type=int, default=30000)
     args = parser.parse_args()
     passed = failed = 0
+    # Each seed plain, and the first one also with path cleaning and idle splitting, exported and
+    # queried with the same options.
+    runs = [(seed, []) for seed in args.seeds.split(",")]
+    runs.append((runs[0][0], ["--alias", "^(recipe|reviews)$=content", "--idle", "30s"]))
     with tempfile.TemporaryDirectory(prefix="navlog-sql-") as tmp:
-        for seed in args.seeds.split(","):
+        for k, (seed, options) in enumerate(runs):
             log = os.path.join(tmp, f"log{seed}.jsonl")
-            run(args.navlog, "generate", "--events", str(args.events), "--seed", seed, "-o", log)
-            views, transitions = os.path.join(tmp, f"views{seed}.ndjson"), os.path.join(tmp, f"transitions{seed}.ndjson")
-            run(args.navlog, "export", log, "--table", "screen_views", "-o", views)
-            run(args.navlog, "export", log, "--table", "transitions", "-o", transitions)
+            if not os.path.exists(log):
+                run(args.navlog, "generate", "--events", str(args.events), "--seed", seed, "-o", log)
+            views, transitions = os.path.join(tmp, f"views{k}.ndjson"), os.path.join(tmp, f"transitions{k}.ndjson")
+            run(args.navlog, "export", log, "--table", "screen_views", "-o", views, *options)
+            run(args.navlog, "export", log, "--table", "transitions", "-o", transitions, *options)
+            label = f"seed {seed}" + (" " + " ".join(options) if options else "")
             con = duckdb.connect()
             con.execute(f"CREATE VIEW screen_views AS SELECT * FROM read_json('{views}', format='newline_delimited', columns={SCREEN_VIEWS})")
             con.execute(f"CREATE VIEW transitions AS SELECT * FROM read_json('{transitions}', format='newline_delimited', columns={TRANSITIONS})")
@@ -60,15 +66,15 @@ def main():
                 sql = open(os.path.join(ROOT, "Tools", "sql", sql_file)).read()
                 expected = [tuple(r) for r in con.execute(sql).fetchall()]
                 expected = [tuple(list(v) if isinstance(v, (list, tuple)) else v for v in r) for r in expected]
-                output = json.loads(run(args.navlog, *navlog_args, log, "--format", "json"))
+                output = json.loads(run(args.navlog, *navlog_args, log, "--format", "json", *options))
                 actual = [row(r) for r in output["rows"]]
                 if output.get("format") == 1 and actual == expected and actual:
                     passed += 1
-                    print(f"ok    {name} (seed {seed}): {len(actual)} rows equal DuckDB's")
+                    print(f"ok    {name} ({label}): {len(actual)} rows equal DuckDB's")
                 else:
                     failed += 1
                     first = next((i for i, (a, e) in enumerate(zip(actual, expected)) if a != e), min(len(actual), len(expected)))
-                    print(f"FAIL  {name} (seed {seed}): navlog {len(actual)} rows, DuckDB {len(expected)}; first difference at row {first}:")
+                    print(f"FAIL  {name} ({label}): navlog {len(actual)} rows, DuckDB {len(expected)}; first difference at row {first}:")
                     print(f"        navlog {actual[first] if first < len(actual) else None}")
                     print(f"        duckdb {expected[first] if first < len(expected) else None}")
     print(f"{passed} passed, {failed} failed")

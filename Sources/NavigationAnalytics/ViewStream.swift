@@ -12,20 +12,82 @@ public enum ViewStream {
     /// - Throws: What reading the log throws in `mode`.
     @discardableResult
     public static func read(_ path: String, mode: RecoveryMode = .tolerateTornTail, filter: AnalyticsFilter = AnalyticsFilter(),
+                            cleaning: PathCleaning = PathCleaning(), idle: Duration? = nil,
                             _ body: (AnalyticsView) throws -> Void) throws -> ReadReport {
         var tracker = ScreenViewTracker()
         var apps: [String: String] = [:]
+        let clean = cleaning.cleaner()
+        // With `idle`: where each session was split, as the seq of the first event after a gap.
+        var splits: [String: [Int]] = [:]
+        var last: (session: String, time: Int64)?
+        let gap = idle.map { $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000 }
         func deliver(_ views: [ScreenView]) throws {
             for view in views {
-                let row = AnalyticsView(view, app: apps[view.session])
+                var row = AnalyticsView(view, app: apps[view.session])
+                if let cuts = splits[view.session] {
+                    let part = 1 + cuts.filter { $0 <= view.startSeq }.count
+                    if part > 1 { row.session += "#\(part)" }
+                }
+                row.screen = clean(row.screen)
                 if filter.admits(row) { try body(row) }
             }
         }
         let report = try LogReader(path: path, mode: mode).read { event in
             if case .sessionStart(let app?, _, _) = event.action { apps[event.session] = app }
+            if case .snapshot = event.action {} else {
+                if let gap, let previous = last, previous.session == event.session, event.timestamp.millisecondsSince1970 - previous.time >= gap {
+                    splits[event.session, default: []].append(event.seq)
+                    try deliver(tracker.resume(before: event))
+                }
+                last = (event.session, event.timestamp.millisecondsSince1970)
+            }
             try deliver(tracker.consume(event).ended)
         }
         try deliver(tracker.finish().views)
         return report
+    }
+}
+
+/// Path cleaning: `REGEX=NAME` rules applied in order to every screen name before anything else
+/// (PostHog's path cleaning). Each rule replaces every match of its pattern with its name, as SQL's
+/// `regexp_replace(screen, REGEX, NAME, 'g')` does.
+public struct PathCleaning: Sendable {
+    private let rules: [(pattern: String, name: String)]
+
+    /// No rules: names are kept.
+    public init() { rules = [] }
+
+    /// Rules written `REGEX=NAME` (the last `=` separates them).
+    ///
+    /// - Throws: ``NavigationHistoryError`` with code `invalidEvent` for a rule without `=` or with
+    ///   a pattern that is not a regular expression.
+    public init(rules texts: [String]) throws {
+        rules = try texts.map { text in
+            guard let equals = text.lastIndex(of: "=") else {
+                throw NavigationHistoryError(code: .invalidEvent, message: "--alias '\(text)' is not REGEX=NAME")
+            }
+            let pattern = String(text[..<equals])
+            do { _ = try Regex(pattern) } catch {
+                throw NavigationHistoryError(code: .invalidEvent, message: "--alias '\(text)': not a regular expression (\(error))")
+            }
+            return (pattern, String(text[text.index(after: equals)...]))
+        }
+    }
+
+    /// Whether there are rules at all.
+    public var isEmpty: Bool { rules.isEmpty }
+
+    /// A function that cleans names: the rules compiled once, each distinct name cleaned once.
+    public func cleaner() -> (String) -> String {
+        guard !rules.isEmpty else { return { $0 } }
+        let compiled = rules.compactMap { rule in (try? Regex(rule.pattern)).map { ($0, rule.name) } }
+        var memo: [String: String] = [:]
+        return { screen in
+            if let known = memo[screen] { return known }
+            var name = screen
+            for (regex, replacement) in compiled { name = name.replacing(regex, with: replacement) }
+            memo[screen] = name
+            return name
+        }
     }
 }

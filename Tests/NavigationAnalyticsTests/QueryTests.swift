@@ -198,3 +198,35 @@ import NavigationHistory
         #expect(Self.run(FunnelQuery(steps: ["A", "B"], window: .seconds(5400)), [late]).map(\.sessions) == [1, 1], "the window's end is included")
     }
 }
+
+@Suite struct CleaningAndIdleTests {
+    @Test func aGapEqualToTheIdleTimeoutSplitsTheSessionAndTheViewsResume() throws {
+        // Session a: home at 0 s, recipe at 10 s, nothing until 70 s (a 60 s gap), reviews at 70 s.
+        let path = try QueryTests.log([
+            (0, "a", .sceneOpen(scene: "main", kind: nil)),
+            (0, "a", .tabSelect(scene: "main", tab: "home")),
+            (10, "a", .push(scene: "main", stack: "home", route: QueryTests.route("recipe", "1"))),
+            (70, "a", .push(scene: "main", stack: "home", route: QueryTests.route("reviews", "1"))),
+            (80, "a", .sessionEnd(reason: nil)),
+        ])
+        var split: [AnalyticsView] = []
+        try ViewStream.read(path, idle: .seconds(60)) { split.append($0) }
+        #expect(split.map(\.session) == ["a", "a", "a#2"])
+        #expect(split.map(\.screen) == ["home", "recipe", "reviews"])
+        #expect(split[1].end == split[1].start, "the recipe view before the gap ends at the last event before it, and is kept")
+        var kept: [AnalyticsView] = []
+        try ViewStream.read(path, idle: .milliseconds(60_001)) { kept.append($0) }
+        #expect(kept.map(\.session) == ["a", "a", "a"], "a gap shorter than the timeout does not split")
+        #expect(kept[1].dwellMilliseconds == 60_000)
+    }
+
+    @Test func aliasesRewriteScreenNamesInOrderBeforeAnythingElse() throws {
+        let cleaning = try PathCleaning(rules: ["^recipe-[0-9]+$=recipe", "^(recipe|reviews)$=content"])
+        let clean = cleaning.cleaner()
+        #expect(clean("recipe-42") == "content")
+        #expect(clean("reviews") == "content")
+        #expect(clean("home") == "home")
+        #expect(throws: NavigationHistoryError.self) { try PathCleaning(rules: ["no-equals-sign"]) }
+        #expect(throws: NavigationHistoryError.self) { try PathCleaning(rules: ["([=x"]) }
+    }
+}

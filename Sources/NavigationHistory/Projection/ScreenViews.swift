@@ -101,6 +101,24 @@ public struct ScreenViewTracker: Sendable {
         return (ended.sorted { $0.scene < $1.scene }, sessionEnded ? .clean : .open)
     }
 
+    /// Ends every open view at the last event (not crashed) and begins each again at `event`, which
+    /// is about to be consumed: what analytics do at an idle gap that splits a session. A view the
+    /// gap ends is kept even when it lasted 0 ms (the user saw it; the gap is not dwell). The views
+    /// begun again are entered by `"resume"`.
+    public mutating func resume(before event: NavigationEvent) -> [ScreenView] {
+        guard let last else { return [] }
+        let scenes = open.keys.sorted()
+        var ended: [ScreenView] = []
+        for scene in scenes { close(open[scene]!, at: last, crashed: false, keepInstant: true, into: &ended) }
+        open.removeAll()
+        for scene in scenes {
+            guard let now = state.scenes[scene] else { continue }
+            open[scene] = ScreenView(session: event.session, scene: scene, tab: now.tab, screen: now.visibleScreen, enteredBy: "resume",
+                                     startSeq: event.seq, start: event.timestamp, endSeq: event.seq, end: event.timestamp, crashed: false)
+        }
+        return ended.sorted { $0.scene < $1.scene }
+    }
+
     private mutating func update(_ scene: String, after event: NavigationEvent, into ended: inout [ScreenView]) {
         guard let now = state.scenes[scene] else {
             if let view = open.removeValue(forKey: scene) { close(view, at: (event.seq, event.timestamp), crashed: false, into: &ended) }
@@ -120,12 +138,13 @@ public struct ScreenViewTracker: Sendable {
         open.removeAll()
     }
 
-    private func close(_ view: ScreenView, at end: (seq: Int, timestamp: Timestamp), crashed: Bool, into ended: inout [ScreenView]) {
+    private func close(_ view: ScreenView, at end: (seq: Int, timestamp: Timestamp), crashed: Bool, keepInstant: Bool = false,
+                       into ended: inout [ScreenView]) {
         var view = view
         view.endSeq = end.seq
         view.end = end.timestamp
         view.crashed = crashed
-        if view.dwellMilliseconds > 0 || crashed { ended.append(view) }
+        if view.dwellMilliseconds > 0 || crashed || keepInstant { ended.append(view) }
     }
 }
 

@@ -25,7 +25,8 @@ enum ExportCommand: Subcommand {
                             params, urls: accepted for the tables that carry them (these two do not).
           --salt SALT       The salt of the hashes; keep it secret, and the same across exports that
                             must join.
-          --since, --until, --app, --session, --scene   Filters, as for the queries.
+          --since, --until, --app, --session, --scene, --alias, --idle   As for the queries: export
+                            with the same options as the query the SQL is compared with.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
@@ -63,8 +64,7 @@ enum ExportCommand: Subcommand {
             buffer.removeAll(keepingCapacity: true)
         }
         if let header = export.header { try emit(header) }
-        let filter = try AnalyticsOutput.filter(parsed)
-        try ViewStream.read(path, mode: try parsed.choice("--mode", default: .tolerateTornTail), filter: filter) { view in
+        _ = try AnalyticsOutput.views(path, parsed) { view in
             if let line = export.line(for: view) { try emit(line) }
         }
         try flush()

@@ -36,11 +36,10 @@ enum FunnelCommand: Subcommand {
         guard !steps.isEmpty else { throw UsageError("give the funnel's screens with --steps a,b,c") }
         guard let mode = FunnelQuery.Mode(rawValue: parsed.value("--mode") ?? "ordered") else { throw UsageError("--mode takes ordered, strict or any") }
         guard let entry = FunnelQuery.Entry(rawValue: parsed.value("--entry") ?? "first") else { throw UsageError("--entry takes first or any") }
-        let window = try parsed.value("--window").map(duration) ?? .seconds(86_400)
-        let filter = try AnalyticsOutput.filter(parsed)
+        let window = try parsed.value("--window").map { try AnalyticsOutput.duration($0, option: "--window") } ?? .seconds(86_400)
         var query = FunnelQuery(steps: steps, mode: mode, entry: entry, window: window)
         // --mode is the recovery mode elsewhere; here it names the funnel's mode, so the log is read tolerating a torn tail.
-        let report = try ViewStream.read(path, filter: filter) { query.add($0) }
+        let (report, filter) = try AnalyticsOutput.views(path, parsed, recoveryModeOption: false) { query.add($0) }
         query.finish()
         func ratio(_ value: Double?) -> AnalyticsOutput.Cell { .number(value.map { Int64(($0 * 10_000).rounded()) }) }
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
@@ -50,15 +49,5 @@ enum FunnelCommand: Subcommand {
                                                       ratio($0.conversionFromPrevious), ratio($0.conversionFromFirst),
                                                       .number($0.medianMilliseconds), .number($0.p90Milliseconds)] })
         return ExitCode.success
-    }
-
-    /// `90s`, `30m`, `1h`, `7d`, `500ms`, or plain seconds.
-    static func duration(_ text: String) throws -> Duration {
-        let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000)]
-        for (suffix, ms) in units where text.hasSuffix(suffix) {
-            if let n = Int64(text.dropLast(suffix.count)), n >= 0 { return .milliseconds(n * ms) }
-        }
-        if let n = Int64(text), n >= 0 { return .seconds(n) }
-        throw UsageError("--window takes a duration such as 90s, 30m, 1h or 7d, not '\(text)'")
     }
 }

@@ -8,6 +8,7 @@ enum PathsCommand: Subcommand {
     static let help = """
         Usage: navlog paths PATH [--length K] [--from SCREEN] [--to SCREEN] [--top N]
                                  [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+                                   [--alias REGEX=NAME] [--idle DURATION]
                                  [--format text|json|csv]
 
         Counts every run of K consecutive screen views (an n-gram) in every path — the views of one
@@ -28,11 +29,10 @@ enum PathsCommand: Subcommand {
         }
         let path = try parsed.path()
         let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
-        let filter = try AnalyticsOutput.filter(parsed)
         let length = try parsed.integer("--length", range: 1...100) ?? 3
         let top = try parsed.integer("--top", range: 0...Int.max) ?? 20
         var query = PathsQuery(length: length, from: parsed.value("--from"), to: parsed.value("--to"))
-        let report = try ViewStream.read(path, mode: try parsed.choice("--mode", default: .tolerateTornTail), filter: filter) { query.add($0) }
+        let (report, filter) = try AnalyticsOutput.views(path, parsed) { query.add($0) }
         query.finish()
         let rows = top == 0 ? query.rows : Array(query.rows.prefix(top))
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,

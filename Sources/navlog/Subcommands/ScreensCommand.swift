@@ -7,6 +7,7 @@ enum ScreensCommand: Subcommand {
     static let summary = "Per screen: views, sessions, and dwell median, p90 and total."
     static let help = """
         Usage: navlog screens PATH [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+                                   [--alias REGEX=NAME] [--idle DURATION]
                                    [--format text|json|csv]
 
         One row per screen, from the log's screen views (a view begins whenever a scene's visible
@@ -22,9 +23,8 @@ enum ScreensCommand: Subcommand {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options) else { return ExitCode.success }
         let path = try parsed.path()
         let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
-        let filter = try AnalyticsOutput.filter(parsed)
         var query = ScreensQuery()
-        let report = try ViewStream.read(path, mode: try parsed.choice("--mode", default: .tolerateTornTail), filter: filter) { query.add($0) }
+        let (report, filter) = try AnalyticsOutput.views(path, parsed) { query.add($0) }
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               columns: ["screen", "views", "sessions", "dwell_median_ms", "dwell_p90_ms", "dwell_total_ms"],
                               rows: query.rows.map { [.text($0.screen), .number(Int64($0.views)), .number(Int64($0.sessions)),

@@ -7,6 +7,7 @@ enum TransitionsCommand: Subcommand {
     static let summary = "Counts of from → to between consecutive screen views of each path."
     static let help = """
         Usage: navlog transitions PATH [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+                                   [--alias REGEX=NAME] [--idle DURATION]
                                        [--format text|json|csv]
 
         A path is the screen views of one (session, scene) in order; each pair of consecutive views is
@@ -21,9 +22,8 @@ enum TransitionsCommand: Subcommand {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options) else { return ExitCode.success }
         let path = try parsed.path()
         let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
-        let filter = try AnalyticsOutput.filter(parsed)
         var query = TransitionsQuery()
-        let report = try ViewStream.read(path, mode: try parsed.choice("--mode", default: .tolerateTornTail), filter: filter) { query.add($0) }
+        let (report, filter) = try AnalyticsOutput.views(path, parsed) { query.add($0) }
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, columns: ["from", "to", "count"],
                               rows: query.rows.map { [.text($0.from), .text($0.to), .number(Int64($0.count))] })
         return ExitCode.success

@@ -3,13 +3,17 @@ import NavigationHistory
 
 /// The options every analytics subcommand shares, and its output as a table, JSON or CSV.
 enum AnalyticsOutput {
-    static let options: Set<String> = ["--since", "--until", "--app", "--session", "--scene", "--format", "--mode"]
+    static let options: Set<String> = ["--since", "--until", "--app", "--session", "--scene", "--format", "--mode", "--alias", "--idle"]
     static let optionsHelp = """
           --since TS        Only views that began at or after this time (e.g. 2026-11-29T00:00:00.000Z).
           --until TS        Only views that began before this time.
           --app VERSION     Only sessions of this app version (repeatable).
           --session ID      Only this session (repeatable).
           --scene ID        Only this scene (repeatable).
+          --alias REGEX=NAME  Path cleaning: replace every match of REGEX in screen names with NAME
+                            (repeatable, applied in order, before anything else).
+          --idle DURATION   Also split a session wherever two consecutive events are at least this
+                            far apart (e.g. 30m); the later parts are named SESSION#2, SESSION#3, ...
           --format FORMAT   text (default): an aligned table under a header naming the log, its event
                             range and the filters. json: {"format": 1, "query", "rows": [...]}. csv.
           --mode MODE       Recovery mode, as in `navlog verify` (default tolerateTornTail).
@@ -21,6 +25,28 @@ enum AnalyticsOutput {
     }
 
     enum Format: String, CaseIterable { case text, json, csv }
+
+    /// Reads the screen views of `path` with the common options: filters, path cleaning, idle
+    /// splitting, and the recovery mode (unless `--mode` means something else to the subcommand).
+    static func views(_ path: String, _ parsed: Arguments, recoveryModeOption: Bool = true,
+                      _ body: (AnalyticsView) throws -> Void) throws -> (ReadReport, AnalyticsFilter) {
+        let filter = try self.filter(parsed)
+        let cleaning = try PathCleaning(rules: parsed.all("--alias"))
+        let idle = try parsed.value("--idle").map { try duration($0, option: "--idle") }
+        let mode: RecoveryMode = recoveryModeOption ? try parsed.choice("--mode", default: .tolerateTornTail) : .tolerateTornTail
+        let report = try ViewStream.read(path, mode: mode, filter: filter, cleaning: cleaning, idle: idle, body)
+        return (report, filter)
+    }
+
+    /// `90s`, `30m`, `1h`, `7d`, `500ms`, or plain seconds.
+    static func duration(_ text: String, option: String) throws -> Duration {
+        let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000)]
+        for (suffix, ms) in units where text.hasSuffix(suffix) {
+            if let n = Int64(text.dropLast(suffix.count)), n >= 0 { return .milliseconds(n * ms) }
+        }
+        if let n = Int64(text), n >= 0 { return .seconds(n) }
+        throw UsageError("\(option) takes a duration such as 90s, 30m, 1h or 7d, not '\(text)'")
+    }
 
     static func filter(_ parsed: Arguments) throws -> AnalyticsFilter {
         func time(_ name: String) throws -> Timestamp? {
