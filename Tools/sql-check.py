@@ -26,14 +26,18 @@ SCREEN_VIEWS = ("{session: 'VARCHAR', scene: 'VARCHAR', tab: 'VARCHAR', stack: '
                 "dwell_ms: 'BIGINT', crashed: 'BOOLEAN'}")
 TRANSITIONS = ("{session: 'VARCHAR', scene: 'VARCHAR', step: 'BIGINT', from_screen: 'VARCHAR', to_screen: 'VARCHAR', "
                "from_seq: 'BIGINT', to_seq: 'BIGINT'}")
-# query -> (SQL file, navlog arguments, how a navlog JSON row becomes a tuple)
+# check -> (SQL file, navlog arguments, the JSON array compared, how one of its rows becomes a tuple)
 CHECKS = {
-    "screens": ("screens.sql", ["screens"], lambda r: (r["screen"], r["views"], r["sessions"], r["dwell_median_ms"],
-                                                      r["dwell_p90_ms"], r["dwell_total_ms"])),
-    "transitions": ("transitions.sql", ["transitions"], lambda r: (r["from"], r["to"], r["count"])),
-    "paths": ("paths.sql", ["paths", "--length", "3", "--top", "0"], lambda r: (r["path"], r["occurrences"], r["sessions"])),
+    "screens": ("screens.sql", ["screens"], "rows", lambda r: (r["screen"], r["views"], r["sessions"], r["dwell_median_ms"],
+                                                              r["dwell_p90_ms"], r["dwell_total_ms"])),
+    "transitions": ("transitions.sql", ["transitions"], "rows", lambda r: (r["from"], r["to"], r["count"])),
+    "paths": ("paths.sql", ["paths", "--length", "3", "--top", "0"], "rows", lambda r: (r["path"], r["occurrences"], r["sessions"])),
+    "exits": ("exits.sql", ["exits"], "rows", lambda r: (r["screen"], r["exits"], r["clean"], r["unclean"])),
+    "crash paths": ("crash_paths.sql", ["exits", "--crash-paths", "3"], "crash_paths", lambda r: (r["path"], r["sessions"])),
+    "bounces": ("bounces.sql", ["bounces", "--within", "5s"], "rows", lambda r: (r["screen"], r["pushes"], r["bounces"], r["rate_bp"])),
+    "tabs": ("tabs.sql", ["tabs"], "rows", lambda r: (r["tab"], r["views"], r["dwell_ms"], r["share_bp"])),
+    "tab switches": ("tab_switches.sql", ["tabs"], "switches", lambda r: (r["from"], r["to"], r["count"])),
 }
-
 
 def run(navlog, *args):
     return subprocess.run([navlog, *args], check=True, capture_output=True, text=True).stdout
@@ -62,12 +66,12 @@ def main():
             con = duckdb.connect()
             con.execute(f"CREATE VIEW screen_views AS SELECT * FROM read_json('{views}', format='newline_delimited', columns={SCREEN_VIEWS})")
             con.execute(f"CREATE VIEW transitions AS SELECT * FROM read_json('{transitions}', format='newline_delimited', columns={TRANSITIONS})")
-            for name, (sql_file, navlog_args, row) in CHECKS.items():
+            for name, (sql_file, navlog_args, key, row) in CHECKS.items():
                 sql = open(os.path.join(ROOT, "Tools", "sql", sql_file)).read()
                 expected = [tuple(r) for r in con.execute(sql).fetchall()]
                 expected = [tuple(list(v) if isinstance(v, (list, tuple)) else v for v in r) for r in expected]
                 output = json.loads(run(args.navlog, *navlog_args, log, "--format", "json", *options))
-                actual = [row(r) for r in output["rows"]]
+                actual = [row(r) for r in output[key]]
                 if output.get("format") == 1 and actual == expected and actual:
                     passed += 1
                     print(f"ok    {name} ({label}): {len(actual)} rows equal DuckDB's")

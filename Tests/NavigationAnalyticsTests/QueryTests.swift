@@ -103,6 +103,30 @@ import NavigationHistory
         #expect(fromRecipe.rows.count == 3)
     }
 
+    @Test func exitsBouncesAndTabsOnTheSampleLog() throws {
+        let views = try Self.views(try Self.log(Self.sample))
+        var exits = ExitsQuery(crashPaths: 2)
+        var bounces = BouncesQuery(within: .seconds(5))
+        var tabs = TabsQuery()
+        for view in views {
+            exits.add(view)
+            bounces.add(view)
+            tabs.add(view)
+        }
+        exits.finish()
+        // a ends cleanly on recipe; b's last view, recipe(3), crashed.
+        #expect(exits.rows == [.init(screen: "recipe", exits: 2, clean: 1, unclean: 1)])
+        #expect(exits.crashPathRows == [.init(screens: ["recipe", "recipe"], sessions: 1)])
+        // reviews was pushed at 40 s and popped back to recipe at 45 s: a bounce within 5 s.
+        #expect(bounces.rows == [.init(screen: "reviews", pushes: 1, bounces: 1, rateBasisPoints: 10_000),
+                                 .init(screen: "recipe", pushes: 3, bounces: 0, rateBasisPoints: 0)])
+        var strict = BouncesQuery(within: .milliseconds(4_999))
+        for view in views { strict.add(view) }
+        #expect(strict.rows.first?.bounces == 0, "5 s is not within 4.999 s")
+        #expect(tabs.rows == [.init(tab: "home", views: 7, dwellMilliseconds: 70_000, shareBasisPoints: 10_000)])
+        #expect(tabs.switchRows.isEmpty)
+    }
+
     @Test func filtersKeepOnlyTheViewsAsked() throws {
         let path = try Self.log(Self.sample)
         #expect(try Self.views(path, AnalyticsFilter(apps: ["1.1"])).map(\.session).allSatisfy { $0 == "b" })

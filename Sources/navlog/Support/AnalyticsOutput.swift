@@ -72,59 +72,91 @@ enum AnalyticsOutput {
         }
     }
 
-    /// Prints the result of a query.
+    /// A further table of a result (the crash paths of `exits`, the switches of `tabs`).
+    struct Section {
+        var name: String
+        var columns: [String]
+        var rows: [[Cell]]
+    }
+
+    /// Prints the result of a query: its table, then any further sections (in JSON, arrays named
+    /// after them; in text and CSV, tables after a blank line and the section's name).
     static func print(query: String, path: String, report: ReadReport, filter: AnalyticsFilter, format: Format,
-                      columns: [String], rows: [[Cell]], extra: [(String, Int)] = []) {
+                      columns: [String], rows: [[Cell]], extra: [(String, Int)] = [], sections: [Section] = []) {
         var out = StandardOutput()
         switch format {
         case .text:
             let range = report.firstSeq.map { "seq \($0)...\(report.lastSeq!)" } ?? "no events"
             out.line("\(path): \(query), \(report.events) events (\(range)), \(filter.summary)")
-            let cells = rows.map { $0.map(\.plain) }
-            let widths = columns.indices.map { k in max(columns[k].count, cells.map { $0[k].count }.max() ?? 0) }
-            func row(_ values: [String]) -> String {
-                values.enumerated().map { k, value in
-                    let fill = String(repeating: " ", count: widths[k] - value.count)
-                    return k == 0 ? value + fill : fill + value
-                }.joined(separator: "  ")
+            table(columns, rows, into: &out)
+            for section in sections {
+                out.line("")
+                out.line(section.name)
+                table(section.columns, section.rows, into: &out)
             }
-            out.line(row(columns))
-            for values in cells { out.line(row(values)) }
         case .json:
             var w = JSONWriter(capacity: 1 << 16)
             w.raw("{")
             w.key("format", first: true); w.integer(1)
             w.key("query"); w.string(query)
             for (name, value) in extra { w.key(name); w.integer(value) }
-            w.key("rows"); w.raw("[")
-            for (i, values) in rows.enumerated() {
-                if i > 0 { w.raw(",") }
-                w.raw("{")
-                for (k, cell) in values.enumerated() {
-                    w.key(columns[k], first: k == 0)
-                    switch cell {
-                    case .text(let text): w.string(text)
-                    case .number(let n): if let n { w.integer(Int(n)) } else { w.raw("null") }
-                    case .list(let items): w.value(.array(items.map { .string($0) }))
-                    }
-                }
-                w.raw("}")
-            }
-            w.raw("]}\n")
+            w.key("rows"); array(columns, rows, into: &w)
+            for section in sections { w.key(section.name); array(section.columns, section.rows, into: &w) }
+            w.raw("}\n")
             out.write(w.bytes)
         case .csv:
-            out.line(columns.joined(separator: ","))
-            for values in rows {
-                out.line(values.map { cell -> String in
-                    switch cell {
-                    case .text(let text): return csv(text)
-                    case .number(let n): return n.map(String.init) ?? ""
-                    case .list(let items): return csv(items.joined(separator: " > "))
-                    }
-                }.joined(separator: ","))
+            csvTable(columns, rows, into: &out)
+            for section in sections {
+                out.line("")
+                out.line("# " + section.name)
+                csvTable(section.columns, section.rows, into: &out)
             }
         }
         out.flush()
+    }
+
+    private static func table(_ columns: [String], _ rows: [[Cell]], into out: inout StandardOutput) {
+        let cells = rows.map { $0.map(\.plain) }
+        let widths = columns.indices.map { k in max(columns[k].count, cells.map { $0[k].count }.max() ?? 0) }
+        func row(_ values: [String]) -> String {
+            values.enumerated().map { k, value in
+                let fill = String(repeating: " ", count: widths[k] - value.count)
+                return k == 0 ? value + fill : fill + value
+            }.joined(separator: "  ")
+        }
+        out.line(row(columns))
+        for values in cells { out.line(row(values)) }
+    }
+
+    private static func array(_ columns: [String], _ rows: [[Cell]], into w: inout JSONWriter) {
+        w.raw("[")
+        for (i, values) in rows.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.raw("{")
+            for (k, cell) in values.enumerated() {
+                w.key(columns[k], first: k == 0)
+                switch cell {
+                case .text(let text): w.string(text)
+                case .number(let n): if let n { w.integer(Int(n)) } else { w.raw("null") }
+                case .list(let items): w.value(.array(items.map { .string($0) }))
+                }
+            }
+            w.raw("}")
+        }
+        w.raw("]")
+    }
+
+    private static func csvTable(_ columns: [String], _ rows: [[Cell]], into out: inout StandardOutput) {
+        out.line(columns.joined(separator: ","))
+        for values in rows {
+            out.line(values.map { cell -> String in
+                switch cell {
+                case .text(let text): return csv(text)
+                case .number(let n): return n.map(String.init) ?? ""
+                case .list(let items): return csv(items.joined(separator: " > "))
+                }
+            }.joined(separator: ","))
+        }
     }
 
     static func csv(_ text: String) -> String {

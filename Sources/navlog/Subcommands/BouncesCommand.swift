@@ -1,0 +1,34 @@
+import NavigationAnalytics
+import NavigationHistory
+
+/// `navlog bounces PATH [--within DURATION] [filters] [--format text|json|csv]`
+enum BouncesCommand: Subcommand {
+    static let name = "bounces"
+    static let summary = "U-turns: screens pushed and popped straight back within a few seconds."
+    static let help = """
+        Usage: navlog bounces PATH [--within DURATION] [--since TS] [--until TS] [--app V] [--session ID]
+                                   [--scene ID] [--alias REGEX=NAME] [--idle DURATION] [--format text|json|csv]
+
+        A bounce is a view entered by a push whose path's next view is entered by a pop back to the
+        screen the push left, within DURATION (default 5s): the pogo-stick. Per screen: its pushes,
+        its bounces and the bounce rate in basis points (bounces per 10,000 pushes).
+
+        Options:
+          --within DURATION  How soon the pop must come: 500ms, 5s, 1m, ... (default 5s).
+        \(AnalyticsOutput.optionsHelp)
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--within"])) else { return ExitCode.success }
+        let path = try parsed.path()
+        let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
+        let within = try parsed.value("--within").map { try AnalyticsOutput.duration($0, option: "--within") } ?? .seconds(5)
+        var query = BouncesQuery(within: within)
+        let (report, filter) = try AnalyticsOutput.views(path, parsed) { query.add($0) }
+        AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
+                              columns: ["screen", "pushes", "bounces", "rate_bp"],
+                              rows: query.rows.map { [.text($0.screen), .number(Int64($0.pushes)), .number(Int64($0.bounces)),
+                                                      .number(Int64($0.rateBasisPoints))] })
+        return ExitCode.success
+    }
+}

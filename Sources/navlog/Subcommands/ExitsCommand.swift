@@ -1,0 +1,40 @@
+import NavigationAnalytics
+import NavigationHistory
+
+/// `navlog exits PATH [--crash-paths K] [filters] [--format text|json|csv]`
+enum ExitsCommand: Subcommand {
+    static let name = "exits"
+    static let summary = "Where sessions end: per screen, clean and unclean ends; the paths before crashes."
+    static let help = """
+        Usage: navlog exits PATH [--crash-paths K] [--since TS] [--until TS] [--app V] [--session ID]
+                                 [--scene ID] [--alias REGEX=NAME] [--idle DURATION] [--format text|json|csv]
+
+        Per screen: the sessions whose last view (the one that began last) it was, split into clean
+        ends and unclean ones (that view crashed: the app was killed or crashed). Sorted by exits,
+        then screen.
+
+        Options:
+          --crash-paths K   Also list the most common sequences of the last K screens before an
+                            unclean end, with their sessions ("crash_paths").
+        \(AnalyticsOutput.optionsHelp)
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--crash-paths"])) else { return ExitCode.success }
+        let path = try parsed.path()
+        let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
+        var query = ExitsQuery(crashPaths: try parsed.integer("--crash-paths", range: 1...100) ?? 0)
+        let (report, filter) = try AnalyticsOutput.views(path, parsed) { query.add($0) }
+        query.finish()
+        var sections: [AnalyticsOutput.Section] = []
+        if query.crashPaths > 0 {
+            sections.append(.init(name: "crash_paths", columns: ["path", "sessions"],
+                                  rows: query.crashPathRows.map { [.list($0.screens), .number(Int64($0.sessions))] }))
+        }
+        AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
+                              columns: ["screen", "exits", "clean", "unclean"],
+                              rows: query.rows.map { [.text($0.screen), .number(Int64($0.exits)), .number(Int64($0.clean)), .number(Int64($0.unclean))] },
+                              sections: sections)
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,34 @@
+import NavigationAnalytics
+import NavigationHistory
+
+/// `navlog tabs PATH [filters] [--format text|json|csv]`
+enum TabsCommand: Subcommand {
+    static let name = "tabs"
+    static let summary = "Per tab: views, dwell and its share of time; and the tab-switch matrix."
+    static let help = """
+        Usage: navlog tabs PATH [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+                                [--alias REGEX=NAME] [--idle DURATION] [--format text|json|csv]
+
+        Per tab (the scene's selected tab when a view began): its views, the dwell (ms) of its views
+        that did not crash, and that dwell's share of all tabs' in basis points. Then the switch
+        matrix ("switches"): how often a path's next view is under another tab, per (from, to).
+
+        Options:
+        \(AnalyticsOutput.optionsHelp)
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options) else { return ExitCode.success }
+        let path = try parsed.path()
+        let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
+        var query = TabsQuery()
+        let (report, filter) = try AnalyticsOutput.views(path, parsed) { query.add($0) }
+        AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
+                              columns: ["tab", "views", "dwell_ms", "share_bp"],
+                              rows: query.rows.map { [.text($0.tab), .number(Int64($0.views)), .number($0.dwellMilliseconds),
+                                                      .number(Int64($0.shareBasisPoints))] },
+                              sections: [.init(name: "switches", columns: ["from", "to", "count"],
+                                               rows: query.switchRows.map { [.text($0.from), .text($0.to), .number(Int64($0.count))] })])
+        return ExitCode.success
+    }
+}
