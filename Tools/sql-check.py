@@ -37,6 +37,10 @@ CHECKS = {
     "bounces": ("bounces.sql", ["bounces", "--within", "5s"], "rows", lambda r: (r["screen"], r["pushes"], r["bounces"], r["rate_bp"])),
     "tabs": ("tabs.sql", ["tabs"], "rows", lambda r: (r["tab"], r["views"], r["dwell_ms"], r["share_bp"])),
     "tab switches": ("tab_switches.sql", ["tabs"], "switches", lambda r: (r["from"], r["to"], r["count"])),
+    "flow": ("flow.sql", ["transitions", "--steps", "5", "--top", "3"], "rows", lambda r: (r["step"], r["from"], r["to"], r["count"])),
+    "funnel": ("funnel.sql", ["funnel", "--steps", "home,recipe,reviews", "--mode", "ordered", "--entry", "first", "--window", "1h"], "rows",
+               lambda r: (r["step"], r["screen"], r["sessions"], r["drop_off"], r["conversion_from_previous_bp"],
+                          r["conversion_from_first_bp"], r["median_ms"], r["p90_ms"])),
 }
 
 def run(navlog, *args):

@@ -23,8 +23,9 @@ public struct FunnelQuery: Sendable {
         public var sessions: Int
         /// Sessions lost since the previous step (0 for step 1).
         public var dropOff: Int
-        /// Reached ÷ reached at the previous step, and ÷ reached at step 1 (nil when the divisor is 0).
-        public var conversionFromPrevious: Double?, conversionFromFirst: Double?
+        /// Reached ÷ reached at the previous step, and ÷ reached at step 1, in basis points rounded
+        /// half up (nil when the divisor is 0).
+        public var conversionFromPrevious: Int?, conversionFromFirst: Int?
         /// Time from the step-1 view to this step, over the sessions that reached it (ms).
         public var medianMilliseconds: Int64?, p90Milliseconds: Int64?
     }
@@ -56,10 +57,10 @@ public struct FunnelQuery: Sendable {
             endSession()
             session = view.session
         }
-        pending.append((view.startSeq, view.screen, view.start.millisecondsSince1970))
+        pending.append((view.startSeq, view.scene, view.screen, view.start.millisecondsSince1970))
     }
 
-    private var pending: [(seq: Int, screen: String, start: Int64)] = []
+    private var pending: [(seq: Int, scene: String, screen: String, start: Int64)] = []
 
     /// Ends the last session; call once after the last view.
     public mutating func finish() { endSession() }
@@ -67,7 +68,8 @@ public struct FunnelQuery: Sendable {
     private mutating func endSession() {
         defer { pending.removeAll(keepingCapacity: true) }
         guard !pending.isEmpty else { return }
-        views = pending.sorted { $0.seq < $1.seq }.map { ($0.screen, $0.start) }
+        // In seq order; views that began with the same event (scenes resuming) by scene.
+        views = pending.sorted { ($0.seq, $0.scene) < ($1.seq, $1.scene) }.map { ($0.screen, $0.start) }
         var best: [Int64] = []   // times from step 1 of the best attempt, one per step reached
         for start in views.indices where views[start].screen == steps[0] {
             let attempt = self.attempt(from: start)
@@ -109,10 +111,11 @@ public struct FunnelQuery: Sendable {
     }
 
     public var rows: [Row] {
-        steps.indices.map { k in
+        func basisPoints(_ part: Int, _ whole: Int) -> Int? { whole > 0 ? (part * 10_000 + whole / 2) / whole : nil }
+        return steps.indices.map { k in
             Row(step: k + 1, screen: steps[k], sessions: reached[k], dropOff: k == 0 ? 0 : reached[k - 1] - reached[k],
-                conversionFromPrevious: k == 0 ? (reached[0] > 0 ? 1 : nil) : (reached[k - 1] > 0 ? Double(reached[k]) / Double(reached[k - 1]) : nil),
-                conversionFromFirst: reached[0] > 0 ? Double(reached[k]) / Double(reached[0]) : nil,
+                conversionFromPrevious: k == 0 ? basisPoints(reached[0], reached[0]) : basisPoints(reached[k], reached[k - 1]),
+                conversionFromFirst: basisPoints(reached[k], reached[0]),
                 medianMilliseconds: times[k].quantile(percent: 50), p90Milliseconds: times[k].quantile(percent: 90))
         }
     }

@@ -41,7 +41,7 @@ enum FunnelCommand: Subcommand {
         // --mode is the recovery mode elsewhere; here it names the funnel's mode, so the log is read tolerating a torn tail.
         let (report, filter) = try AnalyticsOutput.views(path, parsed, recoveryModeOption: false) { query.add($0) }
         query.finish()
-        func ratio(_ value: Double?) -> AnalyticsOutput.Cell { .number(value.map { Int64(($0 * 10_000).rounded()) }) }
+        func ratio(_ value: Int?) -> AnalyticsOutput.Cell { .number(value.map(Int64.init)) }
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               columns: ["step", "screen", "sessions", "drop_off", "conversion_from_previous_bp", "conversion_from_first_bp",
                                         "median_ms", "p90_ms"],

@@ -14,14 +14,28 @@ enum TransitionsCommand: Subcommand {
         a transition from → to (a screen followed by itself counts: recipe → recipe is a real path).
         One row per (from, to), sorted by count, then from and to.
 
+        With --steps N, transitions are keyed by position for a flow (Sankey) diagram: over the first
+        N views of every path, one row per (step, from, to) with nodes named `p_screen`, and
+        `p_other` for a screen outside the --top M most common at its position (default 5).
+
         Options:
+          --steps N         Position-keyed transitions over the first N views of each path.
+          --top M           With --steps: screens kept per position (default 5).
         \(AnalyticsOutput.optionsHelp)
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options) else { return ExitCode.success }
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--steps", "--top"])) else { return ExitCode.success }
         let path = try parsed.path()
         let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
+        if let steps = try parsed.integer("--steps", range: 2...1000) {
+            var flow = FlowQuery(steps: steps, top: try parsed.integer("--top", range: 1...1000) ?? 5)
+            let (report, filter) = try AnalyticsOutput.views(path, parsed) { flow.add($0) }
+            AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, columns: ["step", "from", "to", "count"],
+                                  rows: flow.rows.map { [.number(Int64($0.step)), .text($0.from), .text($0.to), .number(Int64($0.count))] },
+                                  extra: [("steps", flow.steps)])
+            return ExitCode.success
+        }
         var query = TransitionsQuery()
         let (report, filter) = try AnalyticsOutput.views(path, parsed) { query.add($0) }
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, columns: ["from", "to", "count"],

@@ -1,0 +1,22 @@
+-- navlog transitions --steps 5 --top 3: over the first 5 views of every path (the views of one
+-- session and scene in start_seq order), the transitions from position p to p + 1, each node
+-- `p_screen`, or `p_other` for a screen outside the 3 most common at its position (by paths, then
+-- name). Reads screen_views. Spark SQL: concat(pos, '_', node); ClickHouse: concat(toString(pos), ...).
+WITH v AS (
+    SELECT session, scene, screen,
+           row_number() OVER (PARTITION BY session, scene ORDER BY start_seq) AS pos
+    FROM screen_views
+),
+ranked AS (
+    SELECT pos, screen, row_number() OVER (PARTITION BY pos ORDER BY count(*) DESC, screen ASC) AS r
+    FROM v WHERE pos <= 5 GROUP BY pos, screen
+),
+labeled AS (
+    SELECT v.session, v.scene, v.pos, CASE WHEN ranked.r <= 3 THEN v.screen ELSE 'other' END AS node
+    FROM v JOIN ranked ON ranked.pos = v.pos AND ranked.screen = v.screen
+    WHERE v.pos <= 5
+)
+SELECT a.pos AS step, CAST(a.pos AS VARCHAR) || '_' || a.node AS "from", CAST(b.pos AS VARCHAR) || '_' || b.node AS "to", count(*) AS "count"
+FROM labeled a JOIN labeled b ON a.session = b.session AND a.scene = b.scene AND b.pos = a.pos + 1
+GROUP BY a.pos, a.node, b.pos, b.node
+ORDER BY step ASC, "count" DESC, "from" ASC, "to" ASC;
