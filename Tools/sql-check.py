@@ -23,7 +23,7 @@ except ImportError:
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCREEN_VIEWS = ("{session: 'VARCHAR', scene: 'VARCHAR', tab: 'VARCHAR', stack: 'VARCHAR', screen: 'VARCHAR', id: 'VARCHAR', "
                 "depth: 'BIGINT', entered_by: 'VARCHAR', start_seq: 'BIGINT', start_ts: 'VARCHAR', end_ts: 'VARCHAR', "
-                "dwell_ms: 'BIGINT', crashed: 'BOOLEAN'}")
+                "dwell_ms: 'BIGINT', crashed: 'BOOLEAN', in_sheet: 'BOOLEAN'}")
 TRANSITIONS = ("{session: 'VARCHAR', scene: 'VARCHAR', step: 'BIGINT', from_screen: 'VARCHAR', to_screen: 'VARCHAR', "
                "from_seq: 'BIGINT', to_seq: 'BIGINT'}")
 # check -> (SQL file, navlog arguments, the JSON array compared, how one of its rows becomes a tuple)
@@ -37,6 +37,7 @@ CHECKS = {
     "bounces": ("bounces.sql", ["bounces", "--within", "5s"], "rows", lambda r: (r["screen"], r["pushes"], r["bounces"], r["rate_bp"])),
     "tabs": ("tabs.sql", ["tabs"], "rows", lambda r: (r["tab"], r["views"], r["dwell_ms"], r["share_bp"])),
     "tab switches": ("tab_switches.sql", ["tabs"], "switches", lambda r: (r["from"], r["to"], r["count"])),
+    "depth": ("depth.sql", ["depth"], "rows", lambda r: (r["depth"], r["stack_views"], r["sheet_views"])),
     "flow": ("flow.sql", ["transitions", "--steps", "5", "--top", "3"], "rows", lambda r: (r["step"], r["from"], r["to"], r["count"])),
     "funnel": ("funnel.sql", ["funnel", "--steps", "home,recipe,reviews", "--mode", "ordered", "--entry", "first", "--window", "1h"], "rows",
                lambda r: (r["step"], r["screen"], r["sessions"], r["drop_off"], r["conversion_from_previous_bp"],

@@ -2,8 +2,9 @@ import NavigationHistory
 
 /// One screen view as analytics see it: the row of the `screen_views` table.
 ///
-/// The columns are those analytics.md lists: session, scene, tab, stack, screen, id, depth,
-/// entered_by, start_seq, start_ts, end_ts, dwell_ms, crashed. `screen` is after path cleaning.
+/// The columns are those analytics.md lists — session, scene, tab, stack, screen, id, depth,
+/// entered_by, start_seq, start_ts, end_ts, dwell_ms, crashed — and `in_sheet`, which the depth
+/// query needs to count sheets separately. `screen` is after path cleaning.
 public struct AnalyticsView: Sendable, Hashable {
     /// The session (one app launch).
     public var session: String
@@ -18,6 +19,8 @@ public struct AnalyticsView: Sendable, Hashable {
     public var id: String?
     public var params: [String: String]?
     public var depth: Int
+    /// Whether the view is inside a sheet (its stack is a sheet's).
+    public var inSheet: Bool
     /// The type of the event that began the view.
     public var enteredBy: String
     public var startSeq: Int
@@ -38,6 +41,7 @@ public struct AnalyticsView: Sendable, Hashable {
         id = view.screen.route.id
         params = view.screen.route.params
         depth = view.screen.depth
+        inSheet = view.screen.source == .sheet
         enteredBy = view.enteredBy
         startSeq = view.startSeq
         start = view.start

@@ -27,7 +27,8 @@ public struct Export: Sendable {
     public var columns: [String] {
         switch table {
         case .screenViews:
-            ["session", "scene", "tab", "stack", "screen", "id", "depth", "entered_by", "start_seq", "start_ts", "end_ts", "dwell_ms", "crashed"]
+            ["session", "scene", "tab", "stack", "screen", "id", "depth", "entered_by", "start_seq", "start_ts", "end_ts", "dwell_ms", "crashed",
+             "in_sheet"]
         case .transitions:
             ["session", "scene", "step", "from_screen", "to_screen", "from_seq", "to_seq"]
         }
@@ -73,7 +74,8 @@ public struct Export: Sendable {
         if redactions.contains(.ids), let value = id { id = redacted(value) }
         return encode([.text(view.session), .text(view.scene), .optional(view.tab), .optional(view.stack), .text(view.screen),
                        .optional(id), .number(Int64(view.depth)), .text(view.enteredBy), .number(Int64(view.startSeq)),
-                       .text(view.start.description), .text(view.end.description), .number(view.dwellMilliseconds), .bool(view.crashed)])
+                       .text(view.start.description), .text(view.end.description), .number(view.dwellMilliseconds), .bool(view.crashed),
+                       .bool(view.inSheet)])
     }
 
     /// The line of a `transitions` row: the step from `from` to `to`, the `step`-th view of its path.

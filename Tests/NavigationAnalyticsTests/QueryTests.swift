@@ -124,6 +124,10 @@ import NavigationHistory
         for view in views { strict.add(view) }
         #expect(strict.rows.first?.bounces == 0, "5 s is not within 4.999 s")
         #expect(tabs.rows == [.init(tab: "home", views: 7, dwellMilliseconds: 70_000, shareBasisPoints: 10_000)])
+        var depth = DepthQuery()
+        for view in views { depth.add(view) }
+        #expect(depth.rows == [.init(depth: 0, stackViews: 2, sheetViews: 0), .init(depth: 1, stackViews: 3, sheetViews: 0),
+                               .init(depth: 2, stackViews: 2, sheetViews: 0)])
         #expect(tabs.switchRows.isEmpty)
     }
 
@@ -151,11 +155,11 @@ import NavigationHistory
     @Test func exportWritesTheDocumentedColumnsAndRedactsIdsWithAStableSaltedHash() throws {
         let views = try Self.views(try Self.log(Self.sample))
         var export = Export(table: .screenViews, format: .csv, redactions: [.ids], salt: "pepper")
-        #expect(export.header == "session,scene,tab,stack,screen,id,depth,entered_by,start_seq,start_ts,end_ts,dwell_ms,crashed")
+        #expect(export.header == "session,scene,tab,stack,screen,id,depth,entered_by,start_seq,start_ts,end_ts,dwell_ms,crashed,in_sheet")
         _ = export.line(for: views[0])
         let line = export.line(for: views[1]) ?? ""
         let hash = "h:" + String(SHA256.hex(Array("pepper\u{0}1".utf8)).prefix(16))
-        #expect(line == "a,main,home,home,recipe,\(hash),1,push,4,2026-11-29T10:00:10.000Z,2026-11-29T10:00:40.000Z,30000,false")
+        #expect(line == "a,main,home,home,recipe,\(hash),1,push,4,2026-11-29T10:00:10.000Z,2026-11-29T10:00:40.000Z,30000,false,false")
         #expect(export.line(for: views[3])?.contains(hash) == true, "the same id hashes the same")
         var dropped = Export(table: .screenViews, format: .ndjson, redactions: [.ids])
         #expect(dropped.line(for: views[1])?.contains(#""id":null"#) == true, "without a salt ids are dropped")

@@ -159,7 +159,7 @@ struct NavlogRun {
     }
 
     @Test(arguments: ["verify", "dump", "state", "replay", "diff", "sessions", "restore", "screens", "transitions", "paths", "funnel",
-                      "exits", "bounces", "tabs", "export", "repair", "append", "generate", "demo", "help"])
+                      "exits", "bounces", "tabs", "depth", "export", "repair", "append", "generate", "demo", "help"])
     func everySubcommandHasHelp(subcommand: String) throws {
         let flag = try NavlogRun(subcommand, "--help")
         #expect(flag.status == 0)
@@ -331,7 +331,7 @@ struct NavlogRun {
         let export = dir + "/views.csv"
         #expect(try NavlogRun("export", log, "--table", "screen_views", "--format", "csv", "-o", export).status == 0)
         let lines = try String(contentsOfFile: export, encoding: .utf8).split(separator: "\n")
-        #expect(lines.first == "session,scene,tab,stack,screen,id,depth,entered_by,start_seq,start_ts,end_ts,dwell_ms,crashed")
+        #expect(lines.first == "session,scene,tab,stack,screen,id,depth,entered_by,start_seq,start_ts,end_ts,dwell_ms,crashed,in_sheet")
         let views = (object["rows"] as? [[String: Any]])?.reduce(0) { $0 + ($1["views"] as? Int ?? 0) }
         #expect(lines.count - 1 == views, "one row per screen view")
         #expect(try NavlogRun("export", log, "--table", "nope").status == 64)

@@ -13,7 +13,7 @@ enum ExportCommand: Subcommand {
 
         Writes a derived table that Tools/sql/*.sql read (DuckDB, Spark SQL, ClickHouse):
           screen_views  session, scene, tab, stack, screen, id, depth, entered_by, start_seq,
-                        start_ts, end_ts, dwell_ms, crashed — one row per screen view.
+                        start_ts, end_ts, dwell_ms, crashed, in_sheet — one row per screen view.
           transitions   session, scene, step, from_screen, to_screen, from_seq, to_seq — one row per
                         pair of consecutive views of a path; step is the position of the `to` view.
 

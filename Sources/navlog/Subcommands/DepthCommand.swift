@@ -1,0 +1,31 @@
+import NavigationAnalytics
+import NavigationHistory
+
+/// `navlog depth PATH [filters] [--format text|json|csv]`
+enum DepthCommand: Subcommand {
+    static let name = "depth"
+    static let summary = "How deep users go: views per stack depth, in stacks and in sheets."
+    static let help = """
+        Usage: navlog depth PATH [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+                                 [--alias REGEX=NAME] [--idle DURATION] [--format text|json|csv]
+
+        The distribution of stack depth at each screen view: the routes on the visible route's stack
+        (0 for a root), counted separately for views in a tab's or the main stack and for views
+        inside a sheet (where depth counts the routes pushed in the sheet). One row per depth.
+
+        Options:
+        \(AnalyticsOutput.optionsHelp)
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options) else { return ExitCode.success }
+        let path = try parsed.path()
+        let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
+        var query = DepthQuery()
+        let (report, filter) = try AnalyticsOutput.views(path, parsed) { query.add($0) }
+        AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
+                              columns: ["depth", "stack_views", "sheet_views"],
+                              rows: query.rows.map { [.number(Int64($0.depth)), .number(Int64($0.stackViews)), .number(Int64($0.sheetViews))] })
+        return ExitCode.success
+    }
+}
