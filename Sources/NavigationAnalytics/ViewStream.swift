@@ -6,13 +6,15 @@ import NavigationHistory
 /// is all that paths and transitions need. Views still open at the end of the log end at its last
 /// event.
 public enum ViewStream {
-    /// Reads the log at `path` and hands each screen view that passes `filter` to `body`.
+    /// Reads the log at `path` and hands each screen view that passes `filter` to `body` (and, when
+    /// `events` is given, every event with its session's app version and the state after it).
     ///
     /// - Returns: The reader's report (events, seq range, defects tolerated by `mode`).
     /// - Throws: What reading the log throws in `mode`.
     @discardableResult
     public static func read(_ path: String, mode: RecoveryMode = .tolerateTornTail, filter: AnalyticsFilter = AnalyticsFilter(),
                             cleaning: PathCleaning = PathCleaning(), idle: Duration? = nil,
+                            events: ((_ event: NavigationEvent, _ app: String?, _ stateAfter: NavigationState) throws -> Void)? = nil,
                             _ body: (AnalyticsView) throws -> Void) throws -> ReadReport {
         var tracker = ScreenViewTracker()
         var apps: [String: String] = [:]
@@ -42,6 +44,7 @@ public enum ViewStream {
                 last = (event.session, event.timestamp.millisecondsSince1970)
             }
             try deliver(tracker.consume(event).ended)
+            try events?(event, apps[event.session], tracker.state)
         }
         try deliver(tracker.finish().views)
         return report

@@ -143,6 +143,31 @@ import NavigationHistory
         ])
     }
 
+    @Test func deepLinksCountPerOutcomeAndPatternAndWhetherTheUserBackedOutPastThem() throws {
+        let cat = QueryTests.route("category", "soups"), recipe = QueryTests.route("recipe", "r13")
+        let path = try Self.log([
+            (0, "a", .sceneOpen(scene: "main", kind: nil)),
+            (0, "a", .tabSelect(scene: "main", tab: "home")),
+            (1, "a", .deeplink(scene: "main", url: "recipes://category/soups/recipe/r13?utm=mail", outcome: .resolved, tab: "home",
+                               stack: "home", path: [cat, recipe])),
+            (5, "a", .pop(scene: "main", stack: "home", count: 1)),          // below the linked recipe: backed out
+            (6, "a", .deeplink(scene: "main", url: "recipes://category/soups/recipe/r99", outcome: .partial, tab: "home",
+                               stack: "home", path: [cat])),
+            (7, "a", .push(scene: "main", stack: "home", route: recipe)),    // deeper: not backed out
+            (8, "a", .deeplink(scene: "main", url: "recipes://promo/winter", outcome: .unmatched, tab: nil, stack: nil, path: nil)),
+            (9, "b", .sessionStart(app: nil, launch: .cold, meta: nil)),
+        ])
+        var query = DeepLinksQuery()
+        try ViewStream.read(path, events: { event, app, state in query.consume(event, app: app, stateAfter: state) }) { _ in }
+        #expect(query.rows == [
+            .init(outcome: "partial", pattern: "recipes://category/soups/recipe/:id", links: 1, backedOut: 0),
+            .init(outcome: "resolved", pattern: "recipes://category/soups/recipe/:id", links: 1, backedOut: 1),
+            .init(outcome: "unmatched", pattern: "recipes://promo/winter", links: 1, backedOut: 0),
+        ])
+        #expect(DeepLinksQuery.pattern("app://u/42/posts/7#top") == "app://u/:id/posts/:id")
+        #expect(DeepLinksQuery.pattern("not a url") == "not a url")
+    }
+
     @Test func filtersKeepOnlyTheViewsAsked() throws {
         let path = try Self.log(Self.sample)
         #expect(try Self.views(path, AnalyticsFilter(apps: ["1.1"])).map(\.session).allSatisfy { $0 == "b" })

@@ -159,7 +159,7 @@ struct NavlogRun {
     }
 
     @Test(arguments: ["verify", "dump", "state", "replay", "diff", "sessions", "restore", "screens", "transitions", "paths", "funnel",
-                      "exits", "bounces", "tabs", "depth", "export", "repair", "append", "generate", "demo", "help"])
+                      "exits", "bounces", "tabs", "depth", "deeplinks", "export", "repair", "append", "generate", "demo", "help"])
     func everySubcommandHasHelp(subcommand: String) throws {
         let flag = try NavlogRun(subcommand, "--help")
         #expect(flag.status == 0)

@@ -1,0 +1,83 @@
+import NavigationHistory
+
+/// Deep links: per outcome and URL pattern, how many were opened and how often the session then
+/// backed out past the linked screen (popped its stack below the route the link opened, before the
+/// session ended or the scene closed or another link replaced that stack). The pattern is the URL
+/// without query and fragment, each path segment that holds a digit replaced by `:id`. Rows are
+/// sorted by links, descending, then outcome and pattern.
+public struct DeepLinksQuery: Sendable {
+    public struct Row: Sendable, Hashable {
+        public var outcome: String
+        public var pattern: String
+        public var links: Int
+        public var backedOut: Int
+    }
+
+    private struct Key: Hashable { var outcome: String, pattern: String }
+    private struct Watch { var scene: String, stack: String, depth: Int, key: Key }
+    private var tallies: [Key: (links: Int, backedOut: Int)] = [:]
+    private var watches: [Watch] = []
+    private var session: String?
+    private let filter: AnalyticsFilter
+
+    public init(filter: AnalyticsFilter = AnalyticsFilter()) { self.filter = filter }
+
+    /// Follows one event of the log, given its session's app and the state after it.
+    public mutating func consume(_ event: NavigationEvent, app: String?, stateAfter state: NavigationState) {
+        if event.session != session, !event.isSnapshot {
+            watches.removeAll()
+            session = event.session
+        }
+        // Did the event take a watched stack below its linked screen?
+        watches.removeAll { watch in
+            guard let scene = state.scenes[watch.scene] else { return true }   // the scene closed
+            let routes = scene.sheets.last(where: { $0.id == watch.stack })?.stack ?? scene.stacks[watch.stack] ?? []
+            if routes.count < watch.depth {
+                tallies[watch.key, default: (0, 0)].backedOut += 1
+                return true
+            }
+            return false
+        }
+        guard case .deeplink(let scene, let url, let outcome, let tab, let stack, let path) = event.action, admits(event, scene: scene, app: app) else { return }
+        let key = Key(outcome: outcome.rawValue, pattern: Self.pattern(url))
+        tallies[key, default: (0, 0)].links += 1
+        if let path, !path.isEmpty, outcome != .unmatched {
+            let target = stack ?? tab ?? state.scenes[scene]?.tab ?? "main"
+            watches.removeAll { $0.scene == scene && $0.stack == target }
+            watches.append(Watch(scene: scene, stack: target, depth: path.count, key: key))
+        }
+    }
+
+    private func admits(_ event: NavigationEvent, scene: String, app: String?) -> Bool {
+        if let since = filter.since, event.timestamp < since { return false }
+        if let until = filter.until, !(event.timestamp < until) { return false }
+        if !filter.apps.isEmpty, !(app.map { filter.apps.contains($0) } ?? false) { return false }
+        if !filter.sessions.isEmpty, !filter.sessions.contains(event.session) { return false }
+        if !filter.scenes.isEmpty, !filter.scenes.contains(scene) { return false }
+        return true
+    }
+
+    /// The URL without query and fragment, each path segment holding a digit replaced by `:id`.
+    public static func pattern(_ url: String) -> String {
+        var base = Substring(url)
+        if let cut = base.firstIndex(where: { $0 == "?" || $0 == "#" }) { base = base[..<cut] }
+        guard let range = base.firstRange(of: "://") else { return String(base) }
+        let head = base[..<range.upperBound]
+        let segments = base[range.upperBound...].split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            segment.contains(where: \.isNumber) ? ":id" : String(segment)
+        }
+        return head + segments.joined(separator: "/")
+    }
+
+    public var rows: [Row] {
+        tallies.map { Row(outcome: $0.key.outcome, pattern: $0.key.pattern, links: $0.value.links, backedOut: $0.value.backedOut) }
+            .sorted { ($0.links, $1.outcome, $1.pattern) > ($1.links, $0.outcome, $0.pattern) }
+    }
+}
+
+extension NavigationEvent {
+    var isSnapshot: Bool {
+        if case .snapshot = action { return true }
+        return false
+    }
+}
