@@ -66,9 +66,13 @@ public struct ScreenViewTracker: Sendable {
         var ended: [ScreenView] = []
         // The store stamps a snapshot with the session of the event after it, which may be the
         // next session's start: a snapshot never begins a session, it only restates the state.
-        var isSnapshot = false
-        if case .snapshot = event.action { isSnapshot = true }
-        let begins = !isSnapshot && (event.session != session || event.action.type == "session.start")
+        var isSnapshot = false, isStart = false
+        switch event.action {
+        case .snapshot: isSnapshot = true
+        case .sessionStart: isStart = true
+        default: break
+        }
+        let begins = !isSnapshot && (isStart || event.session != session)
         if session != nil, begins {
             endAll(at: last!, crashed: !sessionEnded, into: &ended)
         }
@@ -85,11 +89,11 @@ public struct ScreenViewTracker: Sendable {
             return (anomaly, ended)
         }
         if let scene = event.action.scene, !event.action.changesEveryScene {
-            update(scene, after: event, into: &ended)
+            if anomaly == nil { update(scene, after: event, into: &ended) }   // an anomaly changed nothing
         } else {
             for scene in Set(open.keys).union(state.scenes.keys).sorted() { update(scene, after: event, into: &ended) }
         }
-        return (anomaly, ended.sorted { $0.scene < $1.scene })
+        return (anomaly, ended.count > 1 ? ended.sorted { $0.scene < $1.scene } : ended)
     }
 
     /// Ends the views still open at the end of the log, at the last event, and says how the last
@@ -125,7 +129,8 @@ public struct ScreenViewTracker: Sendable {
             return
         }
         let screen = now.visibleScreen
-        if let view = open[scene] {
+        if let index = open.index(forKey: scene) {
+            let view = open.values[index]
             guard !view.screen.showsSameRoute(as: screen) else { return }
             close(view, at: (event.seq, event.timestamp), crashed: false, into: &ended)
         }
