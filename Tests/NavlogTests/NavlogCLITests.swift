@@ -159,7 +159,7 @@ struct NavlogRun {
     }
 
     @Test(arguments: ["verify", "dump", "state", "replay", "diff", "sessions", "restore", "screens", "transitions", "paths", "funnel",
-                      "exits", "bounces", "tabs", "depth", "deeplinks", "export", "repair", "append", "generate", "demo", "help"])
+                      "exits", "bounces", "tabs", "depth", "deeplinks", "export", "report", "repair", "append", "generate", "demo", "help"])
     func everySubcommandHasHelp(subcommand: String) throws {
         let flag = try NavlogRun(subcommand, "--help")
         #expect(flag.status == 0)
@@ -335,5 +335,23 @@ struct NavlogRun {
         let views = (object["rows"] as? [[String: Any]])?.reduce(0) { $0 + ($1["views"] as? Int ?? 0) }
         #expect(lines.count - 1 == views, "one row per screen view")
         #expect(try NavlogRun("export", log, "--table", "nope").status == 64)
+    }
+
+    @Test func reportWritesOneSelfContainedPageWithTheDataAndTheChosenSessions() throws {
+        let log = try generate("report.jsonl", events: 3000)
+        let page = dir + "/report.html"
+        let run = try NavlogRun("report", log, "-o", page, "--funnel", "home,recipe", "--recent", "2")
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.hasPrefix("<!doctype html>"))
+        #expect(!html.contains("src=\"http") && !html.contains("href=\"http") && !html.contains("<link"), "nothing external")
+        let start = try #require(html.range(of: #"<script id="report-data" type="application/json">"#))
+        let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+        let json = String(html[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "<\\/", with: "</")
+        let data = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(data["events"] as? Int == 3000)
+        #expect((data["replays"] as? [Any])?.count == 2)
+        #expect((data["funnels"] as? [[Any]])?.first?.count == 2)
+        #expect(try NavlogRun("report", log).status == 64, "-o is required")
     }
 }

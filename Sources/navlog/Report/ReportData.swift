@@ -1,0 +1,196 @@
+import NavigationAnalytics
+import NavigationHistory
+
+/// Everything the HTML report shows, gathered in one pass over the log: the overview, the flow, the
+/// screens, the funnels, the crash-adjacent paths, and the sessions to replay (their events kept,
+/// their states folded afterwards from each session's first state).
+struct ReportData {
+    struct Options {
+        var recent = 10
+        var sessions: Set<String> = []
+        var funnels: [[String]] = []
+        var steps = 5
+        var top = 6
+        var crashPaths = 3
+        var maximumSteps = 2000
+    }
+
+    /// A session to replay: its first state and its events.
+    private struct Replay {
+        var id: String
+        var start: NavigationState
+        var events: [NavigationEvent] = []
+    }
+
+    var report = ReadReport(mode: .tolerateTornTail)
+    var sessions: [SessionSummary] = []
+    var screens = ScreensQuery()
+    var bounces = BouncesQuery()
+    var exits: ExitsQuery
+    var flow: FlowQuery
+    var funnels: [FunnelQuery]
+    private var replays: [Replay] = []
+    private let options: Options
+
+    init(options: Options) {
+        self.options = options
+        exits = ExitsQuery(crashPaths: options.crashPaths)
+        flow = FlowQuery(steps: options.steps, top: options.top)
+        funnels = options.funnels.map { FunnelQuery(steps: $0, mode: .ordered, entry: .first) }
+    }
+
+    /// Reads the log once.
+    mutating func gather(_ path: String, filter: AnalyticsFilter, cleaning: PathCleaning, idle: Duration?) throws {
+        var tracker = SessionTracker()
+        var current: Replay?
+        var namedKept: [Replay] = [], recentKept: [Replay] = []
+        let recent = options.recent, named = options.sessions, limit = options.maximumSteps
+        var previousState = NavigationState()
+        func close(_ replay: Replay?) {
+            guard let replay, !replay.events.isEmpty else { return }
+            if named.contains(replay.id) { return namedKept.append(replay) }
+            recentKept.append(replay)
+            if recentKept.count > recent { recentKept.removeFirst() }
+        }
+        report = try ViewStream.read(path, filter: filter, cleaning: cleaning, idle: idle, events: { event, _, state in
+            tracker.consume(event)
+            var isSnapshot = false, isStart = false
+            switch event.action {
+            case .snapshot: isSnapshot = true
+            case .sessionStart: isStart = true
+            default: break
+            }
+            if !isSnapshot, isStart || event.session != current?.id {
+                close(current)
+                current = Replay(id: event.session, start: isStart ? NavigationState() : previousState)
+            }
+            if !isSnapshot, current!.events.count < limit { current!.events.append(event) }
+            previousState = state
+        }) { view in
+            screens.add(view)
+            bounces.add(view)
+            exits.add(view)
+            flow.add(view)
+            for k in funnels.indices { funnels[k].add(view) }
+        }
+        close(current)
+        exits.finish()
+        for k in funnels.indices { funnels[k].finish() }
+        sessions = tracker.sessions
+        replays = namedKept + recentKept.reversed()   // the named sessions, then the latest first
+    }
+
+    /// The report's data as one JSON object.
+    func json(path: String, filter: AnalyticsFilter) -> [UInt8] {
+        var w = JSONWriter(capacity: 1 << 20)
+        w.raw("{")
+        w.key("format", first: true); w.integer(1)
+        w.key("log"); w.string(path)
+        w.key("filters"); w.string(filter.summary)
+        w.key("events"); w.integer(report.events)
+        w.key("firstSeq"); w.integer(report.firstSeq ?? 0)
+        w.key("lastSeq"); w.integer(report.lastSeq ?? 0)
+        w.key("firstTs"); if let first = sessions.first { w.string(first.start.description) } else { w.raw("null") }
+        w.key("lastTs"); if let last = sessions.last { w.string(last.end.description) } else { w.raw("null") }
+        var endings: [String: Int] = [:], apps: [String: Int] = [:], days: [String: Int] = [:]
+        for session in sessions {
+            endings[session.ending.rawValue, default: 0] += 1
+            apps[session.app ?? "unknown", default: 0] += 1
+            days[String(session.start.description.prefix(10)), default: 0] += 1
+        }
+        w.key("sessions"); w.raw("{")
+        w.key("total", first: true); w.integer(sessions.count)
+        for ending in ["clean", "unclean", "open"] { w.key(ending); w.integer(endings[ending] ?? 0) }
+        w.raw("}")
+        w.key("apps"); w.raw("[")
+        for (k, app) in apps.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }).enumerated() {
+            if k > 0 { w.raw(",") }
+            w.raw("{"); w.key("app", first: true); w.string(app.key); w.key("sessions"); w.integer(app.value); w.raw("}")
+        }
+        w.raw("]")
+        w.key("perDay"); w.raw("[")
+        for (k, day) in days.sorted(by: { $0.key < $1.key }).enumerated() {
+            if k > 0 { w.raw(",") }
+            w.raw("{"); w.key("day", first: true); w.string(day.key); w.key("sessions"); w.integer(day.value); w.raw("}")
+        }
+        w.raw("]")
+        w.key("flow"); w.raw("[")
+        for (k, row) in flow.rows.enumerated() {
+            if k > 0 { w.raw(",") }
+            w.raw("{"); w.key("step", first: true); w.integer(row.step); w.key("from"); w.string(row.from)
+            w.key("to"); w.string(row.to); w.key("count"); w.integer(row.count); w.raw("}")
+        }
+        w.raw("]")
+        let bounceRows = Dictionary(uniqueKeysWithValues: bounces.rows.map { ($0.screen, $0) })
+        let exitRows = Dictionary(uniqueKeysWithValues: exits.rows.map { ($0.screen, $0) })
+        w.key("screens"); w.raw("[")
+        for (k, row) in screens.rows.enumerated() {
+            if k > 0 { w.raw(",") }
+            w.raw("{"); w.key("screen", first: true); w.string(row.screen)
+            w.key("views"); w.integer(row.views)
+            w.key("sessions"); w.integer(row.sessions)
+            w.key("medianMs"); if let m = row.dwellMedian { w.integer(Int(m)) } else { w.raw("null") }
+            w.key("p90Ms"); if let p = row.dwellP90 { w.integer(Int(p)) } else { w.raw("null") }
+            w.key("bounceBp"); w.integer(bounceRows[row.screen]?.rateBasisPoints ?? 0)
+            w.key("exits"); w.integer(exitRows[row.screen]?.exits ?? 0)
+            w.key("unclean"); w.integer(exitRows[row.screen]?.unclean ?? 0)
+            w.raw("}")
+        }
+        w.raw("]")
+        w.key("funnels"); w.raw("[")
+        for (k, funnel) in funnels.enumerated() {
+            if k > 0 { w.raw(",") }
+            w.raw("["); 
+            for (i, row) in funnel.rows.enumerated() {
+                if i > 0 { w.raw(",") }
+                w.raw("{"); w.key("screen", first: true); w.string(row.screen); w.key("sessions"); w.integer(row.sessions)
+                w.key("dropOff"); w.integer(row.dropOff)
+                w.key("conversionBp"); if let c = row.conversionFromFirst { w.integer(c) } else { w.raw("null") }
+                w.key("medianMs"); if let m = row.medianMilliseconds { w.integer(Int(m)) } else { w.raw("null") }
+                w.raw("}")
+            }
+            w.raw("]")
+        }
+        w.raw("]")
+        w.key("crashPaths"); w.raw("[")
+        for (k, row) in exits.crashPathRows.prefix(20).enumerated() {
+            if k > 0 { w.raw(",") }
+            w.raw("{"); w.key("path", first: true); w.value(.array(row.screens.map { .string($0) })); w.key("sessions"); w.integer(row.sessions); w.raw("}")
+        }
+        w.raw("]")
+        w.key("replays"); w.raw("[")
+        let endingsByID = Dictionary(sessions.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        for (k, replay) in replays.enumerated() {
+            if k > 0 { w.raw(",") }
+            w.raw("{"); w.key("id", first: true); w.string(replay.id)
+            w.key("ending"); w.string(endingsByID[replay.id]?.ending.rawValue ?? "open")
+            w.key("app"); if let app = endingsByID[replay.id]?.app { w.string(app) } else { w.raw("null") }
+            w.key("steps"); w.raw("[")
+            var state = replay.start
+            for (i, event) in replay.events.enumerated() {
+                Projection.fold(&state, event)
+                if i > 0 { w.raw(",") }
+                w.raw("{"); w.key("seq", first: true); w.integer(event.seq)
+                w.key("ts"); w.string(event.timestamp.description)
+                w.key("event"); w.string(TimelineOutput.summary(event))
+                w.key("state"); w.state(state)
+                // What each scene shows, as the format defines it, so the page need not work it out.
+                w.key("visible"); w.raw("{")
+                for (j, name) in state.scenes.keys.sorted().enumerated() {
+                    let screen = state.scenes[name]!.visibleScreen
+                    w.key(name, first: j == 0); w.raw("{")
+                    w.key("source", first: true); w.string(screen.source.rawValue)
+                    w.key("stack"); if let stack = screen.stack { w.string(stack) } else { w.raw("null") }
+                    w.key("route"); w.string(screen.route.text)
+                    w.raw("}")
+                }
+                w.raw("}")
+                w.raw("}")
+            }
+            w.raw("]}")
+        }
+        w.raw("]")
+        w.raw("}")
+        return w.bytes
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import NavigationAnalytics
+import NavigationHistory
+
+/// `navlog report PATH -o report.html [--session ID ...] [--funnel a,b,c ...] [filters]`
+enum ReportCommand: Subcommand {
+    static let name = "report"
+    static let summary = "Write one self-contained HTML page: flows, screens, funnels, crashes, a session replayer."
+    static let help = """
+        Usage: navlog report PATH -o FILE.html [--session ID ...] [--recent N] [--funnel A,B,C ...]
+                             [--steps N] [--top M] [--crash-paths K] [--since TS] [--until TS]
+                             [--app V] [--scene ID] [--alias REGEX=NAME] [--idle DURATION]
+
+        Writes one HTML file with inline CSS, JavaScript and SVG — no network requests, no external
+        fonts or scripts — that opens offline and can be attached to a bug report. It holds aggregates
+        and the chosen sessions, not the whole log:
+          Overview   the log's range, sessions, clean and unclean ends, app versions, sessions per day
+          Flow       a Sankey-style diagram of the first N steps of every path (top M per step + other)
+          Screens    views, dwell median and p90, bounce rate, exits; sortable
+          Funnels    each --funnel as bars with conversion and drop-off
+          Crashes    the most common last K screens before an unclean end
+          Replay     the chosen sessions step by step: every scene's tabs, stacks and sheets after each
+                     event, the visible screen highlighted; a slider, buttons and the arrow keys; a
+                     link to FILE.html#session=ID&step=N opens at that moment
+
+        Options:
+          -o FILE          The HTML file to write (required).
+          --session ID     Embed this session in the replayer (repeatable).
+          --recent N       Also embed the N most recent sessions (default 10).
+          --funnel LIST    A funnel of screens, comma-separated (repeatable).
+          --steps N        Steps of the flow diagram (default 5); --top M screens per step (default 6).
+          --crash-paths K  Screens before an unclean end (default 3).
+          Filters and --alias, --idle as for the analytics subcommands.
+        """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        var options = AnalyticsOutput.options.union(["-o", "--output", "--recent", "--funnel", "--steps", "--top", "--crash-paths"])
+        options.remove("--format")
+        guard let parsed = try parse(arguments, options: options) else { return ExitCode.success }
+        let path = try parsed.path()
+        guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError("give the HTML file to write with -o FILE") }
+        var settings = ReportData.Options()
+        settings.recent = try parsed.integer("--recent", range: 0...1000) ?? 10
+        settings.sessions = Set(parsed.all("--session"))
+        settings.funnels = parsed.all("--funnel").map { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
+        settings.steps = try parsed.integer("--steps", range: 2...50) ?? 5
+        settings.top = try parsed.integer("--top", range: 1...50) ?? 6
+        settings.crashPaths = try parsed.integer("--crash-paths", range: 1...20) ?? 3
+        var filter = try AnalyticsOutput.filter(parsed)
+        filter.sessions = []   // --session picks replays here, not a filter
+        var data = ReportData(options: settings)
+        try data.gather(path, filter: filter, cleaning: try PathCleaning(rules: parsed.all("--alias")),
+                        idle: try parsed.value("--idle").map { try AnalyticsOutput.duration($0, option: "--idle") })
+        let page = ReportPage.html(title: path, data: data.json(path: path, filter: filter))
+        guard FileManager.default.createFile(atPath: output, contents: Data(page)) else {
+            throw NavigationHistoryError(code: .io, message: "cannot write the report", path: output)
+        }
+        var out = StandardOutput()
+        out.line("\(output): \(page.count / 1024) KiB; \(data.report.events) events, \(data.sessions.count) sessions")
+        out.flush()
+        return ExitCode.success
+    }
+}
