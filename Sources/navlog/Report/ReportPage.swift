@@ -41,6 +41,7 @@ enum ReportPage {
         .cards li { border: 1px solid var(--line); border-radius: .5rem; padding: .5rem .9rem; min-width: 8rem; }
         .cards strong { display: block; font-size: 1.4rem; }
         svg { max-width: 100%; height: auto; }
+        .scroll { overflow-x: auto; } .scroll svg { max-width: none; }   /* zoomed in, scroll rather than shrink text */
         svg text { fill: var(--fg); font-size: 12px; }
         .bar { fill: var(--bar); } .link { fill: none; stroke: var(--bar); stroke-opacity: .35; } .link:hover { stroke-opacity: .7; }
         .flow-node rect { fill: var(--accent); }
@@ -72,8 +73,8 @@ enum ReportPage {
         <section aria-labelledby="overview-h"><h2 id="overview-h">Overview</h2><ul class="cards" id="overview"></ul>
         <p class="muted" id="apps"></p><div id="per-day"></div></section>
         <section aria-labelledby="flow-h"><h2 id="flow-h">Flow from session start</h2>
-        <p class="muted">The most common screens at each step of a path, the rest as “other”. Hover a link for its count.</p><div id="flow"></div></section>
-        <section aria-labelledby="screens-h"><h2 id="screens-h">Screens</h2><p class="muted">Sort by a column with its button.</p><div id="screens"></div></section>
+        <p class="muted">The most common screens at each step of a path, the rest as “other”. Hover a link for its count.</p><div id="flow" class="scroll" tabindex="0" role="region" aria-label="Flow diagram, scrollable"></div></section>
+        <section aria-labelledby="screens-h"><h2 id="screens-h">Screens</h2><p class="muted">Sort by a column with its button.</p><div id="screens" class="scroll" tabindex="0" role="region" aria-label="Screens table, scrollable"></div></section>
         <section aria-labelledby="funnels-h"><h2 id="funnels-h">Funnels</h2><div id="funnels"></div></section>
         <section aria-labelledby="crash-h"><h2 id="crash-h">Before a crash</h2><p class="muted">The last screens of sessions that ended uncleanly.</p><ol id="crash-paths"></ol></section>
         <section aria-labelledby="replay-h"><h2 id="replay-h">Session replay</h2>
