@@ -24,6 +24,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCREEN_VIEWS = ("{session: 'VARCHAR', scene: 'VARCHAR', tab: 'VARCHAR', stack: 'VARCHAR', screen: 'VARCHAR', id: 'VARCHAR', "
                 "depth: 'BIGINT', entered_by: 'VARCHAR', start_seq: 'BIGINT', start_ts: 'VARCHAR', end_ts: 'VARCHAR', "
                 "dwell_ms: 'BIGINT', crashed: 'BOOLEAN', in_sheet: 'BOOLEAN'}")
+DEEPLINKS = ("{session: 'VARCHAR', scene: 'VARCHAR', seq: 'BIGINT', ts: 'VARCHAR', url: 'VARCHAR', pattern: 'VARCHAR', "
+             "outcome: 'VARCHAR', depth: 'BIGINT', backed_out: 'BOOLEAN'}")
 TRANSITIONS = ("{session: 'VARCHAR', scene: 'VARCHAR', step: 'BIGINT', from_screen: 'VARCHAR', to_screen: 'VARCHAR', "
                "from_seq: 'BIGINT', to_seq: 'BIGINT'}")
 # check -> (SQL file, navlog arguments, the JSON array compared, how one of its rows becomes a tuple)
@@ -37,6 +39,7 @@ CHECKS = {
     "bounces": ("bounces.sql", ["bounces", "--within", "5s"], "rows", lambda r: (r["screen"], r["pushes"], r["bounces"], r["rate_bp"])),
     "tabs": ("tabs.sql", ["tabs"], "rows", lambda r: (r["tab"], r["views"], r["dwell_ms"], r["share_bp"])),
     "tab switches": ("tab_switches.sql", ["tabs"], "switches", lambda r: (r["from"], r["to"], r["count"])),
+    "deeplinks": ("deeplinks.sql", ["deeplinks"], "rows", lambda r: (r["outcome"], r["pattern"], r["links"], r["backed_out"])),
     "depth": ("depth.sql", ["depth"], "rows", lambda r: (r["depth"], r["stack_views"], r["sheet_views"])),
     "flow": ("flow.sql", ["transitions", "--steps", "5", "--top", "3"], "rows", lambda r: (r["step"], r["from"], r["to"], r["count"])),
     "funnel": ("funnel.sql", ["funnel", "--steps", "home,recipe,reviews", "--mode", "ordered", "--entry", "first", "--window", "1h"], "rows",
@@ -67,10 +70,13 @@ def main():
             views, transitions = os.path.join(tmp, f"views{k}.ndjson"), os.path.join(tmp, f"transitions{k}.ndjson")
             run(args.navlog, "export", log, "--table", "screen_views", "-o", views, *options)
             run(args.navlog, "export", log, "--table", "transitions", "-o", transitions, *options)
+            links = os.path.join(tmp, f"deeplinks{k}.ndjson")
+            run(args.navlog, "export", log, "--table", "deeplinks", "-o", links)
             label = f"seed {seed}" + (" " + " ".join(options) if options else "")
             con = duckdb.connect()
             con.execute(f"CREATE VIEW screen_views AS SELECT * FROM read_json('{views}', format='newline_delimited', columns={SCREEN_VIEWS})")
             con.execute(f"CREATE VIEW transitions AS SELECT * FROM read_json('{transitions}', format='newline_delimited', columns={TRANSITIONS})")
+            con.execute(f"CREATE VIEW deeplinks AS SELECT * FROM read_json('{links}', format='newline_delimited', columns={DEEPLINKS})")
             for name, (sql_file, navlog_args, key, row) in CHECKS.items():
                 sql = open(os.path.join(ROOT, "Tools", "sql", sql_file)).read()
                 expected = [tuple(r) for r in con.execute(sql).fetchall()]

@@ -4,7 +4,7 @@ import NavigationHistory
 /// optionally with personal data redacted.
 public struct Export: Sendable {
     /// A derived table.
-    public enum Table: String, Sendable, CaseIterable { case screenViews = "screen_views", transitions }
+    public enum Table: String, Sendable, CaseIterable { case screenViews = "screen_views", transitions, deeplinks }
     /// An output format.
     public enum Format: String, Sendable, CaseIterable { case ndjson, csv }
     /// What to redact.
@@ -31,6 +31,8 @@ public struct Export: Sendable {
              "in_sheet"]
         case .transitions:
             ["session", "scene", "step", "from_screen", "to_screen", "from_seq", "to_seq"]
+        case .deeplinks:
+            ["session", "scene", "seq", "ts", "url", "pattern", "outcome", "depth", "backed_out"]
         }
     }
 
@@ -53,6 +55,8 @@ public struct Export: Sendable {
     /// another in its path makes a `transitions` row.
     public mutating func line(for view: AnalyticsView) -> String? {
         switch table {
+        case .deeplinks:
+            return nil   // deep links are events: see line(_:) for a DeepLinksQuery.Record
         case .screenViews:
             return line(view)
         case .transitions:
@@ -66,6 +70,18 @@ public struct Export: Sendable {
             guard let before else { return nil }
             return line(from: before.view, to: view, step: before.step + 1)
         }
+    }
+
+    /// The line of a `deeplinks` row. With `urls` redacted, the query string and fragment of the URL
+    /// are replaced with a salted hash (or dropped without a salt).
+    public func line(_ link: DeepLinksQuery.Record) -> String {
+        var url = link.url
+        if redactions.contains(.urls), let cut = url.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+            let rest = String(url[cut...])
+            url = String(url[..<cut]) + (redacted(rest).map { "?" + $0 } ?? "")
+        }
+        return encode([.text(link.session), .text(link.scene), .number(Int64(link.seq)), .text(link.timestamp.description), .text(url),
+                       .text(link.pattern), .text(link.outcome), .number(Int64(link.depth)), .bool(link.backedOut)])
     }
 
     /// The line of a `screen_views` row.

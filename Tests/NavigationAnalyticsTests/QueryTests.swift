@@ -164,6 +164,14 @@ import NavigationHistory
             .init(outcome: "resolved", pattern: "recipes://category/soups/recipe/:id", links: 1, backedOut: 1),
             .init(outcome: "unmatched", pattern: "recipes://promo/winter", links: 1, backedOut: 0),
         ])
+        var recorded = DeepLinksQuery(keepsRecords: true)
+        try ViewStream.read(path, events: { event, app, state in recorded.consume(event, app: app, stateAfter: state) }) { _ in }
+        #expect(recorded.records.map(\.backedOut) == [true, false, false])
+        #expect(recorded.records.map(\.depth) == [2, 1, 0])
+        let export = Export(table: .deeplinks, format: .csv, redactions: [.urls], salt: "pepper")
+        let line = export.line(recorded.records[0])
+        #expect(line.hasPrefix("a,main,3,2026-11-29T10:00:01.000Z,recipes://category/soups/recipe/r13?h:"), "\(line)")
+        #expect(!line.contains("utm") && line.hasSuffix(",recipes://category/soups/recipe/:id,resolved,2,true"))
         #expect(DeepLinksQuery.pattern("app://u/42/posts/7#top") == "app://u/:id/posts/:id")
         #expect(DeepLinksQuery.pattern("not a url") == "not a url")
     }

@@ -13,14 +13,33 @@ public struct DeepLinksQuery: Sendable {
         public var backedOut: Int
     }
 
+    /// One deep link opened: a row of the `deeplinks` table.
+    public struct Record: Sendable, Hashable {
+        public var session: String, scene: String
+        public var seq: Int
+        public var timestamp: Timestamp
+        public var url: String, pattern: String, outcome: String
+        /// The routes the link opened (0 when it opened none).
+        public var depth: Int
+        /// Whether the session then backed out past the linked screen.
+        public var backedOut: Bool
+    }
+
     private struct Key: Hashable { var outcome: String, pattern: String }
-    private struct Watch { var scene: String, stack: String, depth: Int, key: Key }
+    private struct Watch { var scene: String, stack: String, depth: Int, key: Key, record: Int }
+    /// Every link, in the order opened; when `keepsRecords` is set.
+    public private(set) var records: [Record] = []
+    private let keepsRecords: Bool
     private var tallies: [Key: (links: Int, backedOut: Int)] = [:]
     private var watches: [Watch] = []
     private var session: String?
     private let filter: AnalyticsFilter
 
-    public init(filter: AnalyticsFilter = AnalyticsFilter()) { self.filter = filter }
+    /// Creates the query; with `keepsRecords`, one ``Record`` per link is kept for the export.
+    public init(filter: AnalyticsFilter = AnalyticsFilter(), keepsRecords: Bool = false) {
+        self.filter = filter
+        self.keepsRecords = keepsRecords
+    }
 
     /// Follows one event of the log, given its session's app and the state after it.
     public mutating func consume(_ event: NavigationEvent, app: String?, stateAfter state: NavigationState) {
@@ -34,6 +53,7 @@ public struct DeepLinksQuery: Sendable {
             let routes = scene.sheets.last(where: { $0.id == watch.stack })?.stack ?? scene.stacks[watch.stack] ?? []
             if routes.count < watch.depth {
                 tallies[watch.key, default: (0, 0)].backedOut += 1
+                if keepsRecords { records[watch.record].backedOut = true }
                 return true
             }
             return false
@@ -41,10 +61,14 @@ public struct DeepLinksQuery: Sendable {
         guard case .deeplink(let scene, let url, let outcome, let tab, let stack, let path) = event.action, admits(event, scene: scene, app: app) else { return }
         let key = Key(outcome: outcome.rawValue, pattern: Self.pattern(url))
         tallies[key, default: (0, 0)].links += 1
+        if keepsRecords {
+            records.append(Record(session: event.session, scene: scene, seq: event.seq, timestamp: event.timestamp, url: url,
+                                  pattern: key.pattern, outcome: key.outcome, depth: path?.count ?? 0, backedOut: false))
+        }
         if let path, !path.isEmpty, outcome != .unmatched {
             let target = stack ?? tab ?? state.scenes[scene]?.tab ?? "main"
             watches.removeAll { $0.scene == scene && $0.stack == target }
-            watches.append(Watch(scene: scene, stack: target, depth: path.count, key: key))
+            watches.append(Watch(scene: scene, stack: target, depth: path.count, key: key, record: records.count - 1))
         }
     }
 

@@ -7,7 +7,7 @@ enum ExportCommand: Subcommand {
     static let name = "export"
     static let summary = "Write the screen_views or transitions table as NDJSON or CSV, for other engines."
     static let help = """
-        Usage: navlog export PATH --table screen_views|transitions [--format ndjson|csv] [-o FILE]
+        Usage: navlog export PATH --table screen_views|transitions|deeplinks [--format ndjson|csv] [-o FILE]
                              [--redact ids|params|urls ...] [--salt SALT]
                              [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
 
@@ -16,13 +16,17 @@ enum ExportCommand: Subcommand {
                         start_ts, end_ts, dwell_ms, crashed, in_sheet — one row per screen view.
           transitions   session, scene, step, from_screen, to_screen, from_seq, to_seq — one row per
                         pair of consecutive views of a path; step is the position of the `to` view.
+          deeplinks     session, scene, seq, ts, url, pattern, outcome, depth, backed_out — one row
+                        per deep link opened; backed_out says whether the session then popped back
+                        past the linked screen (as `navlog deeplinks` counts it).
 
         Options:
           --format FORMAT   ndjson (default) or csv (with a header line).
           -o FILE           Write to FILE instead of standard output.
           --redact WHAT     ids: replace route ids with a stable salted hash (h:…, the first 16 hex
                             digits of SHA-256 of salt and id), or drop them when no --salt is given.
-                            params, urls: accepted for the tables that carry them (these two do not).
+                            urls: replace a deep link's query string and fragment the same way.
+                            params: accepted; no table carries route params.
           --salt SALT       The salt of the hashes; keep it secret, and the same across exports that
                             must join.
           --since, --until, --app, --session, --scene, --alias, --idle   As for the queries: export
@@ -35,7 +39,7 @@ enum ExportCommand: Subcommand {
         guard let parsed = try parse(arguments, options: options.union(["--format"])) else { return ExitCode.success }
         let path = try parsed.path()
         guard let table = parsed.value("--table").flatMap(Export.Table.init(rawValue:)) else {
-            throw UsageError("--table takes screen_views or transitions")
+            throw UsageError("--table takes screen_views, transitions or deeplinks")
         }
         guard let format = Export.Format(rawValue: parsed.value("--format") ?? "ndjson") else { throw UsageError("--format takes ndjson or csv") }
         var redactions = Set<Export.Redaction>()
@@ -64,8 +68,15 @@ enum ExportCommand: Subcommand {
             buffer.removeAll(keepingCapacity: true)
         }
         if let header = export.header { try emit(header) }
-        _ = try AnalyticsOutput.views(path, parsed) { view in
-            if let line = export.line(for: view) { try emit(line) }
+        if table == .deeplinks {
+            var links = DeepLinksQuery(filter: try AnalyticsOutput.filter(parsed), keepsRecords: true)
+            try ViewStream.read(path, mode: try parsed.choice("--mode", default: .tolerateTornTail),
+                                events: { event, app, state in links.consume(event, app: app, stateAfter: state) }) { _ in }
+            for record in links.records { try emit(export.line(record)) }
+        } else {
+            _ = try AnalyticsOutput.views(path, parsed) { view in
+                if let line = export.line(for: view) { try emit(line) }
+            }
         }
         try flush()
         try file?.close()
