@@ -52,7 +52,10 @@ struct ReportData {
             recentKept.append(replay)
             if recentKept.count > recent { recentKept.removeFirst() }
         }
+        var progress = Progress(path)
+        defer { progress.finish() }
         report = try ViewStream.read(path, filter: filter, cleaning: cleaning, idle: idle, events: { event, _, state in
+            progress.tick()
             tracker.consume(event)
             var isSnapshot = false, isStart = false
             switch event.action {

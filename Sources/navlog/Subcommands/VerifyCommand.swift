@@ -38,7 +38,9 @@ enum VerifyCommand: Subcommand {
         var reader = LogReader(path: path, mode: mode)
         reader.checksSnapshots = true
         if let threads = try parsed.integer("--threads", range: 1...64) { reader.threads = threads }
-        let report = try reader.scan { _ in }
+        var progress = Progress(path)
+        let report = try reader.scan { _ in progress.tick() }
+        progress.finish()
         var out = StandardOutput()
         switch format {
         case .text:

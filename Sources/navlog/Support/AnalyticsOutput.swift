@@ -34,7 +34,10 @@ enum AnalyticsOutput {
         let cleaning = try PathCleaning(rules: parsed.all("--alias"))
         let idle = try parsed.value("--idle").map { try duration($0, option: "--idle") }
         let mode: RecoveryMode = recoveryModeOption ? try parsed.choice("--mode", default: .tolerateTornTail) : .tolerateTornTail
-        let report = try ViewStream.read(path, mode: mode, filter: filter, cleaning: cleaning, idle: idle, body)
+        var progress = Progress(path)
+        let report = try ViewStream.read(path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
+                                         events: { _, _, _ in progress.tick() }, body)
+        progress.finish()
         return (report, filter)
     }
 

@@ -1,0 +1,45 @@
+import Foundation
+import NavigationHistory
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Progress of long work on a terminal: events read and the rate, on standard error, redrawn at most
+/// twice a second; nothing at all when standard error is not a terminal (a pipe, a file, a test).
+struct Progress {
+    private let label: String
+    private let enabled = isatty(STDERR_FILENO) == 1
+    private let start = ContinuousClock.now
+    private var last = ContinuousClock.now
+    private var events = 0
+    private var shown = false
+
+    /// Progress of reading `path`, whose size is shown beside the count.
+    init(_ path: String) {
+        let bytes = (try? LogSource(path: path).files.reduce(0) { total, file in
+            total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
+        }) ?? 0
+        label = "\(path) (\(bytes / 1_048_576) MiB)"
+    }
+
+    /// Counts one event; now and then redraws the line.
+    mutating func tick() {
+        events += 1
+        guard enabled, events & 0xFFFF == 0 else { return }
+        let now = ContinuousClock.now
+        guard now - last >= .milliseconds(500) else { return }
+        last = now
+        let seconds = Double((now - start).components.seconds) + Double((now - start).components.attoseconds) / 1e18
+        let text = "\r\(label): \(events / 1000)K events, \(Int(Double(events) / max(seconds, 0.001) / 1000))K events/s "
+        FileHandle.standardError.write(Data(text.utf8))
+        shown = true
+    }
+
+    /// Clears the line, if one was drawn.
+    func finish() {
+        guard shown else { return }
+        FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: label.count + 48) + "\r").utf8))
+    }
+}
