@@ -72,13 +72,14 @@ public struct Export: Sendable {
         }
     }
 
-    /// The line of a `deeplinks` row. With `urls` redacted, the query string and fragment of the URL
-    /// are replaced with a salted hash (or dropped without a salt).
+    /// The line of a `deeplinks` row. With `urls` redacted, the URL becomes its pattern (path
+    /// segments holding a digit as `:id`) and its query string and fragment a salted hash (or
+    /// nothing without a salt); a slug without digits in the path is not recognised as an id.
     public func line(_ link: DeepLinksQuery.Record) -> String {
         var url = link.url
-        if redactions.contains(.urls), let cut = url.firstIndex(where: { $0 == "?" || $0 == "#" }) {
-            let rest = String(url[cut...])
-            url = String(url[..<cut]) + (redacted(rest).map { "?" + $0 } ?? "")
+        if redactions.contains(.urls) {
+            let rest = url.firstIndex(where: { $0 == "?" || $0 == "#" }).map { String(url[$0...]) }
+            url = link.pattern + (rest.flatMap(redacted).map { "?" + $0 } ?? "")
         }
         return encode([.text(link.session), .text(link.scene), .number(Int64(link.seq)), .text(link.timestamp.description), .text(url),
                        .text(link.pattern), .text(link.outcome), .number(Int64(link.depth)), .bool(link.backedOut)])

@@ -1,8 +1,8 @@
 /// Exact quantiles by nearest rank: the p-quantile of n sorted values is the one at rank ⌈p·n⌉
 /// (1-based) — what DuckDB's `quantile_disc` returns, so the SQL in Tools/sql agrees exactly.
 ///
-/// Values are kept as counts per distinct value, so memory grows with the distinct dwell times,
-/// not with the number of views.
+/// Values are kept as counts per distinct value: memory grows with the distinct dwell times (which
+/// in practice is close to the number of views of a screen; exact quantiles need them).
 public struct QuantileCounter: Sendable, Hashable {
     private var counts: [Int64: Int] = [:]
     /// How many values were added.

@@ -19,28 +19,46 @@ public enum ViewStream {
         var tracker = ScreenViewTracker()
         var apps: [String: String] = [:]
         let clean = cleaning.cleaner()
-        // With `idle`: where each session was split, as the seq of the first event after a gap.
-        var splits: [String: [Int]] = [:]
+        // Where each session id begins a new part, as the seq of the part's first event: at an idle
+        // gap, and where an id seen before begins a new run (a log may reuse an id), so that every
+        // part counts as its own session — in navlog's queries and in the exported tables alike.
+        var cuts: [String: [Int]] = [:]
+        var seen: Set<String> = []
         var last: (session: String, time: Int64)?
-        let gap = idle.map { $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000 }
+        let gap = idle.map { max(1, $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) }
+        func part(_ session: String, at seq: Int) -> Int {
+            guard let list = cuts[session] else { return 1 }
+            var low = 0, high = list.count   // cuts are in seq order: count those at or before `seq`
+            while low < high {
+                let mid = (low + high) / 2
+                if list[mid] <= seq { low = mid + 1 } else { high = mid }
+            }
+            return 1 + low
+        }
         func deliver(_ views: [ScreenView]) throws {
             for view in views {
                 var row = AnalyticsView(view, app: apps[view.session])
-                if let cuts = splits[view.session] {
-                    let part = 1 + cuts.filter { $0 <= view.startSeq }.count
-                    if part > 1 { row.session += "#\(part)" }
-                }
+                guard filter.admits(row) else { continue }   // on the session id as the log has it
+                let number = part(view.session, at: view.startSeq)
+                if number > 1 { row.session += "#\(number)" }
                 row.screen = clean(row.screen)
-                if filter.admits(row) { try body(row) }
+                try body(row)
             }
         }
         let report = try LogReader(path: path, mode: mode).read { event in
             if case .sessionStart(let app?, _, _) = event.action { apps[event.session] = app }
             if case .snapshot = event.action {} else {
-                if let gap, let previous = last, previous.session == event.session, event.timestamp.millisecondsSince1970 - previous.time >= gap {
-                    splits[event.session, default: []].append(event.seq)
+                var isStart = false
+                if case .sessionStart = event.action { isStart = true }
+                let newRun = isStart || last?.session != event.session
+                if newRun, seen.contains(event.session) {
+                    cuts[event.session, default: []].append(event.seq)
+                } else if let gap, let previous = last, previous.session == event.session,
+                          event.timestamp.millisecondsSince1970 - previous.time >= gap {
+                    cuts[event.session, default: []].append(event.seq)
                     try deliver(tracker.resume(before: event))
                 }
+                seen.insert(event.session)
                 last = (event.session, event.timestamp.millisecondsSince1970)
             }
             try deliver(tracker.consume(event).ended)

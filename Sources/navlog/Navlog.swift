@@ -62,7 +62,7 @@ import NavigationHistory
     }
 
     static func usage() -> String {
-        overview + "\n" + subcommands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }
+        overview + "\n" + subcommands.map { "  " + $0.name.padding(toLength: 13, withPad: " ", startingAt: 0) + $0.summary }
             .joined(separator: "\n")
     }
 }

@@ -170,7 +170,7 @@ import NavigationHistory
         #expect(recorded.records.map(\.depth) == [2, 1, 0])
         let export = Export(table: .deeplinks, format: .csv, redactions: [.urls], salt: "pepper")
         let line = export.line(recorded.records[0])
-        #expect(line.hasPrefix("a,main,3,2026-11-29T10:00:01.000Z,recipes://category/soups/recipe/r13?h:"), "\(line)")
+        #expect(line.hasPrefix("a,main,3,2026-11-29T10:00:01.000Z,recipes://category/soups/recipe/:id?h:"), "\(line)")
         #expect(!line.contains("utm") && line.hasSuffix(",recipes://category/soups/recipe/:id,resolved,2,true"))
         #expect(DeepLinksQuery.pattern("app://u/42/posts/7#top") == "app://u/:id/posts/:id")
         #expect(DeepLinksQuery.pattern("not a url") == "not a url")
@@ -301,5 +301,31 @@ import NavigationHistory
         #expect(clean("home") == "home")
         #expect(throws: NavigationHistoryError.self) { try PathCleaning(rules: ["no-equals-sign"]) }
         #expect(throws: NavigationHistoryError.self) { try PathCleaning(rules: ["([=x"]) }
+    }
+
+    @Test func aSessionIdUsedAgainLaterIsAnotherSessionAndIdleSplitsKeepTheirSessionFilter() throws {
+        let path = try QueryTests.log([
+            (0, "S", .sceneOpen(scene: "main", kind: nil)),
+            (1, "S", .push(scene: "main", stack: "main", route: QueryTests.route("recipe", "1"))),
+            (2, "T", .sessionStart(app: nil, launch: .cold, meta: nil)),
+            (2, "T", .sceneOpen(scene: "main", kind: nil)),
+            (3, "T", .push(scene: "main", stack: "main", route: QueryTests.route("home"))),
+            (4, "S", .sessionStart(app: nil, launch: .cold, meta: nil)),
+            (4, "S", .sceneOpen(scene: "main", kind: nil)),
+            (5, "S", .push(scene: "main", stack: "main", route: QueryTests.route("recipe", "2"))),
+            (100, "S", .push(scene: "main", stack: "main", route: QueryTests.route("reviews", "2"))),
+            (101, "S", .sessionEnd(reason: nil)),
+        ])
+        var views: [AnalyticsView] = []
+        try ViewStream.read(path) { views.append($0) }
+        #expect(Set(views.map(\.session)) == ["S", "T", "S#2"])
+        var screens = ScreensQuery()
+        var transitions = TransitionsQuery()
+        for view in views { screens.add(view); transitions.add(view) }
+        #expect(screens.rows.first { $0.screen == "recipe" }?.sessions == 2, "\(views.map { "\($0.session):\($0.screen)" })")
+        #expect(!transitions.rows.contains { $0.from == "home" && $0.to == "root" }, "no path across sessions")
+        var split: [AnalyticsView] = []
+        try ViewStream.read(path, filter: AnalyticsFilter(sessions: ["S"]), idle: .seconds(60)) { split.append($0) }
+        #expect(Set(split.map(\.session)) == ["S", "S#2", "S#3"], "--session keeps every part of the session")
     }
 }

@@ -354,4 +354,27 @@ struct NavlogRun {
         #expect((data["funnels"] as? [[Any]])?.first?.count == 2)
         #expect(try NavlogRun("report", log).status == 64, "-o is required")
     }
+
+    @Test func hostileInputsGetUsageErrorsAndCannotBreakTheReport() throws {
+        let log = dir + "/hostile.jsonl"
+        let lines = [
+            #"{"v":1,"seq":1,"ts":"2026-11-29T10:00:00.000Z","session":"s","type":"scene.open","scene":"main"}"#,
+            #"{"v":1,"seq":2,"ts":"2026-11-29T10:00:01.000Z","session":"s","type":"push","scene":"main","stack":"main","route":{"screen":"<!--<script>","id":"</script><b>&"}}"#,
+            #"{"v":1,"seq":3,"ts":"2026-11-29T10:00:02.000Z","session":"s","type":"push","scene":"main","stack":"main","route":{"screen":"next"}}"#,
+        ]
+        #expect(FileManager.default.createFile(atPath: log, contents: Data((lines.joined(separator: "\n") + "\n").utf8)))
+        for arguments in [["funnel", log, "--steps", "a,b", "--window", "99999999999999d"], ["funnel", log, "--steps", "a", "--window", "9223372036854775807"],
+                          ["bounces", log, "--within", "9223372036854775807ms"], ["screens", log, "--idle", "0"],
+                          ["deeplinks", log, "--idle", "30m"], ["transitions", log, "--top", "3"]] {
+            #expect(try NavlogRun(arguments, stdin: nil).status == 64, "\(arguments)")
+        }
+        let page = dir + "/hostile.html"
+        #expect(try NavlogRun("report", log, "-o", page).status == 0)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        let start = try #require(html.range(of: #"<script id="report-data" type="application/json">"#))
+        let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+        let json = String(html[start.upperBound..<end.lowerBound])
+        #expect(!json.contains("<") && !json.contains(">") && !json.contains("&"), "markup in names is escaped in the data")
+        #expect(json.contains(#"\u003c!--\u003cscript\u003e"#))
+    }
 }

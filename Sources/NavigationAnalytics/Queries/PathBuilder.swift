@@ -5,12 +5,17 @@ struct PathBuilder {
     /// The last `keep` screens of each open path, and how many views it has had.
     private var paths: [Key: (recent: [String], length: Int)] = [:]
     private let keep: Int
+    private var session: String?
 
     init(keep: Int) { self.keep = max(1, keep) }
 
     /// Adds a view to its path; `body` gets the path's recent screens (this one last) and the
     /// view's 1-based position in the path.
     mutating func add(_ view: AnalyticsView, _ body: (_ recent: [String], _ position: Int) -> Void) {
+        if view.session != session {   // a session's paths end when the next session begins
+            paths.removeAll(keepingCapacity: true)
+            session = view.session
+        }
         let key = Key(session: view.session, scene: view.scene)
         var entry = paths.removeValue(forKey: key) ?? ([], 0)
         entry.recent.append(view.screen)

@@ -79,7 +79,11 @@ struct ReportData {
         close(current)
         exits.finish()
         for k in funnels.indices { funnels[k].finish() }
-        sessions = tracker.sessions
+        // The overview counts the sessions the filters admit (their app and start time).
+        sessions = tracker.sessions.filter { session in
+            (filter.apps.isEmpty || session.app.map(filter.apps.contains) == true)
+                && filter.since.map { session.start >= $0 } != false && filter.until.map { session.start < $0 } != false
+        }
         replays = namedKept + recentKept.reversed()   // the named sessions, then the latest first
     }
 

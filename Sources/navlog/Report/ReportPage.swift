@@ -6,12 +6,17 @@ import Foundation
 enum ReportPage {
     /// The HTML page around `data` (the report's JSON).
     static func html(title: String, data: [UInt8]) -> [UInt8] {
-        // Inside <script>, "</" would end the element: escape it, as JSON allows.
+        // Inside <script>, markup such as "</script>" or "<!--" would change how the page is parsed:
+        // write every <, > and & as a JSON \u escape (they only occur inside JSON strings).
         var safe: [UInt8] = []
         safe.reserveCapacity(data.count + 64)
-        for (k, byte) in data.enumerated() {
-            if byte == UInt8(ascii: "/"), k > 0, data[k - 1] == UInt8(ascii: "<") { safe.append(UInt8(ascii: "\\")) }
-            safe.append(byte)
+        for byte in data {
+            switch byte {
+            case UInt8(ascii: "<"): safe += Array("\\u003c".utf8)
+            case UInt8(ascii: ">"): safe += Array("\\u003e".utf8)
+            case UInt8(ascii: "&"): safe += Array("\\u0026".utf8)
+            default: safe.append(byte)
+            }
         }
         return Array(head(title).utf8) + safe + Array(tail.utf8)
     }
@@ -83,7 +88,7 @@ enum ReportPage {
         <button type="button" id="prev" aria-label="Previous event">◀ Previous</button>
         <label for="step">Step</label><input type="range" id="step" min="0" value="0">
         <button type="button" id="next" aria-label="Next event">Next ▶</button>
-        <output id="step-label" for="step" aria-live="polite"></output>
+        <output id="step-label" for="step"></output>
         </div>
         <p id="event" aria-live="polite"></p>
         <div class="scenes" id="scenes"></div>
@@ -147,9 +152,15 @@ enum ReportPage {
         if (!columns.has(step)) columns.set(step, new Map());
         const col = columns.get(step); col.set(name, Math.max(col.get(name) ?? 0, 0) + count);
       };
-      for (const l of links) { add(l.from, l.step, l.count); }
-      const lastStep = Math.max(0, ...links.map(l => l.step)) + 1;
-      for (const l of links) if (l.step === lastStep - 1) add(l.to, lastStep, l.count);
+      // A node's size is the larger of what flows in and what flows out.
+      const inflow = new Map(), outflow = new Map();
+      for (const l of links) {
+        outflow.set(l.from, (outflow.get(l.from) ?? 0) + l.count);
+        inflow.set(l.to, (inflow.get(l.to) ?? 0) + l.count);
+      }
+      for (const l of links) { add(l.from, l.step, 0); add(l.to, l.step + 1, 0); }
+      for (const col of columns.values()) for (const name of col.keys()) col.set(name, Math.max(inflow.get(name) ?? 0, outflow.get(name) ?? 0));
+      const lastStep = Math.max(0, ...columns.keys());
       const colWidth = 190, nodeWidth = 12, height = 420, gap = 8;
       const svg = svgEl("svg", { viewBox: `0 0 ${lastStep * colWidth + 60} ${height + 20}`, width: lastStep * colWidth + 60, height: height + 20,
                                  role: "img", "aria-label": "Flow of screens by step" });
@@ -285,6 +296,7 @@ enum ReportPage {
     document.getElementById("next").addEventListener("click", () => { range.value = String(Math.min(Number(range.max), Number(range.value) + 1)); show(); });
     document.addEventListener("keydown", e => {
       if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement) return;
+      if (e.target instanceof Element && e.target.closest(".scroll")) return;   // arrows scroll those regions
       if (e.key === "ArrowLeft") document.getElementById("prev").click();
       if (e.key === "ArrowRight") document.getElementById("next").click();
     });

@@ -69,6 +69,9 @@ enum ExportCommand: Subcommand {
         }
         if let header = export.header { try emit(header) }
         if table == .deeplinks {
+            if parsed.has("--alias") || parsed.has("--idle") {
+                throw UsageError("deep links are events, not screen views: --alias and --idle do not apply to --table deeplinks")
+            }
             var links = DeepLinksQuery(filter: try AnalyticsOutput.filter(parsed), keepsRecords: true)
             try ViewStream.read(path, mode: try parsed.choice("--mode", default: .tolerateTornTail),
                                 events: { event, app, state in links.consume(event, app: app, stateAfter: state) }) { _ in }

@@ -28,6 +28,7 @@ enum TransitionsCommand: Subcommand {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--steps", "--top"])) else { return ExitCode.success }
         let path = try parsed.path()
         let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
+        if parsed.has("--top") && !parsed.has("--steps") { throw UsageError("--top applies with --steps N") }
         if let steps = try parsed.integer("--steps", range: 2...1000) {
             var flow = FlowQuery(steps: steps, top: try parsed.integer("--top", range: 1...1000) ?? 5)
             let (report, filter) = try AnalyticsOutput.views(path, parsed) { flow.add($0) }

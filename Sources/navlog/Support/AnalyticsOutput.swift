@@ -44,10 +44,17 @@ enum AnalyticsOutput {
     /// `90s`, `30m`, `1h`, `7d`, `500ms`, or plain seconds.
     static func duration(_ text: String, option: String) throws -> Duration {
         let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000)]
-        for (suffix, ms) in units where text.hasSuffix(suffix) {
-            if let n = Int64(text.dropLast(suffix.count)), n >= 0 { return .milliseconds(n * ms) }
+        let limit: Int64 = 100 * 365 * 86_400_000   // a century: nothing longer makes sense, and it never overflows
+        func bounded(_ n: Int64, _ unit: Int64) throws -> Duration {
+            let (ms, overflow) = n.multipliedReportingOverflow(by: unit)
+            guard !overflow, ms <= limit else { throw UsageError("\(option) '\(text)' is longer than a century") }
+            guard ms > 0 || option != "--idle" else { throw UsageError("--idle needs a duration above 0") }
+            return .milliseconds(ms)
         }
-        if let n = Int64(text), n >= 0 { return .seconds(n) }
+        for (suffix, ms) in units where text.hasSuffix(suffix) {
+            if let n = Int64(text.dropLast(suffix.count)), n >= 0 { return try bounded(n, ms) }
+        }
+        if let n = Int64(text), n >= 0 { return try bounded(n, 1000) }
         throw UsageError("\(option) takes a duration such as 90s, 30m, 1h or 7d, not '\(text)'")
     }
 
