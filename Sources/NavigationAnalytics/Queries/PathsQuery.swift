@@ -12,13 +12,16 @@ public struct PathsQuery: Sendable {
     public let length: Int
     public let from: String?, to: String?
 
-    private struct Tally { var occurrences = 0, sessions = 0; var lastSession: String? }
-    private var tallies: [[String]: Tally] = [:]
-    private struct Key: Hashable { var session: String, scene: String }
-    /// Paths being read: their screens since `from` (all of them when `to` is set, as the last
-    /// `to` is only known at the path's end), or the recent ones otherwise.
-    private var open: [Key: [String]] = [:]
+    // Screens are interned as small integers: n-grams are then arrays of Int32, cheap to hash.
+    private var ids: [String: Int32] = [:]
+    private var names: [String] = []
+    private struct Tally { var occurrences = 0, sessions = 0, lastSession = -1 }
+    private var tallies: [[Int32]: Tally] = [:]
+    /// The paths of the current session by scene: their screens since `from` (all of them when
+    /// `to` is set, as the last `to` is only known at the path's end), or the recent ones otherwise.
+    private var open: [String: [Int32]] = [:]
     private var currentSession: String?
+    private var sessionNumber = 0
 
     public init(length: Int, from: String? = nil, to: String? = nil) {
         self.length = max(1, length)
@@ -31,16 +34,15 @@ public struct PathsQuery: Sendable {
         if view.session != currentSession {
             endPaths()
             currentSession = view.session
+            sessionNumber += 1
         }
-        let key = Key(session: view.session, scene: view.scene)
-        var screens = open[key] ?? []
-        if screens.isEmpty, let from, view.screen != from { return }   // before the path's first `from`
-        screens.append(view.screen)
-        if to == nil {
-            if screens.count >= length { count(Array(screens.suffix(length)), session: view.session) }
-            if screens.count > length { screens.removeFirst(screens.count - length) }
-        }
-        open[key] = screens
+        if open[view.scene] == nil, let from, view.screen != from { return }   // before the path's first `from`
+        let id = intern(view.screen)
+        open[view.scene, default: []].append(id)
+        guard to == nil else { return }
+        let count = open[view.scene]!.count
+        if count >= length { self.count(Array(open[view.scene]![(count - length)...])) }
+        if count > length { open[view.scene]!.removeFirst(count - length) }
     }
 
     /// Counts what the last paths held back until their end; call once after the last view.
@@ -48,30 +50,38 @@ public struct PathsQuery: Sendable {
         endPaths()
     }
 
+    private mutating func intern(_ screen: String) -> Int32 {
+        if let id = ids[screen] { return id }
+        let id = Int32(names.count)
+        ids[screen] = id
+        names.append(screen)
+        return id
+    }
+
     /// With `to`, counts the n-grams of each open path up to its last `to`; then forgets the paths.
     private mutating func endPaths() {
         defer { open.removeAll(keepingCapacity: true) }
-        guard let to else { return }
-        for (key, screens) in open.sorted(by: { $0.key.scene < $1.key.scene }) {
-            guard let last = screens.lastIndex(of: to) else { continue }
-            let path = Array(screens[...last])
+        guard let to, let target = ids[to] else { return }
+        for scene in open.keys.sorted() {
+            let screens = open[scene]!
+            guard let last = screens.lastIndex(of: target) else { continue }
+            let path = screens[...last]
             guard path.count >= length else { continue }
-            for start in 0...(path.count - length) { count(Array(path[start..<(start + length)]), session: key.session) }
+            for start in 0...(path.count - length) { count(Array(path[start..<(start + length)])) }
         }
     }
 
-    private mutating func count(_ gram: [String], session: String) {
-        var tally = tallies.removeValue(forKey: gram) ?? Tally()
-        tally.occurrences += 1
-        if tally.lastSession != session {
-            tally.lastSession = session
-            tally.sessions += 1
+    private mutating func count(_ gram: [Int32]) {
+        let session = sessionNumber
+        tallies[gram, default: Tally()].occurrences += 1
+        if tallies[gram]!.lastSession != session {
+            tallies[gram]!.lastSession = session
+            tallies[gram]!.sessions += 1
         }
-        tallies[gram] = tally
     }
 
     public var rows: [Row] {
-        tallies.map { Row(screens: $0.key, occurrences: $0.value.occurrences, sessions: $0.value.sessions) }
+        tallies.map { Row(screens: $0.key.map { names[Int($0)] }, occurrences: $0.value.occurrences, sessions: $0.value.sessions) }
             .sorted { $0.occurrences != $1.occurrences ? $0.occurrences > $1.occurrences : $0.screens.lexicographicallyPrecedes($1.screens) }
     }
 }
