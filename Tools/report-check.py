@@ -35,7 +35,8 @@ def chromium():
 
 
 def browse(browser, url, *extra):
-    args = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", *extra, url]
+    # --disable-dev-shm-usage: containers often have a small /dev/shm, which crashes Chromium.
+    args = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars", *extra, url]
     return subprocess.run(args, capture_output=True, text=True, timeout=120)
 
 
