@@ -25,7 +25,7 @@ public enum ViewStream {
         var cuts: [String: [Int]] = [:]
         var seen: Set<String> = []
         var last: (session: String, time: Int64)?
-        let gap = idle.map { max(1, $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) }
+        let gap = idle.map { max(1, $0.milliseconds) }
         func part(_ session: String, at seq: Int) -> Int {
             guard let list = cuts[session] else { return 1 }
             var low = 0, high = list.count   // cuts are in seq order: count those at or before `seq`

@@ -1,3 +1,5 @@
+import NavigationHistory
+
 /// U-turns: a view entered by `push` whose path's next view is entered by `pop`, shows the screen
 /// the push left (the path's view before it) and came within `within`. Per screen: its pushes (views
 /// entered by push), its bounces and the bounce rate in basis points. Rows are sorted by bounces,

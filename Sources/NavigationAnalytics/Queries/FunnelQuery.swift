@@ -120,11 +120,3 @@ public struct FunnelQuery: Sendable {
         }
     }
 }
-
-extension Duration {
-    /// Whole milliseconds.
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
-}

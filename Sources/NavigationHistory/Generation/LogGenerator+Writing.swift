@@ -62,7 +62,7 @@ extension LogGenerator {
                 if rotate {
                     try flush()
                     try output?.close()
-                    try open(path + "/" + String(format: "%08d.jsonl", summary.segments + 1))
+                    try open(path + "/" + Opening.segmentName(summary.segments + 1))
                     lineStart = writer.bytes.count
                 }
                 lastSnapshot = summary.events + 1

@@ -38,7 +38,7 @@ public struct Retention: Sendable, Hashable {
 
 extension Duration {
     /// The duration in whole milliseconds, rounded down.
-    var milliseconds: Int64 {
+    package var milliseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }

@@ -173,21 +173,7 @@ enum FileSystem {
 
     /// Reads the bytes of `path` from `offset` to its end.
     static func readTail(_ path: String, from offset: Int) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw error("cannot open", path) }
-        defer { close(fd) }
-        var bytes = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        var position = off_t(offset)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, position) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw error("read failed", path)
-            }
-            if n == 0 { return bytes }
-            bytes += chunk[0..<n]
-            position += off_t(n)
-        }
+        guard let size = status(path)?.size else { throw error("cannot stat", path) }
+        return try read(path, from: offset, count: max(0, size - offset))
     }
 }
