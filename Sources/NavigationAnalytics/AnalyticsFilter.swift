@@ -24,11 +24,16 @@ public struct AnalyticsFilter: Sendable, Hashable {
 
     /// Whether `view` passes.
     public func admits(_ view: AnalyticsView) -> Bool {
-        if let since, view.start < since { return false }
-        if let until, !(view.start < until) { return false }
-        if !apps.isEmpty, !(view.app.map { apps.contains($0) } ?? false) { return false }
-        if !sessions.isEmpty, !sessions.contains(view.session) { return false }
-        if !scenes.isEmpty, !scenes.contains(view.scene) { return false }
+        admits(start: view.start, app: view.app, session: view.session, scene: view.scene)
+    }
+
+    /// Whether something that began at `start` in this app version, session and scene passes.
+    public func admits(start: Timestamp, app: String?, session: String, scene: String) -> Bool {
+        if let since, start < since { return false }
+        if let until, !(start < until) { return false }
+        if !apps.isEmpty, !(app.map { apps.contains($0) } ?? false) { return false }
+        if !sessions.isEmpty, !sessions.contains(session) { return false }
+        if !scenes.isEmpty, !scenes.contains(scene) { return false }
         return true
     }
 

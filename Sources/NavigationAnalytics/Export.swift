@@ -132,7 +132,7 @@ public struct Export: Sendable {
     }
 
     /// A CSV field (RFC 4180): quoted when it holds a comma, quote or line break.
-    static func csv(_ text: String) -> String {
+    package static func csv(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

@@ -58,7 +58,7 @@ public struct DeepLinksQuery: Sendable {
             }
             return false
         }
-        guard case .deeplink(let scene, let url, let outcome, let tab, let stack, let path) = event.action, admits(event, scene: scene, app: app) else { return }
+        guard case .deeplink(let scene, let url, let outcome, let tab, let stack, let path) = event.action, filter.admits(start: event.timestamp, app: app, session: event.session, scene: scene) else { return }
         let key = Key(outcome: outcome.rawValue, pattern: Self.pattern(url))
         tallies[key, default: (0, 0)].links += 1
         if keepsRecords {
@@ -70,15 +70,6 @@ public struct DeepLinksQuery: Sendable {
             watches.removeAll { $0.scene == scene && $0.stack == target }
             watches.append(Watch(scene: scene, stack: target, depth: path.count, key: key, record: records.count - 1))
         }
-    }
-
-    private func admits(_ event: NavigationEvent, scene: String, app: String?) -> Bool {
-        if let since = filter.since, event.timestamp < since { return false }
-        if let until = filter.until, !(event.timestamp < until) { return false }
-        if !filter.apps.isEmpty, !(app.map { filter.apps.contains($0) } ?? false) { return false }
-        if !filter.sessions.isEmpty, !filter.sessions.contains(event.session) { return false }
-        if !filter.scenes.isEmpty, !filter.scenes.contains(scene) { return false }
-        return true
     }
 
     /// The URL without query and fragment, each path segment holding a digit replaced by `:id`.

@@ -161,16 +161,11 @@ enum AnalyticsOutput {
         for values in rows {
             out.line(values.map { cell -> String in
                 switch cell {
-                case .text(let text): return csv(text)
+                case .text(let text): return Export.csv(text)
                 case .number(let n): return n.map(String.init) ?? ""
-                case .list(let items): return csv(items.joined(separator: " > "))
+                case .list(let items): return Export.csv(items.joined(separator: " > "))
                 }
             }.joined(separator: ","))
         }
-    }
-
-    static func csv(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 }
