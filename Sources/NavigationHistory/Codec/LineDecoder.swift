@@ -54,6 +54,15 @@ package enum LineDecoder {
     /// When a damaged line still ends in `,"crc":"xxxxxxxx"}` and the checksum disagrees, that is the
     /// real finding: the line's bytes changed after they were written.
     private static func tailChecksumMismatch(_ line: UnsafeRawBufferPointer) -> LineError? {
+        guard let (stored, start) = trailingChecksum(line) else { return nil }
+        let actual = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[0..<start]))
+        guard actual != stored else { return nil }
+        return LineError(.crcMismatch, at: start, "crc \(hex8(stored)) does not match the line's bytes (\(hex8(actual)))")
+    }
+
+    /// The checksum a line stores in its closing `,"crc":"xxxxxxxx"}`, and the offset of that comma:
+    /// the checksum covers the bytes before it. Nil when the line does not end that way.
+    static func trailingChecksum(_ line: UnsafeRawBufferPointer) -> (stored: UInt32, start: Int)? {
         let suffix = Array(#","crc":""#.utf8)
         let tail = suffix.count + 10
         guard line.count >= tail, line[line.count - 1] == 0x7D, line[line.count - 2] == 0x22 else { return nil }
@@ -64,9 +73,7 @@ package enum LineDecoder {
             guard let digit = hexValue(line[start + suffix.count + k]) else { return nil }
             stored = stored << 4 | digit
         }
-        let actual = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[0..<start]))
-        guard actual != stored else { return nil }
-        return LineError(.crcMismatch, at: start, "crc \(hex8(stored)) does not match the line's bytes (\(hex8(actual)))")
+        return (stored, start)
     }
 
     @inline(__always) static func hexValue(_ byte: UInt8) -> UInt32? {

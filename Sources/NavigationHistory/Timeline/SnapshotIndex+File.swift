@@ -96,20 +96,12 @@ extension SnapshotIndex {
 
     /// The members of one line whose crc matches, or nil.
     private static func checkedObject(_ line: [UInt8]) -> JSONValue? {
-        let suffix = Array(#","crc":""#.utf8)
-        guard line.count > suffix.count + 10, line.last == 0x7D else { return nil }
-        let start = line.count - suffix.count - 10
-        guard Array(line[start..<(start + suffix.count)]) == suffix else { return nil }
-        var stored: UInt32 = 0
-        for byte in line[(start + suffix.count)..<(line.count - 2)] {
-            guard let digit = LineDecoder.hexValue(byte) else { return nil }
-            stored = stored << 4 | digit
+        let parsed = line.withUnsafeBytes { bytes -> Result<JSONValue, LineError>? in
+            guard let (stored, start) = LineDecoder.trailingChecksum(bytes),
+                  CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<start])) == stored else { return nil }
+            return Result { () throws(LineError) in try JSONScanner.parse(bytes) }
         }
-        guard line.withUnsafeBytes({ CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[0..<start])) }) == stored else { return nil }
-        let parsed = line.withUnsafeBytes { bytes in
-            Result { () throws(LineError) in try JSONScanner.parse(bytes) }
-        }
-        guard case .success(let value) = parsed, case .object = value else { return nil }
+        guard case .success(let value)? = parsed, case .object = value else { return nil }
         return value
     }
 
