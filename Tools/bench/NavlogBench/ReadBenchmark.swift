@@ -143,35 +143,21 @@ let readUsage = """
     """
 
 func runRead(_ arguments: [String]) throws -> Int32 {
-    let args = arguments
     var file: String?
     var repeats = 3
     var baselineLines = 200_000
     var jsonOut: String?
-    var i = 0
-    func value(_ option: String) throws -> String {
-        i += 1
-        guard i < args.count else { throw BenchError("\(option) needs a value") }
-        return args[i]
-    }
-    while i < args.count {
-        switch args[i] {
-        case "--repeat":
-            guard let k = Int(try value("--repeat")), k >= 1 else { throw BenchError("--repeat needs a positive integer") }
-            repeats = k
-        case "--baseline-lines":
-            guard let n = Int(try value("--baseline-lines")), n >= 1 else { throw BenchError("--baseline-lines needs a positive integer") }
-            baselineLines = n
-        case "--json":
-            jsonOut = try value("--json")
-        case "-h", "--help":
-            print(readUsage)
-            return 0
+    var arguments = Arguments(arguments)
+    while let argument = arguments.next() {
+        switch argument {
+        case "--repeat": repeats = try arguments.integer(argument)
+        case "--baseline-lines": baselineLines = try arguments.integer(argument)
+        case "--json": jsonOut = try arguments.value(argument)
+        case "-h", "--help": print(readUsage); return 0
         default:
-            guard file == nil, !args[i].hasPrefix("--") else { throw BenchError("unexpected argument \(args[i])\n\(readUsage)") }
-            file = args[i]
+            guard file == nil, !argument.hasPrefix("--") else { throw BenchError("unexpected argument \(argument)\n\(readUsage)") }
+            file = argument
         }
-        i += 1
     }
     guard let path = file else { throw BenchError("read needs a FILE\n\(readUsage)") }
 

@@ -43,22 +43,16 @@ func runRestore(_ arguments: [String]) async throws -> Int32 {
     var logs: [String] = []
     var repeats = 20, naiveMax = 1_000_000, calls = 200_000
     var jsonOut: String?
-    var i = 0
-    func value(_ option: String) throws -> String {
-        i += 1
-        guard i < arguments.count else { throw BenchError("\(option) needs a value") }
-        return arguments[i]
-    }
-    while i < arguments.count {
-        switch arguments[i] {
-        case "--repeat": repeats = max(1, Int(try value("--repeat")) ?? repeats)
-        case "--naive-max": naiveMax = Int(try value("--naive-max")) ?? naiveMax
-        case "--calls": calls = max(1, Int(try value("--calls")) ?? calls)
-        case "--json": jsonOut = try value("--json")
+    var arguments = Arguments(arguments)
+    while let argument = arguments.next() {
+        switch argument {
+        case "--repeat": repeats = try arguments.integer(argument)
+        case "--naive-max": naiveMax = try arguments.integer(argument, atLeast: 0)
+        case "--calls": calls = try arguments.integer(argument)
+        case "--json": jsonOut = try arguments.value(argument)
         case "-h", "--help": print(restoreUsage); return 0
-        default: logs.append(arguments[i])
+        default: logs.append(argument)
         }
-        i += 1
     }
     guard !logs.isEmpty else { throw BenchError("restore needs at least one LOG\n\(restoreUsage)") }
     var items: [String] = []

@@ -125,29 +125,17 @@ func runStore(_ arguments: [String]) async throws -> Int32 {
     var events = 500_000
     var synced = 2000
     var jsonOut: String?
-    var i = 0
-    func value(_ option: String) throws -> String {
-        i += 1
-        guard i < arguments.count else { throw BenchError("\(option) needs a value") }
-        return arguments[i]
-    }
-    while i < arguments.count {
-        switch arguments[i] {
-        case "--events":
-            guard let n = Int(try value("--events")), n >= 1 else { throw BenchError("--events needs a positive integer") }
-            events = n
-        case "--synced":
-            guard let n = Int(try value("--synced")), n >= 1 else { throw BenchError("--synced needs a positive integer") }
-            synced = n
-        case "--json": jsonOut = try value("--json")
-        case "-h", "--help":
-            print(storeUsage)
-            return 0
+    var arguments = Arguments(arguments)
+    while let argument = arguments.next() {
+        switch argument {
+        case "--events": events = try arguments.integer(argument)
+        case "--synced": synced = try arguments.integer(argument)
+        case "--json": jsonOut = try arguments.value(argument)
+        case "-h", "--help": print(storeUsage); return 0
         default:
-            guard directory == nil, !arguments[i].hasPrefix("--") else { throw BenchError("unexpected argument \(arguments[i])\n\(storeUsage)") }
-            directory = arguments[i]
+            guard directory == nil, !argument.hasPrefix("--") else { throw BenchError("unexpected argument \(argument)\n\(storeUsage)") }
+            directory = argument
         }
-        i += 1
     }
     guard let root = directory else { throw BenchError("store needs a DIR\n\(storeUsage)") }
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)

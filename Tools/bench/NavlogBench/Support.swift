@@ -13,6 +13,35 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// A benchmark's arguments, read one at a time; an option's value is the argument after it.
+struct Arguments {
+    private let arguments: [String]
+    private var index = 0
+
+    init(_ arguments: [String]) { self.arguments = arguments }
+
+    /// The next argument, or nil after the last.
+    mutating func next() -> String? {
+        guard index < arguments.count else { return nil }
+        defer { index += 1 }
+        return arguments[index]
+    }
+
+    /// The value of `option`.
+    mutating func value(_ option: String) throws -> String {
+        guard let value = next() else { throw BenchError("\(option) needs a value") }
+        return value
+    }
+
+    /// The value of `option` as an integer of at least `minimum`.
+    mutating func integer(_ option: String, atLeast minimum: Int = 1) throws -> Int {
+        guard let n = Int(try value(option)), n >= minimum else {
+            throw BenchError(minimum == 1 ? "\(option) needs a positive integer" : "\(option) needs an integer of at least \(minimum)")
+        }
+        return n
+    }
+}
+
 /// One contender's measurements.
 struct Measurement {
     var name: String

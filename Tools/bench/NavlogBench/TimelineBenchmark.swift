@@ -88,27 +88,21 @@ func runTimeline(_ arguments: [String]) throws -> Int32 {
     var file: String?, seekLog: String?, jsonOut: String?
     var seeksOnly = false
     var seeks = 1000, repeats = 3, baselineLines = 200_000, interval = 4096
-    var i = 0
-    func value(_ option: String) throws -> String {
-        i += 1
-        guard i < arguments.count else { throw BenchError("\(option) needs a value") }
-        return arguments[i]
-    }
-    while i < arguments.count {
-        switch arguments[i] {
-        case "--seek-log": seekLog = try value("--seek-log")
-        case "--seeks": seeks = Int(try value("--seeks")) ?? seeks
-        case "--interval": interval = max(1, Int(try value("--interval")) ?? interval)
-        case "--repeat": repeats = max(1, Int(try value("--repeat")) ?? repeats)
-        case "--baseline-lines": baselineLines = Int(try value("--baseline-lines")) ?? baselineLines
-        case "--json": jsonOut = try value("--json")
+    var arguments = Arguments(arguments)
+    while let argument = arguments.next() {
+        switch argument {
+        case "--seek-log": seekLog = try arguments.value(argument)
+        case "--seeks": seeks = try arguments.integer(argument, atLeast: 0)
+        case "--interval": interval = try arguments.integer(argument)
+        case "--repeat": repeats = try arguments.integer(argument)
+        case "--baseline-lines": baselineLines = try arguments.integer(argument, atLeast: 0)
+        case "--json": jsonOut = try arguments.value(argument)
         case "--seeks-only": seeksOnly = true
         case "-h", "--help": print(timelineUsage); return 0
         default:
-            guard file == nil, !arguments[i].hasPrefix("--") else { throw BenchError("unexpected argument \(arguments[i])\n\(timelineUsage)") }
-            file = arguments[i]
+            guard file == nil, !argument.hasPrefix("--") else { throw BenchError("unexpected argument \(argument)\n\(timelineUsage)") }
+            file = argument
         }
-        i += 1
     }
     guard let path = file else { throw BenchError("timeline needs a FILE\n\(timelineUsage)") }
     let cores = ProcessInfo.processInfo.activeProcessorCount
