@@ -145,9 +145,12 @@ func runTimeline(_ arguments: [String]) throws -> Int32 {
     var seekJSON = "null"
     if let seekLog {
         let logBytes = fileBytes(seekLog)
-        try? FileManager.default.removeItem(atPath: SnapshotIndex.path(forLog: seekLog, segmented: true))
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: seekLog, isDirectory: &isDirectory)
+        let indexPath = SnapshotIndex.path(forLog: seekLog, segmented: isDirectory.boolValue)
+        try? FileManager.default.removeItem(atPath: indexPath)
         let (timeline, buildSeconds) = try time { try Timeline(path: seekLog, interval: interval) }
-        let seekIndexBytes = fileBytes(SnapshotIndex.path(forLog: seekLog, segmented: true))
+        let seekIndexBytes = fileBytes(indexPath)
         guard let last = timeline.lastSeq else { throw BenchError("\(seekLog) is empty") }
         var random = SystemRandomNumberGenerator()
         var micros: [Double] = []
