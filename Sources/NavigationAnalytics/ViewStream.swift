@@ -28,12 +28,7 @@ public enum ViewStream {
         let gap = idle.map { max(1, $0.milliseconds) }
         func part(_ session: String, at seq: Int) -> Int {
             guard let list = cuts[session] else { return 1 }
-            var low = 0, high = list.count   // cuts are in seq order: count those at or before `seq`
-            while low < high {
-                let mid = (low + high) / 2
-                if list[mid] <= seq { low = mid + 1 } else { high = mid }
-            }
-            return 1 + low
+            return 1 + list.countOfLeading { $0 <= seq }   // cuts are in seq order
         }
         func deliver(_ views: [ScreenView]) throws {
             for view in views {

@@ -52,23 +52,15 @@ package struct SnapshotIndex: Sendable {
 
     /// The last entry at or before `seq`, if any.
     package func entry(atOrBefore seq: Int) -> Entry? {
-        var low = 0, high = entries.count
-        while low < high {
-            let mid = (low + high) / 2
-            if entries[mid].seq <= seq { low = mid + 1 } else { high = mid }
-        }
-        return low > 0 ? entries[low - 1] : nil
+        let before = entries.countOfLeading { $0.seq <= seq }
+        return before > 0 ? entries[before - 1] : nil
     }
 
     /// The last entry whose event happened at or before `time`, if any (the log's times are taken
     /// as non-decreasing).
     package func entry(atOrBeforeTime time: Timestamp) -> Entry? {
-        var low = 0, high = entries.count
-        while low < high {
-            let mid = (low + high) / 2
-            if entries[mid].timestamp <= time { low = mid + 1 } else { high = mid }
-        }
-        return low > 0 ? entries[low - 1] : nil
+        let before = entries.countOfLeading { $0.timestamp <= time }
+        return before > 0 ? entries[before - 1] : nil
     }
 }
 
