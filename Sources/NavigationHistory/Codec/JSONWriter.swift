@@ -117,10 +117,17 @@ package struct JSONWriter {
     }
 
     package mutating func routes(_ routes: [Route]) {
+        array(routes) { $0.route($1) }
+    }
+
+    /// A JSON array of `elements`, each written by `element`.
+    package mutating func array<Elements: Sequence>(_ elements: Elements, _ element: (inout JSONWriter, Elements.Element) -> Void) {
         bytes.append(0x5B)
-        for (i, route) in routes.enumerated() {
-            if i > 0 { bytes.append(0x2C) }
-            self.route(route)
+        var first = true
+        for item in elements {
+            if !first { bytes.append(0x2C) }
+            first = false
+            element(&self, item)
         }
         bytes.append(0x5D)
     }

@@ -109,30 +109,23 @@ struct ReportData {
         w.key("total", first: true); w.integer(sessions.count)
         for ending in ["clean", "unclean", "open"] { w.key(ending); w.integer(endings[ending] ?? 0) }
         w.raw("}")
-        w.key("apps"); w.raw("[")
-        for (k, app) in apps.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }).enumerated() {
-            if k > 0 { w.raw(",") }
+        w.key("apps")
+        w.array(apps.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) })) { w, app in
             w.raw("{"); w.key("app", first: true); w.string(app.key); w.key("sessions"); w.integer(app.value); w.raw("}")
         }
-        w.raw("]")
-        w.key("perDay"); w.raw("[")
-        for (k, day) in days.sorted(by: { $0.key < $1.key }).enumerated() {
-            if k > 0 { w.raw(",") }
+        w.key("perDay")
+        w.array(days.sorted(by: { $0.key < $1.key })) { w, day in
             w.raw("{"); w.key("day", first: true); w.string(day.key); w.key("sessions"); w.integer(day.value); w.raw("}")
         }
-        w.raw("]")
-        w.key("flow"); w.raw("[")
-        for (k, row) in flow.rows.enumerated() {
-            if k > 0 { w.raw(",") }
+        w.key("flow")
+        w.array(flow.rows) { w, row in
             w.raw("{"); w.key("step", first: true); w.integer(row.step); w.key("from"); w.string(row.from)
             w.key("to"); w.string(row.to); w.key("count"); w.integer(row.count); w.raw("}")
         }
-        w.raw("]")
         let bounceRows = Dictionary(uniqueKeysWithValues: bounces.rows.map { ($0.screen, $0) })
         let exitRows = Dictionary(uniqueKeysWithValues: exits.rows.map { ($0.screen, $0) })
-        w.key("screens"); w.raw("[")
-        for (k, row) in screens.rows.enumerated() {
-            if k > 0 { w.raw(",") }
+        w.key("screens")
+        w.array(screens.rows) { w, row in
             w.raw("{"); w.key("screen", first: true); w.string(row.screen)
             w.key("views"); w.integer(row.views)
             w.key("sessions"); w.integer(row.sessions)
@@ -143,40 +136,30 @@ struct ReportData {
             w.key("unclean"); w.integer(exitRows[row.screen]?.unclean ?? 0)
             w.raw("}")
         }
-        w.raw("]")
-        w.key("funnels"); w.raw("[")
-        for (k, funnel) in funnels.enumerated() {
-            if k > 0 { w.raw(",") }
-            w.raw("["); 
-            for (i, row) in funnel.rows.enumerated() {
-                if i > 0 { w.raw(",") }
+        w.key("funnels")
+        w.array(funnels) { w, funnel in
+            w.array(funnel.rows) { w, row in
                 w.raw("{"); w.key("screen", first: true); w.string(row.screen); w.key("sessions"); w.integer(row.sessions)
                 w.key("dropOff"); w.integer(row.dropOff)
                 w.key("conversionBp"); if let c = row.conversionFromFirst { w.integer(c) } else { w.raw("null") }
                 w.key("medianMs"); if let m = row.medianMilliseconds { w.integer(Int(m)) } else { w.raw("null") }
                 w.raw("}")
             }
-            w.raw("]")
         }
-        w.raw("]")
-        w.key("crashPaths"); w.raw("[")
-        for (k, row) in exits.crashPathRows.prefix(20).enumerated() {
-            if k > 0 { w.raw(",") }
+        w.key("crashPaths")
+        w.array(exits.crashPathRows.prefix(20)) { w, row in
             w.raw("{"); w.key("path", first: true); w.value(.array(row.screens.map { .string($0) })); w.key("sessions"); w.integer(row.sessions); w.raw("}")
         }
-        w.raw("]")
-        w.key("replays"); w.raw("[")
+        w.key("replays")
         let endingsByID = Dictionary(sessions.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-        for (k, replay) in replays.enumerated() {
-            if k > 0 { w.raw(",") }
+        w.array(replays) { w, replay in
             w.raw("{"); w.key("id", first: true); w.string(replay.id)
             w.key("ending"); w.string(endingsByID[replay.id]?.ending.rawValue ?? "open")
             w.key("app"); if let app = endingsByID[replay.id]?.app { w.string(app) } else { w.raw("null") }
-            w.key("steps"); w.raw("[")
+            w.key("steps")
             var state = replay.start
-            for (i, event) in replay.events.enumerated() {
+            w.array(replay.events) { w, event in
                 Projection.fold(&state, event)
-                if i > 0 { w.raw(",") }
                 w.raw("{"); w.key("seq", first: true); w.integer(event.seq)
                 w.key("ts"); w.string(event.timestamp.description)
                 w.key("event"); w.string(TimelineOutput.summary(event))
@@ -194,9 +177,8 @@ struct ReportData {
                 w.raw("}")
                 w.raw("}")
             }
-            w.raw("]}")
+            w.raw("}")
         }
-        w.raw("]")
         w.raw("}")
         return w.bytes
     }

@@ -44,12 +44,8 @@ enum DiffCommand: Subcommand {
             w.key("format", first: true); w.integer(1)
             w.key("from"); w.integer(from)
             w.key("to"); w.integer(to)
-            w.key("changes"); w.raw("[")
-            for (k, change) in diff.changes.enumerated() {
-                if k > 0 { w.raw(",") }
-                w.change(change)
-            }
-            w.raw("]}\n")
+            w.key("changes"); w.array(diff.changes) { $0.change($1) }
+            w.raw("}\n")
             out.write(w.bytes)
         }
         out.flush()

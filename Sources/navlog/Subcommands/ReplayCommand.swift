@@ -82,12 +82,7 @@ enum ReplayCommand: Subcommand {
                 w.key("event"); w.string(TimelineOutput.summary(event))
                 w.key("scene"); if let scene { w.string(scene) } else { w.raw("null") }
                 w.key("visible"); w.optionalRoute(visible?.route)
-                w.key("changes"); w.raw("[")
-                for (k, change) in changes.enumerated() {
-                    if k > 0 { w.raw(",") }
-                    w.change(change)
-                }
-                w.raw("]")
+                w.key("changes"); w.array(changes) { $0.change($1) }
                 w.key("anomaly"); if let anomaly { w.string(anomaly.description) } else { w.raw("null") }
                 w.raw("}")
                 if w.bytes.count >= 1 << 16 {

@@ -51,12 +51,8 @@ enum SessionsCommand: Subcommand {
             var w = JSONWriter(capacity: 1 << 16)
             w.raw("{")
             w.key("format", first: true); w.integer(1)
-            w.key("sessions"); w.raw("[")
-            for (k, session) in sessions.enumerated() {
-                if k > 0 { w.raw(",") }
-                w.session(session)
-            }
-            w.raw("]}\n")
+            w.key("sessions"); w.array(sessions) { $0.session($1) }
+            w.raw("}\n")
             out.write(w.bytes)
         }
         out.flush()

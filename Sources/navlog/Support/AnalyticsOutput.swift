@@ -139,9 +139,7 @@ enum AnalyticsOutput {
     }
 
     private static func array(_ columns: [String], _ rows: [[Cell]], into w: inout JSONWriter) {
-        w.raw("[")
-        for (i, values) in rows.enumerated() {
-            if i > 0 { w.raw(",") }
+        w.array(rows) { w, values in
             w.raw("{")
             for (k, cell) in values.enumerated() {
                 w.key(columns[k], first: k == 0)
@@ -153,7 +151,6 @@ enum AnalyticsOutput {
             }
             w.raw("}")
         }
-        w.raw("]")
     }
 
     private static func csvTable(_ columns: [String], _ rows: [[Cell]], into out: inout StandardOutput) {

@@ -13,11 +13,6 @@ extension JSONWriter {
     }
 
     mutating func defects(_ defects: [LogDefect]) {
-        raw("[")
-        for (i, defect) in defects.enumerated() {
-            if i > 0 { raw(",") }
-            self.defect(defect)
-        }
-        raw("]")
+        array(defects) { $0.defect($1) }
     }
 }
