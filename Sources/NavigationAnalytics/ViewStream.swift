@@ -42,11 +42,8 @@ public enum ViewStream {
         }
         let report = try LogReader(path: path, mode: mode).read { event in
             if case .sessionStart(let app?, _, _) = event.action { apps[event.session] = app }
-            if case .snapshot = event.action {} else {
-                var isStart = false
-                if case .sessionStart = event.action { isStart = true }
-                let newRun = isStart || last?.session != event.session
-                if newRun, seen.contains(event.session) {
+            if !event.isSnapshot {
+                if event.beginsSession(after: last?.session), seen.contains(event.session) {
                     cuts[event.session, default: []].append(event.seq)
                 } else if let gap, let previous = last, previous.session == event.session,
                           event.timestamp.millisecondsSince1970 - previous.time >= gap {

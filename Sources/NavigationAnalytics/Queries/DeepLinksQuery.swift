@@ -89,10 +89,3 @@ public struct DeepLinksQuery: Sendable {
             .sorted { ($0.links, $1.outcome, $1.pattern) > ($1.links, $0.outcome, $0.pattern) }
     }
 }
-
-extension NavigationEvent {
-    var isSnapshot: Bool {
-        if case .snapshot = action { return true }
-        return false
-    }
-}

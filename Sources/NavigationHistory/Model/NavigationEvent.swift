@@ -25,6 +25,24 @@ public struct NavigationEvent: Sendable, Hashable {
 
     /// The `type` member: `push`, `session.start`, or the unknown type's name.
     public var type: String { action.type }
+
+    /// Whether this is a store snapshot, which restates the state rather than navigating.
+    public var isSnapshot: Bool {
+        if case .snapshot = action { return true }
+        return false
+    }
+
+    /// Whether this event begins a session after events of the session `current` (nil at the
+    /// start of a log): a `session.start` does, and so does an event of another session. A
+    /// snapshot never does: the store stamps it with the session of the event after it, which may
+    /// be the next session's start, and it only restates the state.
+    public func beginsSession(after current: String?) -> Bool {
+        switch action {
+        case .snapshot: false
+        case .sessionStart: true
+        default: session != current
+        }
+    }
 }
 
 /// What a navigation event did: one case per `type` of event format v1.

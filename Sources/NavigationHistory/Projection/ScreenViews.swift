@@ -64,15 +64,7 @@ public struct ScreenViewTracker: Sendable {
     /// ended with it (sorted by scene).
     public mutating func consume(_ event: NavigationEvent) -> (anomaly: Projection.Anomaly?, ended: [ScreenView]) {
         var ended: [ScreenView] = []
-        // The store stamps a snapshot with the session of the event after it, which may be the
-        // next session's start: a snapshot never begins a session, it only restates the state.
-        var isSnapshot = false, isStart = false
-        switch event.action {
-        case .snapshot: isSnapshot = true
-        case .sessionStart: isStart = true
-        default: break
-        }
-        let begins = !isSnapshot && (isStart || event.session != session)
+        let begins = event.beginsSession(after: session)
         if session != nil, begins {
             endAll(at: last!, crashed: !sessionEnded, into: &ended)
         }
@@ -81,7 +73,7 @@ public struct ScreenViewTracker: Sendable {
             sessionEnded = false
         }
         let anomaly = Projection.fold(&state, event)
-        if isSnapshot && session != nil { return (anomaly, []) }   // equal to the folded state: no view changes
+        if event.isSnapshot && session != nil { return (anomaly, []) }   // equal to the folded state: no view changes
         last = (event.seq, event.timestamp)
         if case .sessionEnd = event.action {
             endAll(at: (event.seq, event.timestamp), crashed: false, into: &ended)

@@ -60,7 +60,7 @@ enum Opening {
             if let damage = try damageAtEnd(of: path, segmented: true, { event in
                 _ = Projection.fold(&state, event)
                 lastSeq = event.seq
-                if case .snapshot = event.action { lastSnapshotSeq = event.seq }
+                if event.isSnapshot { lastSnapshotSeq = event.seq }
                 events += 1
             }) {
                 let cut = try cutTail(of: path, at: damage.offset)

@@ -57,17 +57,12 @@ struct ReportData {
         report = try ViewStream.read(path, filter: filter, cleaning: cleaning, idle: idle, events: { event, _, state in
             progress.tick()
             tracker.consume(event)
-            var isSnapshot = false, isStart = false
-            switch event.action {
-            case .snapshot: isSnapshot = true
-            case .sessionStart: isStart = true
-            default: break
-            }
-            if !isSnapshot, isStart || event.session != current?.id {
+            if event.beginsSession(after: current?.id) {
                 close(current)
+                let isStart = if case .sessionStart = event.action { true } else { false }
                 current = Replay(id: event.session, start: isStart ? NavigationState() : previousState)
             }
-            if !isSnapshot, current!.events.count < limit { current!.events.append(event) }
+            if !event.isSnapshot, current!.events.count < limit { current!.events.append(event) }
             previousState = state
         }) { view in
             screens.add(view)
