@@ -15,7 +15,6 @@ public struct FlowQuery: Sendable {
     private struct Key: Hashable { var session: String, scene: String }
     /// The first `steps` screens of every path (memory grows with paths, not events).
     private var paths: [Key: [String]] = [:]
-    private var order: [Key] = []
 
     public init(steps: Int, top: Int = 5) {
         self.steps = max(2, steps)
@@ -26,7 +25,6 @@ public struct FlowQuery: Sendable {
         let key = Key(session: view.session, scene: view.scene)
         guard let screens = paths[key] else {
             paths[key] = [view.screen]
-            order.append(key)
             return
         }
         if screens.count < steps { paths[key]!.append(view.screen) }

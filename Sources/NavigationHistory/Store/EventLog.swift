@@ -199,12 +199,6 @@ public final class EventLog {
         return now - first >= delay
     }
 
-    /// When the oldest unsynced event must be durable under a `batched` policy.
-    package var syncDeadline: ContinuousClock.Instant? {
-        guard case .batched(let delay, _) = options.durability, let first = firstUnsynced else { return nil }
-        return first + delay
-    }
-
     /// Makes everything durable and releases the log's lock; the log takes no more events.
     /// The lock is released also when this throws.
     ///

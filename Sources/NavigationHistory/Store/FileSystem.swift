@@ -21,13 +21,6 @@ final class WritableFile {
 
     deinit { close(fd) }
 
-    /// The file's size in bytes now.
-    func size() throws -> Int {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileSystem.error("cannot stat", path) }
-        return Int(info.st_size)
-    }
-
     /// Writes all of `bytes`, retrying short writes and interruptions.
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         var done = 0
