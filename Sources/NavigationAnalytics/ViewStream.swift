@@ -41,7 +41,6 @@ public enum ViewStream {
             }
         }
         let report = try LogReader(path: path, mode: mode).read { event in
-            if case .sessionStart(let app?, _, _) = event.action { apps[event.session] = app }
             if !event.isSnapshot {
                 if event.beginsSession(after: last?.session), seen.contains(event.session) {
                     cuts[event.session, default: []].append(event.seq)
@@ -54,6 +53,8 @@ public enum ViewStream {
                 last = (event.session, event.timestamp.millisecondsSince1970)
             }
             try deliver(tracker.consume(event).ended)
+            // After the views this start ended: they belong to the run before, with its own app.
+            if case .sessionStart(let app, _, _) = event.action { apps[event.session] = app }
             try events?(event, apps[event.session], tracker.state)
         }
         try deliver(tracker.finish().views)

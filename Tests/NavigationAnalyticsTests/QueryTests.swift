@@ -328,4 +328,24 @@ import NavigationHistory
         try ViewStream.read(path, filter: AnalyticsFilter(sessions: ["S"]), idle: .seconds(60)) { split.append($0) }
         #expect(Set(split.map(\.session)) == ["S", "S#2", "S#3"], "--session keeps every part of the session")
     }
+
+    @Test func viewsEndedByTheNextRunOfTheirSessionIdKeepTheirOwnRunsAppVersion() throws {
+        let path = try QueryTests.log([
+            (0, "S", .sessionStart(app: "1.0", launch: .cold, meta: nil)),
+            (0, "S", .sceneOpen(scene: "main", kind: nil)),
+            (1, "S", .push(scene: "main", stack: "main", route: QueryTests.route("recipe", "1"))),
+            (5, "S", .sessionStart(app: "2.0", launch: .cold, meta: nil)),   // the 1.0 run crashed
+            (5, "S", .sceneOpen(scene: "main", kind: nil)),
+            (6, "S", .push(scene: "main", stack: "main", route: QueryTests.route("home"))),
+            (9, "S", .sessionEnd(reason: nil)),
+        ])
+        var old: [AnalyticsView] = [], new: [AnalyticsView] = []
+        try ViewStream.read(path, filter: AnalyticsFilter(apps: ["1.0"])) { old.append($0) }
+        try ViewStream.read(path, filter: AnalyticsFilter(apps: ["2.0"])) { new.append($0) }
+        #expect(old.map(\.screen) == ["root", "recipe"] && old.allSatisfy { $0.session == "S" && $0.app == "1.0" },
+                "\(old.map { "\($0.session):\($0.screen):\($0.app ?? "-")" })")
+        #expect(old.last?.crashed == true)
+        #expect(new.map(\.screen) == ["root", "home"] && new.allSatisfy { $0.session == "S#2" && $0.app == "2.0" },
+                "\(new.map { "\($0.session):\($0.screen):\($0.app ?? "-")" })")
+    }
 }
