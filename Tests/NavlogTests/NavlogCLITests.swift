@@ -355,6 +355,31 @@ struct NavlogRun {
         #expect(try NavlogRun("report", log).status == 64, "-o is required")
     }
 
+    @Test func reportHonoursTheRecoveryModeAndAMistakenExportLeavesTheOutputFileAlone() throws {
+        let log = try generate("torn-report.jsonl", events: 500)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"v":1,"seq":501,"ts":"2026-"#.utf8))
+        try handle.close()
+        let page = dir + "/torn-report.html"
+        #expect(try NavlogRun("report", log, "-o", page).status == 0)
+        try FileManager.default.removeItem(atPath: page)
+        let absolute = try NavlogRun("report", log, "-o", page, "--mode", "absolute")
+        #expect(absolute.status == 65, "\(absolute.stderr)")
+        #expect(absolute.stderr.contains("tornLine"), "\(absolute.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: page))
+
+        let kept = dir + "/kept.csv"
+        for options in [["--table", "deeplinks", "--idle", "30m"], ["--table", "screen_views", "--since", "yesterday"]] {
+            #expect(FileManager.default.createFile(atPath: kept, contents: Data("keep me\n".utf8)))
+            let run = try NavlogRun(["export", log, "-o", kept] + options, stdin: nil)
+            #expect(run.status == 64, "\(options): \(run.stderr)")
+            #expect(try String(contentsOfFile: kept, encoding: .utf8) == "keep me\n", "\(options)")
+        }
+        #expect(try NavlogRun("export", log, "--table", "screen_views", "-o", kept).status == 0)
+        #expect(try String(contentsOfFile: kept, encoding: .utf8).hasPrefix("{\"session\""))
+    }
+
     @Test func hostileInputsGetUsageErrorsAndCannotBreakTheReport() throws {
         let log = dir + "/hostile.jsonl"
         let lines = [

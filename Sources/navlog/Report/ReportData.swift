@@ -40,7 +40,7 @@ struct ReportData {
     }
 
     /// Reads the log once.
-    mutating func gather(_ path: String, filter: AnalyticsFilter, cleaning: PathCleaning, idle: Duration?) throws {
+    mutating func gather(_ path: String, mode: RecoveryMode, filter: AnalyticsFilter, cleaning: PathCleaning, idle: Duration?) throws {
         var tracker = SessionTracker()
         var current: Replay?
         var namedKept: [Replay] = [], recentKept: [Replay] = []
@@ -54,7 +54,7 @@ struct ReportData {
         }
         var progress = Progress(path)
         defer { progress.finish() }
-        report = try ViewStream.read(path, filter: filter, cleaning: cleaning, idle: idle, events: { event, _, state in
+        report = try ViewStream.read(path, mode: mode, filter: filter, cleaning: cleaning, idle: idle, events: { event, _, state in
             progress.tick()
             tracker.consume(event)
             if event.beginsSession(after: current?.id) {

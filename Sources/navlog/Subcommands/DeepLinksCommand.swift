@@ -22,9 +22,7 @@ enum DeepLinksCommand: Subcommand {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options) else { return ExitCode.success }
         let path = try parsed.path()
         let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
-        if parsed.has("--alias") || parsed.has("--idle") {
-            throw UsageError("deep links are events, not screen views: --alias and --idle do not apply")
-        }
+        try AnalyticsOutput.rejectViewOptions(parsed, in: "")
         let filter = try AnalyticsOutput.filter(parsed)
         var query = DeepLinksQuery(filter: filter)
         let report = try ViewStream.read(path, mode: try parsed.choice("--mode", default: .tolerateTornTail),

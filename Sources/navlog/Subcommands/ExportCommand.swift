@@ -34,9 +34,8 @@ enum ExportCommand: Subcommand {
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        var options = AnalyticsOutput.options.union(["--table", "-o", "--output", "--redact", "--salt"])
-        options.remove("--format")
-        guard let parsed = try parse(arguments, options: options.union(["--format"])) else { return ExitCode.success }
+        let options = AnalyticsOutput.options.union(["--table", "-o", "--output", "--redact", "--salt"])
+        guard let parsed = try parse(arguments, options: options) else { return ExitCode.success }
         let path = try parsed.path()
         guard let table = parsed.value("--table").flatMap(Export.Table.init(rawValue:)) else {
             throw UsageError("--table takes screen_views, transitions or deeplinks")
@@ -47,31 +46,36 @@ enum ExportCommand: Subcommand {
             guard let redaction = Export.Redaction(rawValue: value) else { throw UsageError("--redact takes ids, params or urls, not '\(value)'") }
             redactions.insert(redaction)
         }
+        if table == .deeplinks { try AnalyticsOutput.rejectViewOptions(parsed, in: " to --table deeplinks") }
         var export = Export(table: table, format: format, redactions: redactions, salt: parsed.value("--salt"))
         let destination = parsed.value("-o") ?? parsed.value("--output")
         var out = StandardOutput()
         var file: FileHandle?
-        if let destination {
-            guard FileManager.default.createFile(atPath: destination, contents: nil), let handle = FileHandle(forWritingAtPath: destination) else {
-                throw NavigationHistoryError(code: .io, message: "cannot create the output file", path: destination)
-            }
-            file = handle
-        }
         var buffer = [UInt8]()
         func emit(_ line: String) throws {
             buffer += line.utf8
             buffer.append(0x0A)
             if buffer.count >= 1 << 20 { try flush() }
         }
+        // The output file is created at the first write, once the options and the log's start
+        // have been read: a mistake in them leaves an existing file as it was.
         func flush() throws {
-            if let file { try file.write(contentsOf: buffer) } else { out.write(buffer) }
+            if let destination {
+                if file == nil {
+                    guard FileManager.default.createFile(atPath: destination, contents: nil),
+                          let handle = FileHandle(forWritingAtPath: destination) else {
+                        throw NavigationHistoryError(code: .io, message: "cannot create the output file", path: destination)
+                    }
+                    file = handle
+                }
+                try file!.write(contentsOf: buffer)
+            } else {
+                out.write(buffer)
+            }
             buffer.removeAll(keepingCapacity: true)
         }
         if let header = export.header { try emit(header) }
         if table == .deeplinks {
-            if parsed.has("--alias") || parsed.has("--idle") {
-                throw UsageError("deep links are events, not screen views: --alias and --idle do not apply to --table deeplinks")
-            }
             var links = DeepLinksQuery(filter: try AnalyticsOutput.filter(parsed), keepsRecords: true)
             try ViewStream.read(path, mode: try parsed.choice("--mode", default: .tolerateTornTail),
                                 events: { event, app, state in links.consume(event, app: app, stateAfter: state) }) { _ in }

@@ -49,7 +49,7 @@ enum ReportCommand: Subcommand {
         var filter = try AnalyticsOutput.filter(parsed)
         filter.sessions = []   // --session picks replays here, not a filter
         var data = ReportData(options: settings)
-        try data.gather(path, filter: filter, cleaning: try PathCleaning(rules: parsed.all("--alias")),
+        try data.gather(path, mode: try parsed.choice("--mode", default: .tolerateTornTail), filter: filter, cleaning: try PathCleaning(rules: parsed.all("--alias")),
                         idle: try parsed.value("--idle").map { try AnalyticsOutput.duration($0, option: "--idle") })
         let page = ReportPage.html(title: path, data: data.json(path: path, filter: filter))
         guard FileManager.default.createFile(atPath: output, contents: Data(page)) else {

@@ -41,6 +41,13 @@ enum AnalyticsOutput {
         return (report, filter)
     }
 
+    /// Refuses `--alias` and `--idle` where the rows are deep links: events, not screen views.
+    static func rejectViewOptions(_ parsed: Arguments, in context: String) throws {
+        if parsed.has("--alias") || parsed.has("--idle") {
+            throw UsageError("deep links are events, not screen views: --alias and --idle do not apply\(context)")
+        }
+    }
+
     /// `90s`, `30m`, `1h`, `7d`, `500ms`, or plain seconds.
     static func duration(_ text: String, option: String) throws -> Duration {
         let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000)]
