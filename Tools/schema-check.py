@@ -31,7 +31,6 @@ of the line's bytes before `,"crc":`, as 8 lowercase hex digits.
 
 import argparse
 from decimal import Decimal
-import importlib
 import json
 import os
 import re
@@ -39,6 +38,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+import pydeps
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMAS = os.path.join(REPO, "Schemas")
@@ -122,12 +123,7 @@ def ensure_modules():
             return False
 
     if not usable():
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                        "jsonschema>=4.18", "rfc3339-validator"], check=True)
-        import site
-        if os.path.isdir(site.getusersitepackages()):  # pip may fall back to a user installation
-            site.addsitedir(site.getusersitepackages())
-        importlib.invalidate_caches()
+        pydeps.install("jsonschema>=4.18", "rfc3339-validator")
         for name in list(sys.modules):
             if name.split(".")[0] in ("jsonschema", "referencing", "rfc3339_validator"):
                 del sys.modules[name]

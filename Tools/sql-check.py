@@ -14,10 +14,12 @@ import subprocess
 import sys
 import tempfile
 
+import pydeps
+
 try:
     import duckdb
 except ImportError:
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "duckdb"], check=True)
+    pydeps.install("duckdb")
     import duckdb
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -18,10 +18,13 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import pydeps  # noqa: E402  (Tools/pydeps.py)
+
 try:
     import duckdb
 except ImportError:
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "duckdb"], check=True)
+    pydeps.install("duckdb")
     import duckdb
 
 SCREENS = """

@@ -16,17 +16,19 @@ members declared, and also takes max(seq) so the seq column is parsed. Each coun
 against the file's line count; a mismatch exits with status 1.
 """
 import json
-import subprocess
+import os
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import pydeps  # noqa: E402  (Tools/pydeps.py)
 
 
 def ensure_duckdb():
     try:
         import duckdb  # noqa: F401
     except ImportError:
-        print("duckdb_count: installing duckdb with pip", file=sys.stderr)
-        subprocess.check_call([sys.executable, "-m", "pip", "install", "--quiet", "duckdb"])
+        pydeps.install("duckdb")
     import duckdb
     return duckdb
 
