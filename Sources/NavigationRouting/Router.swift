@@ -160,9 +160,9 @@ public final class Router<R: NavigationRoute> {
         let match = deepLinks.match(url)
         // A link that resolved nothing leaves the stack alone (a path of [] would empty it).
         let path = match.routes.isEmpty ? nil : match.routes.map(\.route)
-        let stack = path == nil ? nil : (match.stack ?? match.tab ?? state.scenes[scene]?.tab ?? "main")
+        let stack = path == nil ? nil : (state.scenes[scene] ?? SceneState()).deepLinkStack(tab: match.tab, stack: match.stack)
         apply(.deeplink(scene: scene, url: Self.prefix(url, bytes: DeepLinkTable<R>.maximumURLLength), outcome: match.outcome,
-                        tab: match.outcome == .unmatched ? nil : match.tab, stack: stack, path: path))
+                        tab: match.tab, stack: stack, path: path))
         return match.outcome
     }
 
@@ -174,9 +174,7 @@ public final class Router<R: NavigationRoute> {
     }
 
     private func routes(of stack: String, in scene: String) -> [Route] {
-        guard let state = state.scenes[scene] else { return [] }
-        if let sheet = state.sheets.last(where: { $0.id == stack }) { return sheet.stack }
-        return state.stacks[stack] ?? []
+        state.scenes[scene]?.routes(of: stack) ?? []
     }
 
     /// At most `bytes` UTF-8 bytes of `text`, cut at a Unicode scalar.

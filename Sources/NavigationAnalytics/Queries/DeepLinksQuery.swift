@@ -50,7 +50,7 @@ public struct DeepLinksQuery: Sendable {
         // Did the event take a watched stack below its linked screen?
         watches.removeAll { watch in
             guard let scene = state.scenes[watch.scene] else { return true }   // the scene closed
-            let routes = scene.sheets.last(where: { $0.id == watch.stack })?.stack ?? scene.stacks[watch.stack] ?? []
+            let routes = scene.routes(of: watch.stack) ?? []
             if routes.count < watch.depth {
                 tallies[watch.key, default: (0, 0)].backedOut += 1
                 if keepsRecords { records[watch.record].backedOut = true }
@@ -66,7 +66,7 @@ public struct DeepLinksQuery: Sendable {
                                   pattern: key.pattern, outcome: key.outcome, depth: path?.count ?? 0, backedOut: false))
         }
         if let path, !path.isEmpty, outcome != .unmatched {
-            let target = stack ?? tab ?? state.scenes[scene]?.tab ?? "main"
+            let target = (state.scenes[scene] ?? SceneState()).deepLinkStack(tab: tab, stack: stack)
             watches.removeAll { $0.scene == scene && $0.stack == target }
             watches.append(Watch(scene: scene, stack: target, depth: path.count, key: key, record: records.count - 1))
         }

@@ -92,7 +92,7 @@ extension SceneState {
             self.tab = tab
             if stacks[tab] == nil { stacks[tab] = [] }
         }
-        if let path { withRoutes(of: stack ?? self.tab ?? "main") { $0 = path } }
+        if let path { withRoutes(of: deepLinkStack(tab: tab, stack: stack)) { $0 = path } }
     }
 
     /// Applies a scene-scoped action; returns the anomaly kind and detail when it does not fit.

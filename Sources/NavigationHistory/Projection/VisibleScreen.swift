@@ -37,6 +37,18 @@ extension SceneState {
     /// The stack shown when no sheet is: the selected tab's, or `main` when no tab is selected.
     public var currentStack: String { tab ?? "main" }
 
+    /// The routes of the stack `id`: the topmost sheet's with that id, else the scene's stack;
+    /// nil when there is neither.
+    public func routes(of id: String) -> [Route]? {
+        sheets.last(where: { $0.id == id })?.stack ?? stacks[id]
+    }
+
+    /// The stack a `deeplink` that selects `tab` and names `stack` (each optional) writes its path
+    /// to: the named stack, else the tab's, else the current stack.
+    public func deepLinkStack(tab: String?, stack: String?) -> String {
+        stack ?? tab ?? currentStack
+    }
+
     /// What the scene shows now.
     public var visibleScreen: VisibleScreen {
         if let sheet = sheets.last {
