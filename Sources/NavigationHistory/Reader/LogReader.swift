@@ -64,9 +64,7 @@ public struct LogReader: Sendable {
     @discardableResult
     public func read(_ body: (NavigationEvent) throws -> Void) throws -> ReadReport {
         let report = try scan(body)
-        if let stop = report.stoppedAt, mode == .tolerateTornTail || mode == .absolute {
-            throw NavigationHistoryError(defect: stop)
-        }
+        try mode.throwIfStopped(report)
         return report
     }
 

@@ -11,3 +11,13 @@ public enum RecoveryMode: String, Sendable, Hashable, CaseIterable {
     /// Each defective line is skipped and reported; reading goes on.
     case salvage
 }
+
+extension RecoveryMode {
+    /// Throws the defect `report`'s read stopped at when this mode makes it an error
+    /// (`tolerateTornTail` and `absolute`); `pointInTime` keeps the state before it.
+    package func throwIfStopped(_ report: ReadReport) throws {
+        if let stop = report.stoppedAt, self == .tolerateTornTail || self == .absolute {
+            throw NavigationHistoryError(defect: stop)
+        }
+    }
+}

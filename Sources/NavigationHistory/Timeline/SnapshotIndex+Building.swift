@@ -79,9 +79,7 @@ extension SnapshotIndex {
             tracker.consume(event)
             return true
         }
-        if let stop = report.stoppedAt, mode == .tolerateTornTail || mode == .absolute {
-            throw NavigationHistoryError(defect: stop)
-        }
+        try mode.throwIfStopped(report)
         index.sessions = tracker.sessions
         var saveError: String?
         if save, rebuilt || index.entries.count != entriesBefore || index.sessions != sessionsBefore {

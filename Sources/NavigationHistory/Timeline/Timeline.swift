@@ -156,7 +156,7 @@ public final class Timeline {
             try body(event, before, state, anomaly)
             return true
         }
-        if let stop = report.stoppedAt, mode == .tolerateTornTail || mode == .absolute { throw NavigationHistoryError(defect: stop) }
+        try mode.throwIfStopped(report)
     }
 
     // MARK: Reading
@@ -207,7 +207,7 @@ public final class Timeline {
             return more(event)
         }
         if stale { return try rebuildIndex(thenRead: entry, expected, folding, more, retried: retried) }
-        if let stop = report.stoppedAt, mode == .tolerateTornTail || mode == .absolute { throw NavigationHistoryError(defect: stop) }
+        try mode.throwIfStopped(report)
         window = (entry, events)
         folded = foldedNow
     }
