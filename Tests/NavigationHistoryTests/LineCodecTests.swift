@@ -147,6 +147,14 @@ import Testing
         #expect(event.action == .pop(scene: "main", stack: "home", count: 1))
     }
 
+    @Test func theKnownTypesAreTheFormatsEighteenInTheOrderOfItsTable() {
+        #expect(NavigationAction.knownTypes == [
+            "session.start", "session.end", "scene.open", "scene.close", "scene.activate", "tab.select",
+            "push", "pop", "popToRoot", "replace", "setPath", "deeplink", "sheet.present", "sheet.dismiss",
+            "split.select", "split.visibility", "snapshot", "restore",
+        ])
+    }
+
     @Test func unknownTypesAreKeptWithTheirMembers() throws {
         let event = try decode("{" + Self.base + #""type":"future.thing","scene":"main","n":[1,2]}"#)
         #expect(event.action == .unknown(type: "future.thing", members: [JSONMember("scene", .string("main")), JSONMember("n", .array([.number("1"), .number("2")]))]))

@@ -128,9 +128,5 @@ public enum NavigationAction: Sendable, Hashable {
     }
 
     /// The types of event format v1, in the order of its table.
-    public static let knownTypes: [String] = [
-        "session.start", "session.end", "scene.open", "scene.close", "scene.activate", "tab.select",
-        "push", "pop", "popToRoot", "replace", "setPath", "deeplink", "sheet.present", "sheet.dismiss",
-        "split.select", "split.visibility", "snapshot", "restore",
-    ]
+    public static let knownTypes: [String] = KnownType.allCases.map(\.rawValue)
 }
