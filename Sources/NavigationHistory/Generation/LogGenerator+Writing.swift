@@ -81,10 +81,7 @@ extension LogGenerator {
         }
         try flush()
         try output?.close()
-        summary.bytes = segmented
-            ? (try FileManager.default.contentsOfDirectory(atPath: path).filter(LogFiles.isSegmentName)
-                .reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: path + "/" + $1)[.size] as? Int) ?? 0) })
-            : ((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        summary.bytes = try LogFiles.size(path)
         return summary
     }
 }

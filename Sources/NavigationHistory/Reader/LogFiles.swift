@@ -27,4 +27,9 @@ package enum LogFiles {
         let directory = path.hasSuffix("/") ? path : path + "/"
         return (names.filter(isSegmentName).sorted().map { directory + $0 }, true)
     }
+
+    /// The bytes of the log at `path`: its one file's, or the sum of its segments'.
+    package static func size(_ path: String) throws -> Int {
+        try resolve(path).files.reduce(0) { $0 + (FileSystem.status($1)?.size ?? 0) }
+    }
 }

@@ -9,7 +9,8 @@ import Darwin
 /// Progress of long work on a terminal: events read and the rate, on standard error, redrawn at most
 /// twice a second; nothing at all when standard error is not a terminal (a pipe, a file, a test).
 struct Progress {
-    private let label: String
+    private let path: String
+    private var label = ""
     private let enabled = isatty(STDERR_FILENO) == 1
     private let start = ContinuousClock.now
     private var last = ContinuousClock.now
@@ -17,12 +18,7 @@ struct Progress {
     private var shown = false
 
     /// Progress of reading `path`, whose size is shown beside the count.
-    init(_ path: String) {
-        let bytes = (try? LogSource(path: path).files.reduce(0) { total, file in
-            total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
-        }) ?? 0
-        label = "\(path) (\(bytes / 1_048_576) MiB)"
-    }
+    init(_ path: String) { self.path = path }
 
     /// Counts one event; now and then redraws the line.
     mutating func tick() {
@@ -31,6 +27,7 @@ struct Progress {
         let now = ContinuousClock.now
         guard now - last >= .milliseconds(500) else { return }
         last = now
+        if label.isEmpty { label = "\(path) (\(((try? LogFiles.size(path)) ?? 0) / 1_048_576) MiB)" }   // only when drawn
         let seconds = Double((now - start).components.seconds) + Double((now - start).components.attoseconds) / 1e18
         let text = "\r\(label): \(events / 1000)K events, \(Int(Double(events) / max(seconds, 0.001) / 1000))K events/s "
         FileHandle.standardError.write(Data(text.utf8))

@@ -76,14 +76,6 @@ func best(_ repeats: Int, _ body: () throws -> Void) rethrows -> [Double] {
     try (0..<repeats).map { _ in try time(body).1 }
 }
 
-func fileBytes(_ path: String) -> Int {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return 0 }
-    if !isDirectory.boolValue { return (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
-    return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".jsonl") }
-        .reduce(0) { $0 + fileBytes(path + "/" + $1) }
-}
-
 func runTimeline(_ arguments: [String]) throws -> Int32 {
     var file: String?, seekLog: String?, jsonOut: String?
     var seeksOnly = false
@@ -144,13 +136,11 @@ func runTimeline(_ arguments: [String]) throws -> Int32 {
 
     var seekJSON = "null"
     if let seekLog {
-        let logBytes = fileBytes(seekLog)
-        var isDirectory: ObjCBool = false
-        _ = FileManager.default.fileExists(atPath: seekLog, isDirectory: &isDirectory)
-        let indexPath = SnapshotIndex.path(forLog: seekLog, segmented: isDirectory.boolValue)
+        let logBytes = try LogFiles.size(seekLog)
+        let indexPath = SnapshotIndex.path(forLog: seekLog, segmented: try LogSource(path: seekLog).segmented)
         try? FileManager.default.removeItem(atPath: indexPath)
         let (timeline, buildSeconds) = try time { try Timeline(path: seekLog, interval: interval) }
-        let seekIndexBytes = fileBytes(indexPath)
+        let seekIndexBytes = (try? FileManager.default.attributesOfItem(atPath: indexPath)[.size] as? Int) ?? 0
         guard let last = timeline.lastSeq else { throw BenchError("\(seekLog) is empty") }
         var random = SystemRandomNumberGenerator()
         var micros: [Double] = []
