@@ -74,11 +74,11 @@ struct ReportData {
         close(current)
         exits.finish()
         for k in funnels.indices { funnels[k].finish() }
-        // The overview counts the sessions the filters admit (their app and start time).
-        sessions = tracker.sessions.filter { session in
-            (filter.apps.isEmpty || session.app.map(filter.apps.contains) == true)
-                && filter.since.map { session.start >= $0 } != false && filter.until.map { session.start < $0 } != false
-        }
+        // The overview counts the sessions the filters admit by their app, id and start time (a
+        // session spans scenes, so the scene filter does not apply to it).
+        var sessionFilter = filter
+        sessionFilter.scenes = []
+        sessions = tracker.sessions.filter { sessionFilter.admits(start: $0.start, app: $0.app, session: $0.id, scene: "") }
         replays = namedKept + recentKept.reversed()   // the named sessions, then the latest first
     }
 
