@@ -54,10 +54,7 @@ enum RestoreCommand: Subcommand {
             let known = Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
             resolve = { route in route.id.map(known.contains) ?? true }
         }
-        let now = try parsed.value("--now").map { text in
-            guard let time = Timestamp(text) else { throw UsageError("--now needs a time such as 2026-11-29T12:00:00.000Z, not '\(text)'") }
-            return time
-        } ?? .now
+        let now = try parsed.time("--now") ?? .now
         let options = Restorer.Options(policy: policy, resolve: resolve,
                                        crashLoopSessions: try parsed.integer("--crash-loop", range: 1...1000) ?? 2,
                                        crashLoopWindow: .seconds(try parsed.integer("--crash-window", range: 0...Int(Int32.max)) ?? 10),

@@ -34,10 +34,7 @@ enum StateCommand: Subcommand {
         let path = try parsed.path()
         let format: OutputFormat = try parsed.choice("--format", default: .text)
         let at = try parsed.integer("--at", range: 0...Int.max)
-        let time = try parsed.value("--at-time").map { text in
-            guard let time = Timestamp(text) else { throw UsageError("--at-time needs a time such as 2026-11-29T12:00:00.000Z, not '\(text)'") }
-            return time
-        }
+        let time = try parsed.time("--at-time")
         guard at == nil || time == nil else { throw UsageError("give --at or --at-time, not both") }
         let timeline = try TimelineOutput.open(path, parsed)
         if let time {

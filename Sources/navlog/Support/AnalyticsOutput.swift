@@ -66,13 +66,7 @@ enum AnalyticsOutput {
     }
 
     static func filter(_ parsed: Arguments) throws -> AnalyticsFilter {
-        func time(_ name: String) throws -> Timestamp? {
-            try parsed.value(name).map { text in
-                guard let time = Timestamp(text) else { throw UsageError("\(name) needs a time such as 2026-11-29T12:00:00.000Z, not '\(text)'") }
-                return time
-            }
-        }
-        return AnalyticsFilter(since: try time("--since"), until: try time("--until"), apps: Set(parsed.all("--app")),
+        AnalyticsFilter(since: try parsed.time("--since"), until: try parsed.time("--until"), apps: Set(parsed.all("--app")),
                                sessions: Set(parsed.all("--session")), scenes: Set(parsed.all("--scene")))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NavigationHistory
 
 /// A usage error: wrong or missing arguments (exit 64).
 struct UsageError: Error {
@@ -70,6 +71,12 @@ struct Arguments {
             throw UsageError("\(name) must be a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
         return number
+    }
+
+    func time(_ name: String) throws -> Timestamp? {
+        guard let text = value(name) else { return nil }
+        guard let time = Timestamp(text) else { throw UsageError("\(name) needs a time such as 2026-11-29T12:00:00.000Z, not '\(text)'") }
+        return time
     }
 
     func choice<T: RawRepresentable & CaseIterable>(_ name: String, default fallback: T) throws -> T where T.RawValue == String {
