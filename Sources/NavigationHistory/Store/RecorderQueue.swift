@@ -162,7 +162,7 @@ final class RecorderQueue: @unchecked Sendable {
             let deadline = oldest + batching.delay
             if pending.count >= batching.size || ContinuousClock.now >= deadline { return }
             wakeAt = batching.size
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Self.seconds(deadline - .now)))
+            _ = condition.wait(until: Date(timeIntervalSinceNow: max(0, (deadline - .now).seconds)))
         }
     }
 
@@ -217,10 +217,5 @@ final class RecorderQueue: @unchecked Sendable {
             condition.signal()
         }
         condition.unlock()
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return max(0, Double(seconds) + Double(attoseconds) / 1e18)
     }
 }

@@ -44,8 +44,7 @@ enum DemoCommand: Subcommand {
             if first.count < 5 { first.append(event) }
         }
         let readTime = ContinuousClock.now - clock
-        let seconds = Double(readTime.components.seconds) + Double(readTime.components.attoseconds) / 1e18
-        print("Read and verified \(report.events) events in \(format(readTime)): \(Int(Double(report.events) / seconds / 1000))K events/s, \(report.isClean ? "no defects" : "\(report.defectCount) defects")")
+        print("Read and verified \(report.events) events in \(format(readTime)): \(Int(Double(report.events) / readTime.seconds / 1000))K events/s, \(report.isClean ? "no defects" : "\(report.defectCount) defects")")
         print("Sessions: \(report.sessions), seq \(report.firstSeq ?? 0)...\(report.lastSeq ?? 0)")
         print("\nEvents by type:")
         for (type, count) in types.sorted(by: { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }) {
@@ -82,7 +81,7 @@ enum DemoCommand: Subcommand {
     }
 
     private static func format(_ duration: Duration) -> String {
-        let ms = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        let ms = duration.seconds * 1000
         return ms < 1000 ? "\(Int(ms)) ms" : String(format: "%.2f s", ms / 1000)
     }
 }

@@ -28,7 +28,7 @@ struct Progress {
         guard now - last >= .milliseconds(500) else { return }
         last = now
         if label.isEmpty { label = "\(path) (\(((try? LogFiles.size(path)) ?? 0) / 1_048_576) MiB)" }   // only when drawn
-        let seconds = Double((now - start).components.seconds) + Double((now - start).components.attoseconds) / 1e18
+        let seconds = (now - start).seconds
         let text = "\r\(label): \(events / 1000)K events, \(Int(Double(events) / max(seconds, 0.001) / 1000))K events/s "
         FileHandle.standardError.write(Data(text.utf8))
         shown = true

@@ -60,16 +60,11 @@ struct Measurement {
     var eventsPerSecond: Double { Double(events) / best }
 }
 
-func seconds(_ duration: Duration) -> Double {
-    let parts = duration.components
-    return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
-}
-
 func time<T>(_ body: () throws -> T) rethrows -> (T, Double) {
     let clock = ContinuousClock()
     let start = clock.now
     let value = try body()
-    return (value, seconds(clock.now - start))
+    return (value, (clock.now - start).seconds)
 }
 
 func format(_ value: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }
