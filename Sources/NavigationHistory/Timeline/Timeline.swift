@@ -137,9 +137,10 @@ public final class Timeline {
         let start = max(first, firstSeq)
         var state: NavigationState
         let from: EventPosition?
-        if let entry = index.entry(atOrBefore: start) {
+        // An entry whose file is no longer the log's cannot be read from: fold from the start.
+        if let entry = index.entry(atOrBefore: start), let position = source.position(file: entry.file, offset: entry.offset, line: entry.line) {
             state = entry.state
-            from = source.position(file: entry.file, offset: entry.offset, line: entry.line)
+            from = position
         } else {
             state = NavigationState()
             from = nil
