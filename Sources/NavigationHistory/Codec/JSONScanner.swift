@@ -182,10 +182,11 @@ package struct JSONScanner {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Whether a token without escapes equals `literal` byte for byte.
+    /// Whether the string `token` stands for equals `literal`.
     @inline(__always) package func equals(_ token: StringToken, _ literal: StaticString) -> Bool {
+        if token.hasEscapes { return string(token) == literal.description }   // rare: `"\u0069d"` is `"id"`
         let count = token.end - token.start
-        guard !token.hasEscapes, count == literal.utf8CodeUnitCount else { return false }
+        guard count == literal.utf8CodeUnitCount else { return false }
         return memcmpEqual(base + token.start, literal.utf8Start, count)
     }
 

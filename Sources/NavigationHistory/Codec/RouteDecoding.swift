@@ -17,12 +17,11 @@ package enum RouteDecoding {
                 let key = try s.readStringToken()
                 try s.expect(0x3A, "':'")
                 s.skipWhitespace()
-                let escaped = key.hasEscapes ? s.string(key) : nil
-                if s.equals(key, "screen") || escaped == "screen" {
+                if s.equals(key, "screen") {
                     screen = try string(&s, "\(name()).screen")
-                } else if s.equals(key, "id") || escaped == "id" {
+                } else if s.equals(key, "id") {
                     id = try string(&s, "\(name()).id")
-                } else if s.equals(key, "params") || escaped == "params" {
+                } else if s.equals(key, "params") {
                     params = try stringMap(&s, "\(name()).params")
                 } else {
                     try s.skipValue()
