@@ -24,12 +24,7 @@ public enum LineEncoder {
         w.key("type")
         w.string(event.action.type)
         members(of: event.action, to: &w)
-        let crc = w.bytes.withUnsafeBytes {
-            CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[lineStart...]))
-        }
-        w.raw(",\"crc\":\"")
-        w.raw(LineDecoder.hex8(crc))
-        w.raw("\"}\n")
+        w.closeLineWithChecksum(from: lineStart)
     }
 
     private static func members(of action: NavigationAction, to w: inout JSONWriter) {
@@ -99,5 +94,16 @@ public enum LineEncoder {
                 w.value(member.value)
             }
         }
+    }
+}
+
+extension JSONWriter {
+    /// Ends the line begun at `lineStart` with its checksum, `,"crc":"xxxxxxxx"}` and a newline:
+    /// the CRC-32C of the line's bytes so far, as the log's lines and the index file's carry it.
+    @inline(__always) package mutating func closeLineWithChecksum(from lineStart: Int) {
+        let crc = bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[lineStart...])) }
+        raw(",\"crc\":\"")
+        raw(LineDecoder.hex8(crc))
+        raw("\"}\n")
     }
 }

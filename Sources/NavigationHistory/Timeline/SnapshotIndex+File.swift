@@ -6,16 +6,12 @@ import Foundation
 extension SnapshotIndex {
     /// The bytes of the index file.
     package func encoded() -> [UInt8] {
-        var out = [UInt8]()
+        var w = JSONWriter(capacity: 1 << 16)
         func line(_ build: (inout JSONWriter) -> Void) {
-            var w = JSONWriter(capacity: 1024)
+            let lineStart = w.bytes.count
             w.raw("{")
             build(&w)
-            let crc = w.bytes.withUnsafeBytes { CRC32C.checksum($0) }
-            w.raw(",\"crc\":\"")
-            w.raw(LineDecoder.hex8(crc))
-            w.raw("\"}\n")
-            out += w.bytes
+            w.closeLineWithChecksum(from: lineStart)
         }
         line { w in
             w.key("navidx", first: true); w.integer(Self.version)
@@ -59,7 +55,7 @@ extension SnapshotIndex {
             w.key("sessions"); w.integer(sessions.count)
             w.raw("}")
         }
-        return out
+        return w.bytes
     }
 
     /// Decodes an index file, or returns nil when it is damaged, cut off, or of another version.
