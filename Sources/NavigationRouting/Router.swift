@@ -220,7 +220,8 @@ public final class Router<R: NavigationRoute> {
 public final class NavigationModel {
     /// The navigation state, as the log's fold defines it.
     public internal(set) var state = NavigationState()
-    /// Actions that did not fit the state.
+    /// Actions that did not fit the state. An anomaly's `seq` counts this router's actions from 1;
+    /// the log numbers its events itself (after a restore it continues the log's `seq`).
     public internal(set) var anomalies: [Projection.Anomaly] = []
     /// Actions refused because the log could not hold them; they were neither applied nor recorded.
     public internal(set) var refusals: [NavigationHistoryError] = []
