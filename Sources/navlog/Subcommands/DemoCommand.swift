@@ -28,7 +28,11 @@ enum DemoCommand: Subcommand {
         let seed = try parsed.integer("--seed", range: 0...Int.max) ?? 1
         let keep = parsed.value("--dir")
         let directory = keep ?? NSTemporaryDirectory() + "navlog-demo-\(getpid())"
-        defer { if keep == nil { try? FileManager.default.removeItem(atPath: directory) } }
+        defer {
+            if keep == nil {
+                for scratch in [directory, directory + "-app"] { try? FileManager.default.removeItem(atPath: scratch) }
+            }
+        }
 
         var generator = LogGenerator(seed: UInt64(seed))
         var clock = ContinuousClock.now
@@ -53,7 +57,6 @@ enum DemoCommand: Subcommand {
         print("\nFirst events (normalized):")
         for event in first { print("  " + String(decoding: LineEncoder.encode(event).dropLast(), as: UTF8.self)) }
         try await appSide(in: directory + "-app")
-        if keep == nil { try? FileManager.default.removeItem(atPath: directory + "-app") }
         return report.isClean ? ExitCode.success : ExitCode.dataError
     }
 
