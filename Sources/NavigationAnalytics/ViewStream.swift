@@ -32,8 +32,9 @@ public enum ViewStream {
         }
         func deliver(_ views: [ScreenView]) throws {
             for view in views {
-                var row = AnalyticsView(view, app: apps[view.session])
-                guard filter.admits(row) else { continue }   // on the session id as the log has it
+                let app = apps[view.session]   // filtered on the session id as the log has it
+                guard filter.admits(start: view.start, app: app, session: view.session, scene: view.scene) else { continue }
+                var row = AnalyticsView(view, app: app)
                 let number = part(view.session, at: view.startSeq)
                 if number > 1 { row.session += "#\(number)" }
                 row.screen = clean(row.screen)
