@@ -8,7 +8,10 @@
 //   2. `JSONScanner.parse` never crashes, whatever the bytes (errors are fine).
 //   3. Round trip: when decode succeeds, `LineEncoder.encode(event)` ends in exactly one newline,
 //      the line without it decodes again, with a crc, to an equal event, and encoding that event
-//      gives the same bytes. Any violation traps with a message naming the step.
+//      gives the same bytes.
+//   4. The fast path for the encoder's own form (`CanonicalLineDecoder`) returns nothing or what
+//      the general decoder returns, for the input and for its re-encoded line.
+// Any violation traps with a message naming the step.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -16,11 +19,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
     _ = try? JSONScanner.parse(input)
 
+    let fast = CanonicalLineDecoder.decode(input)
     let decoded: DecodedLine
     do {
-        decoded = try LineDecoder.decode(input)
+        decoded = try LineDecoder.decodeAnyLayout(input)
     } catch {
+        if let fast { fatalError("fast path: decoded a line the general decoder rejects (\(error.kind)): \(fast)") }
         return 0
+    }
+    if let fast, fast != decoded.event {
+        fatalError("fast path: decoded another event\n  fast:    \(fast)\n  general: \(decoded.event)")
     }
     checkRoundTrip(decoded.event)
     return 0
@@ -50,6 +58,9 @@ private func checkRoundTrip(_ event: NavigationEvent) {
     }
     guard again.event == event else {
         fatalError("round trip: event changed\n  before: \(event)\n  after:  \(again.event)\n  line: \(escaped(line))")
+    }
+    if let fast = line.withUnsafeBytes({ CanonicalLineDecoder.decode($0) }), fast != event {
+        fatalError("fast path: the encoded line decoded to another event\n  before: \(event)\n  after:  \(fast)")
     }
     let reencoded = LineEncoder.encode(again.event)
     guard reencoded == encoded else {

@@ -19,6 +19,13 @@ package enum LineDecoder {
 
     /// Decodes one line.
     package static func decode(_ line: UnsafeRawBufferPointer) throws(LineError) -> DecodedLine {
+        if let event = CanonicalLineDecoder.decode(line) { return DecodedLine(event: event, hasCRC: true) }
+        return try decodeAnyLayout(line)
+    }
+
+    /// Decodes one line of any layout, without trying the fast path for the encoder's own form
+    /// first: the same result as ``decode(_:)``, only slower on the lines the store writes.
+    package static func decodeAnyLayout(_ line: UnsafeRawBufferPointer) throws(LineError) -> DecodedLine {
         do throws(LineError) {
             return try decodeChecked(line)
         } catch {

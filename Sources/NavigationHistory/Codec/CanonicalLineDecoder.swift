@@ -1,0 +1,242 @@
+/// The fast path of ``LineDecoder``: decodes a line only when it is exactly in the compact form
+/// ``LineEncoder`` writes — its members in its order, no whitespace, no escapes, a `crc` that
+/// matches — and gives up (nil) at the first byte that differs, leaving the line to the general
+/// decoder, which reads any layout and says what is wrong.
+///
+/// Whatever event it returns, the general decoder returns the same one for the same line: a
+/// property test holds it to that. It only skips the work that lines of other layouts need: member
+/// lookup, whitespace, duplicate and shape checks. `snapshot` and `restore` lines, rare and large,
+/// are left to the general decoder.
+enum CanonicalLineDecoder {
+    /// The event in `line`, or nil when the line is not in the encoder's exact form.
+    static func decode(_ line: UnsafeRawBufferPointer) -> NavigationEvent? {
+        guard line.count <= LineDecoder.maximumLineLength, let (stored, end) = LineDecoder.trailingChecksum(line),
+              CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[0..<end])) == stored else { return nil }
+        var cursor = CanonicalCursor(line, end: end)
+        guard let event = cursor.event(), cursor.index == end else { return nil }
+        // Outside strings every byte was matched against ASCII; inside them, bytes above 0x7F were
+        // let through and need the strict check the general decoder makes.
+        guard cursor.asciiOnly || UTF8Validation.firstInvalidOffset(line) == nil else { return nil }
+        return event
+    }
+}
+
+/// Reads the members of a line in the encoder's order, up to (not including) its `,"crc"`.
+private struct CanonicalCursor {
+    let base: UnsafePointer<UInt8>
+    let end: Int
+    var index = 0
+    /// Whether every string byte so far was ASCII.
+    var asciiOnly = true
+
+    init(_ line: UnsafeRawBufferPointer, end: Int) {
+        base = line.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        self.end = end
+    }
+
+    mutating func event() -> NavigationEvent? {
+        guard literal("{\"v\":1,\"seq\":"), let seq = positiveInteger(),
+              literal(",\"ts\":\""), let timestamp = timestamp(),
+              literal(",\"session\":\""), let session = nonEmptyString(),
+              literal(",\"type\":\""), let type = knownType(),
+              let action = action(type) else { return nil }
+        return NavigationEvent(seq: seq, timestamp: timestamp, session: session, action: action)
+    }
+
+    /// The type's own members, in the order ``LineEncoder`` writes them.
+    mutating func action(_ type: KnownType) -> NavigationAction? {
+        switch type {
+        case .sessionStart:
+            guard let app = optionalString(",\"app\":\""), literal(",\"launch\":\""),
+                  let launch = enumeration(LaunchKind.self) else { return nil }
+            var meta: [String: String]?
+            if literal(",\"meta\":") {
+                guard let map = stringMap() else { return nil }
+                meta = map
+            }
+            return .sessionStart(app: app, launch: launch, meta: meta)
+        case .sessionEnd:
+            guard let reason = optionalString(",\"reason\":\"") else { return nil }
+            return .sessionEnd(reason: reason)
+        case .sceneOpen, .sceneClose:
+            guard let scene = scene(), let kind = optionalString(",\"kind\":\"") else { return nil }
+            return type == .sceneOpen ? .sceneOpen(scene: scene, kind: kind) : .sceneClose(scene: scene, kind: kind)
+        case .sceneActivate:
+            guard let scene = scene() else { return nil }
+            return .sceneActivate(scene: scene)
+        case .tabSelect:
+            guard let scene = scene(), literal(",\"tab\":\""), let tab = nonEmptyString() else { return nil }
+            return .tabSelect(scene: scene, tab: tab)
+        case .push, .replace:
+            guard let scene = scene(), let stack = stack(), literal(",\"route\":"), let route = route() else { return nil }
+            return type == .push ? .push(scene: scene, stack: stack, route: route) : .replace(scene: scene, stack: stack, route: route)
+        case .pop:
+            guard let scene = scene(), let stack = stack(), literal(",\"count\":"), let count = positiveInteger() else { return nil }
+            return .pop(scene: scene, stack: stack, count: count)
+        case .popToRoot:
+            guard let scene = scene(), let stack = stack() else { return nil }
+            return .popToRoot(scene: scene, stack: stack)
+        case .setPath:
+            guard let scene = scene(), let stack = stack(), literal(",\"path\":"), let path = routes(),
+                  literal(",\"cause\":\""), let cause = enumeration(PathCause.self) else { return nil }
+            return .setPath(scene: scene, stack: stack, path: path, cause: cause)
+        case .deeplink:
+            guard let scene = scene(), let stack = optionalNonEmptyString(",\"stack\":\""),
+                  literal(",\"url\":\""), let url = string(),
+                  literal(",\"outcome\":\""), let outcome = enumeration(DeepLinkOutcome.self),
+                  let tab = optionalNonEmptyString(",\"tab\":\"") else { return nil }
+            var path: [Route]?
+            if literal(",\"path\":") {
+                guard let routes = routes() else { return nil }
+                path = routes
+            }
+            return .deeplink(scene: scene, url: url, outcome: outcome, tab: tab, stack: stack, path: path)
+        case .sheetPresent:
+            guard let scene = scene(), literal(",\"sheet\":\""), let sheet = nonEmptyString(),
+                  literal(",\"route\":"), let route = route() else { return nil }
+            var style: SheetStyle?
+            if literal(",\"style\":\"") {
+                guard let value = enumeration(SheetStyle.self) else { return nil }
+                style = value
+            }
+            return .sheetPresent(scene: scene, sheet: sheet, route: route, style: style)
+        case .sheetDismiss:
+            guard let scene = scene(), let sheet = optionalNonEmptyString(",\"sheet\":\"") else { return nil }
+            return .sheetDismiss(scene: scene, sheet: sheet)
+        case .splitSelect:
+            guard let scene = scene(), literal(",\"column\":\""), let column = enumeration(SplitColumn.self),
+                  literal(",\"route\":") else { return nil }
+            if literal("null") { return .splitSelect(scene: scene, column: column, route: nil) }
+            guard let route = route() else { return nil }
+            return .splitSelect(scene: scene, column: column, route: route)
+        case .splitVisibility:
+            guard let scene = scene(), literal(",\"visibility\":\""), let visibility = enumeration(SplitVisibility.self) else { return nil }
+            return .splitVisibility(scene: scene, visibility: visibility)
+        case .snapshot, .restore:
+            return nil
+        }
+    }
+
+    // MARK: Members
+
+    mutating func scene() -> String? { literal(",\"scene\":\"") ? nonEmptyString() : nil }
+
+    mutating func stack() -> String? { literal(",\"stack\":\"") ? nonEmptyString() : nil }
+
+    /// `{"screen":…[,"id":…][,"params":{…}]}`.
+    mutating func route() -> Route? {
+        guard literal("{\"screen\":\""), let screen = nonEmptyString() else { return nil }
+        guard let id = optionalString(",\"id\":\"") else { return nil }
+        var params: [String: String]?
+        if literal(",\"params\":") {
+            guard let map = stringMap() else { return nil }
+            params = map
+        }
+        guard literal("}") else { return nil }
+        return Route(screen: screen, id: id, params: params)
+    }
+
+    mutating func routes() -> [Route]? {
+        guard literal("[") else { return nil }
+        var routes = [Route]()
+        if literal("]") { return routes }
+        repeat {
+            guard let route = route() else { return nil }
+            routes.append(route)
+        } while literal(",")
+        return literal("]") ? routes : nil
+    }
+
+    /// An object of strings; a repeated key keeps its last value, as in the general decoder.
+    mutating func stringMap() -> [String: String]? {
+        guard literal("{") else { return nil }
+        var map = [String: String]()
+        if literal("}") { return map }
+        repeat {
+            guard literal("\""), let key = string(), literal(":\""), let value = string() else { return nil }
+            map[key] = value
+        } while literal(",")
+        return literal("}") ? map : nil
+    }
+
+    // MARK: Values
+
+    /// Consumes `text` when the bytes at the cursor are exactly it.
+    @inline(__always) mutating func literal(_ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard end - index >= count, memcmpEqual(base + index, text.utf8Start, count) else { return false }
+        index += count
+        return true
+    }
+
+    /// The rest of a string whose opening quote was matched, through its closing quote; nil at an
+    /// escape or a control character.
+    @inline(__always) mutating func string() -> String? {
+        guard let bytes = stringBytes() else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @inline(__always) mutating func nonEmptyString() -> String? {
+        guard let text = string(), !text.isEmpty else { return nil }
+        return text
+    }
+
+    /// A member that may be absent: `.some(.none)` when it is, nil when it is there but unreadable.
+    mutating func optionalString(_ key: StaticString) -> Optional<String?> {
+        guard literal(key) else { return .some(nil) }
+        return string().map { .some($0) }
+    }
+
+    mutating func optionalNonEmptyString(_ key: StaticString) -> Optional<String?> {
+        guard literal(key) else { return .some(nil) }
+        return nonEmptyString().map { .some($0) }
+    }
+
+    @inline(__always) mutating func stringBytes() -> UnsafeBufferPointer<UInt8>? {
+        let start = index
+        while index < end {
+            let byte = base[index]
+            if byte == 0x22 {
+                index += 1
+                return UnsafeBufferPointer(start: base + start, count: index - 1 - start)
+            }
+            if byte == 0x5C || byte < 0x20 { return nil }
+            if byte >= 0x80 { asciiOnly = false }
+            index += 1
+        }
+        return nil
+    }
+
+    mutating func enumeration<E: RawRepresentable>(_: E.Type) -> E? where E.RawValue == String {
+        string().flatMap(E.init(rawValue:))
+    }
+
+    mutating func knownType() -> KnownType? {
+        guard let bytes = stringBytes() else { return nil }
+        return KnownType.match(bytes.baseAddress!, bytes.count)
+    }
+
+    /// A JSON integer from 1 to 2^53 − 1 (no sign, no leading zero, no fraction or exponent).
+    mutating func positiveInteger() -> Int? {
+        guard index < end, base[index] &- 0x31 < 9 else { return nil }
+        let start = index
+        var value = 0
+        while index < end, index - start < 16 {
+            let digit = base[index] &- 0x30
+            guard digit < 10 else { break }
+            value = value * 10 + Int(digit)
+            index += 1
+        }
+        // A fraction or exponent after the digits fails the literal or end the caller expects next.
+        guard value <= LineDecoder.maximumSeq, index == end || base[index] &- 0x30 >= 10 else { return nil }
+        return value
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ` and its closing quote.
+    mutating func timestamp() -> Timestamp? {
+        guard end - index >= 25, base[index + 24] == 0x22,
+              let time = Timestamp.parse(UnsafeRawBufferPointer(start: base + index, count: 24)) else { return nil }
+        index += 25
+        return time
+    }
+}

@@ -1,0 +1,137 @@
+import Testing
+@testable import NavigationHistory
+
+/// The fast path for lines in the encoder's own form must return exactly what the general decoder
+/// returns, or give up.
+@Suite struct CanonicalLineDecoderTests {
+    /// Strings of every kind the format allows: mostly plain ones, as apps write; some empty or
+    /// non-ASCII; and a few the encoder escapes, which the fast path leaves to the general decoder.
+    static let plain = ["main", "home", "recipe", "r104", "a", "cookbook://promo/winter?ref=mail", "x y", "", "crème brûlée", "日本", "🍰"]
+    static let escaped = ["say \"hi\"", "back\\slash", "line\nbreak", "tab\there", "\u{1}"]
+
+    static func randomText(_ random: inout SeededRandom, nonEmpty: Bool = false) -> String {
+        let texts = random.chance(0.03) ? escaped : plain
+        let text = texts[Int(random.next() % UInt64(texts.count))]
+        return nonEmpty && text.isEmpty ? "s" : text
+    }
+
+    static func randomRoute(_ random: inout SeededRandom) -> Route {
+        var params: [String: String]?
+        if random.chance(0.3) {
+            params = [:]
+            for _ in 0..<Int(random.next() % 3) { params![randomText(&random)] = randomText(&random) }
+        }
+        return Route(screen: randomText(&random, nonEmpty: true), id: random.chance(0.7) ? randomText(&random) : nil, params: params)
+    }
+
+    static func randomAction(_ random: inout SeededRandom) -> NavigationAction {
+        func text() -> String { randomText(&random, nonEmpty: true) }
+        func maybe(_ make: () -> String) -> String? { random.chance(0.5) ? make() : nil }
+        func route() -> Route { randomRoute(&random) }
+        func routes() -> [Route] { (0..<Int(random.next() % 3)).map { _ in route() } }
+        func pick<E: CaseIterable>(_: E.Type) -> E { Array(E.allCases)[Int(random.next() % UInt64(E.allCases.count))] }
+        switch random.next() % 18 {
+        case 0: return .sessionStart(app: maybe { randomText(&random) }, launch: pick(LaunchKind.self),
+                                     meta: random.chance(0.5) ? [text(): randomText(&random)] : nil)
+        case 1: return .sessionEnd(reason: maybe { randomText(&random) })
+        case 2: return .sceneOpen(scene: text(), kind: maybe { randomText(&random) })
+        case 3: return .sceneClose(scene: text(), kind: maybe { randomText(&random) })
+        case 4: return .sceneActivate(scene: text())
+        case 5: return .tabSelect(scene: text(), tab: text())
+        case 6: return .push(scene: text(), stack: text(), route: route())
+        case 7: return .pop(scene: text(), stack: text(), count: 1 + Int(random.next() % 20))
+        case 8: return .popToRoot(scene: text(), stack: text())
+        case 9: return .replace(scene: text(), stack: text(), route: route())
+        case 10: return .setPath(scene: text(), stack: text(), path: routes(), cause: pick(PathCause.self))
+        case 11: return .deeplink(scene: text(), url: randomText(&random), outcome: pick(DeepLinkOutcome.self),
+                                  tab: maybe(text), stack: maybe(text), path: random.chance(0.5) ? routes() : nil)
+        case 12: return .sheetPresent(scene: text(), sheet: text(), route: route(), style: random.chance(0.5) ? pick(SheetStyle.self) : nil)
+        case 13: return .sheetDismiss(scene: text(), sheet: maybe(text))
+        case 14: return .splitSelect(scene: text(), column: pick(SplitColumn.self), route: random.chance(0.5) ? route() : nil)
+        case 15: return .splitVisibility(scene: text(), visibility: pick(SplitVisibility.self))
+        case 16: return .snapshot(state: NavigationState(active: "main", scenes: ["main": SceneState(tab: text(), stacks: [text(): routes()])]))
+        default: return .restore(state: NavigationState(), from: 1 + Int(random.next() % 99), dropped: routes())
+        }
+    }
+
+    static func randomEvent(_ random: inout SeededRandom) -> NavigationEvent {
+        let seq = random.chance(0.1) ? LineDecoder.maximumSeq - Int(random.next() % 3) : 1 + Int(random.next() % 1_000_000)
+        let ms = Int64(random.next() % 4_000_000_000_000)
+        return NavigationEvent(seq: seq, timestamp: Timestamp(millisecondsSince1970: ms),
+                               session: randomText(&random, nonEmpty: true), action: randomAction(&random))
+    }
+
+    static func fast(_ line: [UInt8]) -> NavigationEvent? {
+        line.withUnsafeBytes { CanonicalLineDecoder.decode($0) }
+    }
+
+    static func general(_ line: [UInt8]) -> Result<NavigationEvent, LineError> {
+        line.withUnsafeBytes { bytes in Result { () throws(LineError) in try LineDecoder.decodeAnyLayout(bytes).event } }
+    }
+
+    /// Whether the encoder wrote any string of the line with an escape.
+    static func hasEscapes(_ line: [UInt8]) -> Bool { line.contains(0x5C) }
+
+    @Test func theFastPathDecodesEveryEncodedLineWithoutEscapesAsTheGeneralDecoderDoes() throws {
+        var random = SeededRandom(seed: 41)
+        var taken = 0
+        for _ in 0..<20_000 {
+            let event = Self.randomEvent(&random)
+            let line = Array(LineEncoder.encode(event).dropLast())
+            #expect(try Self.general(line).get() == event)
+            let fast = Self.fast(line)
+            if event.isSnapshot || event.type == "restore" || Self.hasEscapes(line) {
+                #expect(fast == nil, "\(String(decoding: line, as: UTF8.self))")
+            } else {
+                #expect(fast == event, "\(String(decoding: line, as: UTF8.self))")
+                taken += 1
+            }
+        }
+        #expect(taken > 10_000)
+    }
+
+    @Test func aLineChangedAndCheckedAgainIsEitherDecodedAlikeOrLeftToTheGeneralDecoder() {
+        // Each line's body is changed at a random byte and closed with a fresh crc, so the change
+        // reaches the fast path's parsing instead of failing the checksum.
+        let changes: [UInt8] = Array(" ,:\"\\{}[]0123456789.eE-+ntfaluxX".utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xA9, 0xFF]
+        var random = SeededRandom(seed: 42)
+        var agreed = 0, leftOver = 0
+        for _ in 0..<40_000 {
+            let event = Self.randomEvent(&random)
+            var writer = JSONWriter(capacity: 256)
+            LineEncoder.append(event, to: &writer)
+            var body = Array(writer.bytes.dropLast(20))  // without `,"crc":"xxxxxxxx"}\n`
+            let at = Int(random.next() % UInt64(body.count))
+            let byte = changes[Int(random.next() % UInt64(changes.count))]
+            switch random.next() % 3 {
+            case 0: body[at] = byte
+            case 1: body.remove(at: at)
+            default: body.insert(byte, at: at)
+            }
+            var closed = JSONWriter(capacity: body.count + 24)
+            closed.bytes = body
+            closed.closeLineWithChecksum(from: 0)
+            let line = Array(closed.bytes.dropLast())
+            if let fast = Self.fast(line) {
+                #expect((try? Self.general(line).get()) == fast, "\(String(decoding: line, as: UTF8.self))")
+                agreed += 1
+            } else {
+                leftOver += 1
+            }
+        }
+        // Both outcomes happen, so both are tested: most changes break the line, some only change a
+        // value.
+        #expect(agreed > 100)
+        #expect(leftOver > 10_000)
+    }
+
+    @Test func aLineWhoseChecksumDoesNotMatchIsLeftToTheGeneralDecoder() throws {
+        let event = NavigationEvent(seq: 9, timestamp: Timestamp("2026-11-29T12:00:00.123Z")!, session: "s1",
+                                    action: .push(scene: "main", stack: "home", route: Route(screen: "recipe", id: "r1")))
+        var line = Array(LineEncoder.encode(event).dropLast())
+        #expect(Self.fast(line) == event)
+        line[line.count - 3] = line[line.count - 3] == 0x30 ? 0x31 : 0x30
+        #expect(Self.fast(line) == nil)
+        #expect(throws: LineError.self) { try decodeLine(line) }
+    }
+}
