@@ -135,3 +135,16 @@ import Testing
         #expect(throws: LineError.self) { try decodeLine(line) }
     }
 }
+
+@Suite struct KnownTypeTests {
+    @Test func everyTypeNameIsMatchedFromItsBytesAndNothingElseIs() {
+        for type in KnownType.allCases {
+            let bytes = Array(type.rawValue.utf8)
+            #expect(bytes.withUnsafeBufferPointer { KnownType.match($0.baseAddress!, $0.count) } == type)
+            for changed in [bytes.dropLast(), bytes + [0x73], [0x78] + bytes.dropFirst()] {
+                let other = Array(changed)
+                #expect(other.withUnsafeBufferPointer { KnownType.match($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) } == nil)
+            }
+        }
+    }
+}

@@ -70,17 +70,23 @@ package enum LineDecoder {
     /// The checksum a line stores in its closing `,"crc":"xxxxxxxx"}`, and the offset of that comma:
     /// the checksum covers the bytes before it. Nil when the line does not end that way.
     static func trailingChecksum(_ line: UnsafeRawBufferPointer) -> (stored: UInt32, start: Int)? {
-        let suffix = Array(#","crc":""#.utf8)
-        let tail = suffix.count + 10
+        let suffix: StaticString = #","crc":""#
+        let tail = suffix.utf8CodeUnitCount + 10
         guard line.count >= tail, line[line.count - 1] == 0x7D, line[line.count - 2] == 0x22 else { return nil }
         let start = line.count - tail
-        for k in 0..<suffix.count where line[start + k] != suffix[k] { return nil }
+        let bytes = line.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        guard memcmpEqual(bytes + start, suffix.utf8Start, suffix.utf8CodeUnitCount) else { return nil }
+        // Without a branch per digit: the digits of checksums are random, so branches mispredict.
         var stored: UInt32 = 0
+        var invalid: UInt8 = 0
         for k in 0..<8 {
-            guard let digit = hexValue(line[start + suffix.count + k]) else { return nil }
-            stored = stored << 4 | digit
+            let byte = bytes[start + suffix.utf8CodeUnitCount + k]
+            let isDigit: UInt8 = byte &- 0x30 < 10 ? 1 : 0
+            let isLetter: UInt8 = byte &- 0x61 < 6 ? 1 : 0
+            invalid |= (isDigit | isLetter) ^ 1
+            stored = stored << 4 | UInt32((byte & 0xF) &+ 9 &* (byte >> 6))
         }
-        return (stored, start)
+        return invalid == 0 ? (stored, start) : nil
     }
 
     @inline(__always) static func hexValue(_ byte: UInt8) -> UInt32? {
@@ -418,12 +424,25 @@ enum KnownType: String, CaseIterable {
     case sheetPresent = "sheet.present", sheetDismiss = "sheet.dismiss"
     case splitSelect = "split.select", splitVisibility = "split.visibility", snapshot, restore
 
-    private static let names: [(KnownType, [UInt8])] = allCases.map { ($0, Array($0.rawValue.utf8)) }
-
+    /// Compares with literals rather than a table of names: decoding threads that retained and
+    /// released a shared table's storage for every line would contend for its reference count.
     static func match(_ p: UnsafePointer<UInt8>, _ count: Int) -> KnownType? {
-        for (type, bytes) in names where bytes.count == count {
-            if bytes.withUnsafeBufferPointer({ memcmpEqual(p, $0.baseAddress!, count) }) { return type }
+        @inline(__always) func eq(_ literal: StaticString) -> Bool {
+            count == literal.utf8CodeUnitCount && memcmpEqual(p, literal.utf8Start, count)
         }
-        return nil
+        switch count {
+        case 3: return eq("pop") ? .pop : nil
+        case 4: return eq("push") ? .push : nil
+        case 7: return eq("replace") ? .replace : eq("setPath") ? .setPath : eq("restore") ? .restore : nil
+        case 8: return eq("deeplink") ? .deeplink : eq("snapshot") ? .snapshot : nil
+        case 9: return eq("popToRoot") ? .popToRoot : nil
+        case 10: return eq("tab.select") ? .tabSelect : eq("scene.open") ? .sceneOpen : nil
+        case 11: return eq("session.end") ? .sessionEnd : eq("scene.close") ? .sceneClose : nil
+        case 12: return eq("split.select") ? .splitSelect : nil
+        case 13: return eq("session.start") ? .sessionStart : eq("sheet.present") ? .sheetPresent : eq("sheet.dismiss") ? .sheetDismiss : nil
+        case 14: return eq("scene.activate") ? .sceneActivate : nil
+        case 16: return eq("split.visibility") ? .splitVisibility : nil
+        default: return nil
+        }
     }
 }
