@@ -33,9 +33,6 @@ public struct LogReader: Sendable {
     public var blockSize: Int
     /// Blocks at least this large are decoded on several cores; smaller ones on the calling thread.
     package var parallelBytes = 256 << 10
-    /// The share of a block the calling thread decodes when several cores do: less than an even
-    /// share when `body` has work of its own to do (a fold), so that the parts end together.
-    package var callerShare = 0.5
     /// Whether to fold the events as they are read and report each `snapshot` whose state differs
     /// from the folded one as a ``DefectKind/snapshotMismatch`` defect, and count anomalies in the
     /// report. What `navlog verify` does; off by default, as it costs a fold per event.
@@ -181,46 +178,62 @@ public struct LogReader: Sendable {
 
     /// Decodes the complete lines in `[start, end)` and hands them to the merger in order.
     ///
-    /// Large blocks are split at line ends: the calling thread decodes the first part and delivers
-    /// its events as it goes, while other cores decode the remaining parts into arrays that are
-    /// delivered after it. `body` and the merger only ever run on the calling thread.
+    /// Large blocks are cut at line ends into parts, claimed in order by `threads − 1` workers,
+    /// which decode a part into an array, and by this thread. It delivers the parts in order: it
+    /// decodes the next one itself, delivering its events as they come, when no worker has claimed
+    /// it yet, and while a worker still decodes it, decodes the next unclaimed part into an array
+    /// instead of waiting. So the merger's and `body`'s work on this thread overlaps the workers'
+    /// decoding. `body` and the merger only ever run on the calling thread.
     private func decodeLines(_ base: UnsafeRawBufferPointer, start: Int, end: Int, fileOffset: Int,
                              finalLine: Bool, merger: inout Merger, _ body: PositionedBody) throws {
-        let tasks = end - start >= parallelBytes ? threads : 1
+        guard threads > 1, end - start >= parallelBytes else {
+            return try deliverPart(base, start: start, end: end, fileOffset: fileOffset, finalLine: finalLine, merger: &merger, body)
+        }
+        // About eight parts per thread: small enough that no thread waits long for another.
+        let partBytes = min(max((end - start) / (threads * 8), 16 << 10), 256 << 10)
         var bounds = [start]
-        for k in 1..<max(tasks, 1) {
-            // The calling thread's part is `callerShare` of the block; the workers share the rest.
-            let share = callerShare + Double(k - 1) * (1 - callerShare) / Double(tasks - 1)
-            let guess = max(start + Int(Double(end - start) * share), bounds.last!)
-            if let newline = memchrIndex(base, 0x0A, from: guess, to: end), newline + 1 < end { bounds.append(newline + 1) }
+        while let newline = memchrIndex(base, 0x0A, from: bounds.last! + partBytes, to: end), newline + 1 < end {
+            bounds.append(newline + 1)
         }
         bounds.append(end)
         let parts = bounds
-        let background = parts.count - 2
-        var results = [[LineOutcome]](repeating: [], count: background)
+        let board = PartBoard(parts: parts.count - 1)
         let group = DispatchGroup()
-        try results.withUnsafeMutableBufferPointer { slots in
-            nonisolated(unsafe) let block = base
-            nonisolated(unsafe) let slots = slots
-            for k in 0..<background {
-                DispatchQueue.global().async(group: group) {
-                    slots[k] = Self.decodePart(block, start: parts[k + 1], end: parts[k + 2])
+        nonisolated(unsafe) let block = base
+        for _ in 1..<threads {
+            DispatchQueue.global().async(group: group) {
+                while let k = board.claim() {
+                    board.finish(k, Self.decodePart(block, start: parts[k], end: parts[k + 1]))
                 }
             }
-            // The workers read the block: wait for them whatever happens on this thread.
-            defer { group.wait() }
-            try deliverPart(base, start: parts[0], end: parts[1], fileOffset: fileOffset,
-                            finalLine: finalLine && background == 0, merger: &merger, body)
         }
-        for (k, outcomes) in results.enumerated() {
-            for (i, outcome) in outcomes.enumerated() {
+        // The workers read the block: wait for them whatever happens on this thread.
+        defer {
+            board.cancel()
+            group.wait()
+        }
+        for k in 0..<board.parts {
+            if merger.stopped { return }
+            let isFinal = finalLine && k == board.parts - 1
+            if board.claim(k) {
+                try deliverPart(base, start: parts[k], end: parts[k + 1], fileOffset: fileOffset, finalLine: isFinal, merger: &merger, body)
+                continue
+            }
+            // While a worker decodes part k, this thread decodes the next unclaimed part.
+            var ready = board.outcomesIfDone(k)
+            while ready == nil, let j = board.claim() {
+                board.finish(j, Self.decodePart(base, start: parts[j], end: parts[j + 1]))
+                ready = board.outcomesIfDone(k)
+            }
+            let outcomes = ready ?? board.outcomes(of: k)
+            while let outcome = outcomes.next() {
                 if merger.stopped { return }
-                let isFinal = finalLine && k == results.count - 1 && i == outcomes.count - 1
+                let isLastLine = isFinal && outcomes.isEmpty
                 switch outcome {
                 case .event(let event, let hasCRC, let lineStart):
-                    try merger.event(event, hasCRC: hasCRC, offset: fileOffset + lineStart, isLastLine: isFinal, body)
+                    try merger.event(event, hasCRC: hasCRC, offset: fileOffset + lineStart, isLastLine: isLastLine, body)
                 case .defect(let error, let lineStart):
-                    merger.defect(error, offset: fileOffset + lineStart, isLastLine: isFinal)
+                    merger.defect(error, offset: fileOffset + lineStart, isLastLine: isLastLine)
                 }
             }
         }
@@ -253,9 +266,8 @@ public struct LogReader: Sendable {
     }
 
     /// Decodes the lines in `[start, end)` into outcomes, on a worker thread.
-    static func decodePart(_ base: UnsafeRawBufferPointer, start: Int, end: Int) -> [LineOutcome] {
-        var outcomes = [LineOutcome]()
-        outcomes.reserveCapacity((end - start) / 128 + 1)
+    static func decodePart(_ base: UnsafeRawBufferPointer, start: Int, end: Int) -> DecodedPart {
+        let outcomes = DecodedPart(capacity: (end - start) / 128 + 1)
         var lineStart = start
         while lineStart < end {
             let newline = memchrIndex(base, 0x0A, from: lineStart, to: end) ?? end
@@ -269,6 +281,107 @@ public struct LogReader: Sendable {
             lineStart = newline + 1
         }
         return outcomes
+    }
+}
+
+/// A part's decoded lines, in order, each moved out once as it is delivered: an array would copy
+/// each event out and destroy it again, which costs more than a third of decoding it.
+final class DecodedPart: @unchecked Sendable {
+    private var storage: UnsafeMutablePointer<LogReader.LineOutcome>
+    private var capacity: Int
+    private var count = 0
+    private var taken = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 1)
+        storage = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        (storage + taken).deinitialize(count: count - taken)
+        storage.deallocate()
+    }
+
+    func append(_ outcome: LogReader.LineOutcome) {
+        if count == capacity {
+            let larger = UnsafeMutablePointer<LogReader.LineOutcome>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: storage, count: count)
+            storage.deallocate()
+            storage = larger
+            capacity *= 2
+        }
+        (storage + count).initialize(to: outcome)
+        count += 1
+    }
+
+    /// Whether every outcome has been taken.
+    var isEmpty: Bool { taken == count }
+
+    /// Moves the next outcome out; nil when none is left.
+    func next() -> LogReader.LineOutcome? {
+        guard taken < count else { return nil }
+        taken += 1
+        return (storage + taken - 1).move()
+    }
+}
+
+/// The parts of a block and who decodes them: each is claimed once, in order, by a worker or by
+/// the delivering thread; a worker leaves its part's outcomes here until they are delivered.
+private final class PartBoard: @unchecked Sendable {
+    let parts: Int
+    private let lock = NSLock()
+    private var next = 0
+    private var results: [DecodedPart?]
+    private let done: [DispatchSemaphore]
+
+    init(parts: Int) {
+        self.parts = parts
+        results = Array(repeating: nil, count: parts)
+        done = (0..<parts).map { _ in DispatchSemaphore(value: 0) }
+    }
+
+    /// The next unclaimed part, now claimed; nil when none is left.
+    func claim() -> Int? {
+        lock.withLock {
+            guard next < parts else { return nil }
+            next += 1
+            return next - 1
+        }
+    }
+
+    /// Claims part `k` when it is the next unclaimed one.
+    func claim(_ k: Int) -> Bool {
+        lock.withLock {
+            guard next == k else { return false }
+            next += 1
+            return true
+        }
+    }
+
+    /// Leaves no part to claim: the workers stop after the parts they hold.
+    func cancel() { lock.withLock { next = parts } }
+
+    func finish(_ k: Int, _ outcomes: DecodedPart) {
+        lock.withLock { results[k] = outcomes }
+        done[k].signal()
+    }
+
+    /// Waits for part `k` to be decoded, and takes its outcomes.
+    func outcomes(of k: Int) -> DecodedPart {
+        done[k].wait()
+        return take(k)
+    }
+
+    /// Takes part `k`'s outcomes if it is decoded; nil while it is not.
+    func outcomesIfDone(_ k: Int) -> DecodedPart? {
+        done[k].wait(timeout: .now()) == .success ? take(k) : nil
+    }
+
+    private func take(_ k: Int) -> DecodedPart {
+        lock.withLock {
+            defer { results[k] = nil }
+            return results[k]!
+        }
     }
 }
 

@@ -63,8 +63,7 @@ extension SnapshotIndex {
         let entriesBefore = index.entries.count
         let sessionsBefore = index.sessions
         let from = start.flatMap { source.position(file: $0.file, offset: $0.offset, line: $0.line) }
-        var reader = LogReader(path: source.path, mode: mode, threads: threads)
-        reader.callerShare = 0.3   // this thread also folds every event
+        let reader = LogReader(path: source.path, mode: mode, threads: threads)
         let report = try reader.scan(files: source.files, segmented: source.segmented, from: from) { event, position in
             let base = index.entries.first?.seq ?? event.seq
             if (event.seq - base) % index.interval == 0, event.seq > index.entries.last?.seq ?? Int.min {
