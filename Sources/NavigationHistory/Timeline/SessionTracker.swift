@@ -16,7 +16,10 @@ package struct SessionTracker: Sendable {
     }
 
     package private(set) var completed: [SessionSummary] = []
-    private var current: SessionSummary?
+    /// The session going on, when `inSession`. Not an optional: reading one copies it whole.
+    private var current = SessionSummary(id: "", app: nil, firstSeq: 0, lastSeq: 0, start: Timestamp(millisecondsSince1970: 0),
+                                         end: Timestamp(millisecondsSince1970: 0), ending: .open, events: 0, scenes: 0)
+    private var inSession = false
     private var scenes: Set<String> = []
     private var ended = false
     private var lastScene: String?
@@ -26,54 +29,67 @@ package struct SessionTracker: Sendable {
     /// Goes on from `checkpoint`, the sessions before it being the first ones of `sessions`.
     package init(resumingFrom checkpoint: Checkpoint, sessions: [SessionSummary]) {
         completed = Array(sessions.prefix(checkpoint.completed))
-        current = checkpoint.current
+        if let session = checkpoint.current {
+            current = session
+            inSession = true
+        }
         scenes = Set(checkpoint.scenes)
         ended = checkpoint.ended
     }
 
     package var checkpoint: Checkpoint {
-        Checkpoint(completed: completed.count, current: current, scenes: scenes.sorted(), ended: ended)
+        Checkpoint(completed: completed.count, current: inSession ? current : nil, scenes: scenes.sorted(), ended: ended)
     }
 
     /// Every session so far; the last one is open unless it ended.
     package var sessions: [SessionSummary] {
-        guard var last = current, last.events > 0 else { return completed }
+        guard inSession, current.events > 0 else { return completed }
+        var last = current
         last.ending = ended ? .clean : .open
         return completed + [last]
     }
 
     package mutating func consume(_ event: NavigationEvent) {
-        let isStart: Bool
-        if case .sessionStart = event.action { isStart = true } else { isStart = false }
-        if var session = current, isStart || event.session != session.id {
-            // A run of nothing but store snapshots (the one starting a segment before a
-            // `session.start`) is not a session.
-            if session.events > 0 {
-                session.ending = ended ? .clean : .unclean
-                completed.append(session)
-            }
-            current = nil
-        }
-        if current == nil {
-            current = SessionSummary(id: event.session, app: nil, firstSeq: event.seq, lastSeq: event.seq,
-                                     start: event.timestamp, end: event.timestamp, ending: .open, events: 0, scenes: 0)
-            scenes = []
-            lastScene = nil
-            ended = false
-        }
-        current!.lastSeq = event.seq
-        current!.end = event.timestamp
+        // Which kind of event, by its case alone, without copying any payload.
+        let kind: Kind
         switch event.action {
-        case .snapshot: return
-        case .sessionStart(let app, _, _): current!.app = app
-        case .sessionEnd: ended = true
-        default: break
+        case .sessionStart: kind = .start
+        case .sessionEnd: kind = .end
+        case .snapshot: kind = .snapshot
+        default: kind = .other
         }
-        current!.events += 1
+        if !inSession || kind == .start || event.session != current.id { begin(event) }
+        current.lastSeq = event.seq
+        current.end = event.timestamp
+        switch kind {
+        case .snapshot: return
+        case .start: if case .sessionStart(let app, _, _) = event.action { current.app = app }
+        case .end: ended = true
+        case .other: break
+        }
+        current.events += 1
         // Events mostly name the scene the one before named: hash it only when it changes.
         if let scene = event.action.scene, scene != lastScene {
             lastScene = scene
-            if scenes.insert(scene).inserted { current!.scenes = scenes.count }
+            if scenes.insert(scene).inserted { current.scenes = scenes.count }
         }
     }
+
+    /// Ends the session going on, if any, and begins the one `event` belongs to.
+    private mutating func begin(_ event: NavigationEvent) {
+        // A run of nothing but store snapshots (the one starting a segment before a
+        // `session.start`) is not a session.
+        if inSession, current.events > 0 {
+            current.ending = ended ? .clean : .unclean
+            completed.append(current)
+        }
+        current = SessionSummary(id: event.session, app: nil, firstSeq: event.seq, lastSeq: event.seq,
+                                 start: event.timestamp, end: event.timestamp, ending: .open, events: 0, scenes: 0)
+        inSession = true
+        scenes = []
+        lastScene = nil
+        ended = false
+    }
+
+    private enum Kind { case start, end, snapshot, other }
 }

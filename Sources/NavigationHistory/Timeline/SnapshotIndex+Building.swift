@@ -64,9 +64,15 @@ extension SnapshotIndex {
         let sessionsBefore = index.sessions
         let from = start.flatMap { source.position(file: $0.file, offset: $0.offset, line: $0.line) }
         let reader = LogReader(path: source.path, mode: mode, threads: threads)
+        // The entries' seqs, kept apart: reading them from the entries for every event would copy
+        // an entry, state and all, each time.
+        var firstEntrySeq = index.entries.first?.seq
+        var lastEntrySeq = index.entries.last?.seq ?? Int.min
         let report = try reader.scan(files: source.files, segmented: source.segmented, from: from) { event, position in
-            let base = index.entries.first?.seq ?? event.seq
-            if (event.seq - base) % index.interval == 0, event.seq > index.entries.last?.seq ?? Int.min {
+            let base = firstEntrySeq ?? event.seq
+            if (event.seq - base) % index.interval == 0, event.seq > lastEntrySeq {
+                firstEntrySeq = base
+                lastEntrySeq = event.seq
                 index.entries.append(Entry(seq: event.seq, file: source.names[position.file], offset: position.offset, line: position.line,
                                            timestamp: event.timestamp, session: event.session, anomaliesBefore: anomalies,
                                            state: state, sessions: tracker.checkpoint))

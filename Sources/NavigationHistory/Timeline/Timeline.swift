@@ -201,13 +201,14 @@ public final class Timeline {
             if stillFolding {
                 stillFolding = folding(event)
                 if stillFolding {
-                    fold(event)
+                    fold(event, keeping: false)
                     foldedNow += 1
                 }
             }
             return more(event)
         }
         if stale { return try rebuildIndex(thenRead: entry, expected, folding, more, retried: retried) }
+        if foldedNow > 0 { event = events[foldedNow - 1] }
         try mode.throwIfStopped(report)
         window = (entry, events)
         folded = foldedNow
@@ -249,13 +250,15 @@ public final class Timeline {
         }
     }
 
-    private func fold(_ next: NavigationEvent) {
+    /// Folds `next`; `keeping` says whether to keep it as ``event`` now, which a caller folding a
+    /// run of events does once at the end instead: keeping each would copy it.
+    private func fold(_ next: NavigationEvent, keeping: Bool = true) {
         anomaly = Projection.fold(&state, next)
         if let anomaly {
             anomalies += 1
             if firstAnomalyThroughSeq == nil { firstAnomalyThroughSeq = anomaly }
         }
-        event = next
+        if keeping { event = next }
         seq = next.seq
     }
 }
