@@ -8,11 +8,12 @@
 /// lookup, whitespace, duplicate and shape checks. `snapshot` and `restore` lines, rare and large,
 /// are left to the general decoder.
 enum CanonicalLineDecoder {
-    /// The event in `line`, or nil when the line is not in the encoder's exact form.
-    static func decode(_ line: UnsafeRawBufferPointer) -> NavigationEvent? {
+    /// The event in `line`, or nil when the line is not in the encoder's exact form. Its short
+    /// strings come from `cache` when it holds them.
+    static func decode(_ line: UnsafeRawBufferPointer, cache: StringCache? = nil) -> NavigationEvent? {
         guard line.count <= LineDecoder.maximumLineLength, let (stored, end) = LineDecoder.trailingChecksum(line),
               CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[0..<end])) == stored else { return nil }
-        var cursor = CanonicalCursor(line, end: end)
+        var cursor = CanonicalCursor(line, end: end, cache: cache)
         guard let event = cursor.event(), cursor.index == end else { return nil }
         // Outside strings every byte was matched against ASCII; inside them, bytes above 0x7F were
         // let through and need the strict check the general decoder makes.
@@ -24,14 +25,18 @@ enum CanonicalLineDecoder {
 /// Reads the members of a line in the encoder's order, up to (not including) its `,"crc"`.
 private struct CanonicalCursor {
     let base: UnsafePointer<UInt8>
+    /// Where the line's `,"crc":"xxxxxxxx"}` begins: 18 bytes before its end, so 16 bytes can be
+    /// read from the start of any string before it.
     let end: Int
+    let cache: StringCache?
     var index = 0
     /// Whether every string byte so far was ASCII.
     var asciiOnly = true
 
-    init(_ line: UnsafeRawBufferPointer, end: Int) {
+    init(_ line: UnsafeRawBufferPointer, end: Int, cache: StringCache?) {
         base = line.baseAddress!.assumingMemoryBound(to: UInt8.self)
         self.end = end
+        self.cache = cache
     }
 
     mutating func event() -> NavigationEvent? {
@@ -173,6 +178,7 @@ private struct CanonicalCursor {
     /// escape or a control character.
     @inline(__always) mutating func string() -> String? {
         guard let bytes = stringBytes() else { return nil }
+        if let cache { return cache.string(bytes.baseAddress!, bytes.count) }
         return String(decoding: bytes, as: UTF8.self)
     }
 

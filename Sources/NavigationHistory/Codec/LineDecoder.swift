@@ -17,9 +17,9 @@ package enum LineDecoder {
     /// The largest `seq` (2^53 − 1, exact in every JSON implementation).
     package static let maximumSeq = 9_007_199_254_740_991
 
-    /// Decodes one line.
-    package static func decode(_ line: UnsafeRawBufferPointer) throws(LineError) -> DecodedLine {
-        if let event = CanonicalLineDecoder.decode(line) { return DecodedLine(event: event, hasCRC: true) }
+    /// Decodes one line; a `cache` kept across the lines of a log makes their recurring strings once.
+    package static func decode(_ line: UnsafeRawBufferPointer, cache: StringCache? = nil) throws(LineError) -> DecodedLine {
+        if let event = CanonicalLineDecoder.decode(line, cache: cache) { return DecodedLine(event: event, hasCRC: true) }
         return try decodeAnyLayout(line)
     }
 

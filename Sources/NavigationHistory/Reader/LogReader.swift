@@ -242,13 +242,15 @@ public struct LogReader: Sendable {
     /// Decodes the lines in `[start, end)` on this thread, handing each to the merger as it goes.
     private func deliverPart(_ base: UnsafeRawBufferPointer, start: Int, end: Int, fileOffset: Int,
                              finalLine: Bool, merger: inout Merger, _ body: PositionedBody) throws {
+        let cache = StringCache()
+        defer { cache.deallocate() }
         var lineStart = start
         while lineStart < end, !merger.stopped {
             let newline = memchrIndex(base, 0x0A, from: lineStart, to: end) ?? end
             let isFinal = finalLine && newline + 1 >= end
             let decoded: DecodedLine
             do throws(LineError) {
-                decoded = try LineDecoder.decode(UnsafeRawBufferPointer(rebasing: base[lineStart..<newline]))
+                decoded = try LineDecoder.decode(UnsafeRawBufferPointer(rebasing: base[lineStart..<newline]), cache: cache)
             } catch {
                 merger.defect(error, offset: fileOffset + lineStart, isLastLine: isFinal)
                 lineStart = newline + 1
@@ -268,12 +270,14 @@ public struct LogReader: Sendable {
     /// Decodes the lines in `[start, end)` into outcomes, on a worker thread.
     static func decodePart(_ base: UnsafeRawBufferPointer, start: Int, end: Int) -> DecodedPart {
         let outcomes = DecodedPart(capacity: (end - start) / 128 + 1)
+        let cache = StringCache()
+        defer { cache.deallocate() }
         var lineStart = start
         while lineStart < end {
             let newline = memchrIndex(base, 0x0A, from: lineStart, to: end) ?? end
             let line = UnsafeRawBufferPointer(rebasing: base[lineStart..<newline])
             do {
-                let decoded = try LineDecoder.decode(line)
+                let decoded = try LineDecoder.decode(line, cache: cache)
                 outcomes.append(.event(decoded.event, hasCRC: decoded.hasCRC, lineStart: lineStart))
             } catch {
                 outcomes.append(.defect(error, lineStart: lineStart))

@@ -1,0 +1,45 @@
+/// Reuses the strings of the few values a log repeats on every line — sessions, scenes, stacks,
+/// screens — instead of making each anew: a small table keyed by their bytes. Making a `String`
+/// checks its bytes again and costs about as much as the rest of a member; finding it here, a few
+/// loads and compares.
+///
+/// For one decoding thread at a time; whoever makes one deallocates it. A struct of pointers
+/// rather than a class, so that looking a string up retains nothing.
+package struct StringCache {
+    /// Strings longer than this are made anew each time (a small string's bytes fit in 15).
+    static let maximumLength = 15
+    private static let slots = 256
+    /// Each slot's bytes, zero-padded, with the length in the top byte of the second word.
+    private let keys: UnsafeMutablePointer<(UInt64, UInt64)>
+    private let strings: UnsafeMutablePointer<String>
+
+    package init() {
+        keys = .allocate(capacity: Self.slots)
+        // A length byte of 0xFF matches no key.
+        keys.initialize(repeating: (0, .max), count: Self.slots)
+        strings = .allocate(capacity: Self.slots)
+        strings.initialize(repeating: "", count: Self.slots)
+    }
+
+    package func deallocate() {
+        keys.deallocate()
+        strings.deinitialize(count: Self.slots)
+        strings.deallocate()
+    }
+
+    /// The string of the `count` bytes at `p`; the 16 bytes from `p` must be readable.
+    @inline(__always)
+    func string(_ p: UnsafePointer<UInt8>, _ count: Int) -> String {
+        guard count <= Self.maximumLength else { return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self) }
+        @inline(__always) func mask(_ bytes: Int) -> UInt64 { bytes >= 8 ? .max : (1 << UInt64(bytes * 8)) &- 1 }
+        let raw = UnsafeRawPointer(p)
+        let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & mask(count)
+        let second = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & mask(max(count - 8, 0)) | UInt64(count) << 56
+        let slot = Int(truncatingIfNeeded: ((first ^ second &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9) >> 56)
+        if keys[slot] == (first, second) { return strings[slot] }
+        let made = String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
+        keys[slot] = (first, second)
+        strings[slot] = made
+        return made
+    }
+}
