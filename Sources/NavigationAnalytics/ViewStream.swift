@@ -25,14 +25,17 @@ public enum ViewStream {
         var cuts: [String: [Int]] = [:]
         var seen: Set<String> = []
         var last: (session: String, time: Int64)?
+        var lastApp: (session: String, app: String?)?
         let gap = idle.map { max(1, $0.milliseconds) }
         func part(_ session: String, at seq: Int) -> Int {
-            guard let list = cuts[session] else { return 1 }
+            guard !cuts.isEmpty, let list = cuts[session] else { return 1 }
             return 1 + list.countOfLeading { $0 <= seq }   // cuts are in seq order
         }
         func deliver(_ views: [ScreenView]) throws {
             for view in views {
-                let app = apps[view.session]   // filtered on the session id as the log has it
+                // Views come session by session: look each session's app version up once.
+                if lastApp?.session != view.session { lastApp = (view.session, apps[view.session]) }
+                let app = lastApp!.app   // filtered on the session id as the log has it
                 guard filter.admits(start: view.start, app: app, session: view.session, scene: view.scene) else { continue }
                 var row = AnalyticsView(view, app: app)
                 let number = part(view.session, at: view.startSeq)
@@ -50,12 +53,15 @@ public enum ViewStream {
                     cuts[event.session, default: []].append(event.seq)
                     try deliver(tracker.resume(before: event))
                 }
-                seen.insert(event.session)
+                if last?.session != event.session { seen.insert(event.session) }
                 last = (event.session, event.timestamp.millisecondsSince1970)
             }
             try deliver(tracker.consume(event).ended)
             // After the views this start ended: they belong to the run before, with its own app.
-            if case .sessionStart(let app, _, _) = event.action { apps[event.session] = app }
+            if case .sessionStart(let app, _, _) = event.action {
+                apps[event.session] = app
+                lastApp = nil
+            }
             try events?(event, apps[event.session], tracker.state)
         }
         try deliver(tracker.finish().views)

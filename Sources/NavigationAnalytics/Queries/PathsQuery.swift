@@ -15,7 +15,17 @@ public struct PathsQuery: Sendable {
     // Screens are interned as small integers: n-grams are then arrays of Int32, cheap to hash.
     private var ids: [String: Int32] = [:]
     private var names: [String] = []
-    private struct Tally { var occurrences = 0, sessions = 0, lastSession = -1 }
+    private struct Tally {
+        var occurrences = 0, sessions = 0, lastSession = -1
+
+        mutating func add(session: Int) {
+            occurrences += 1
+            if lastSession != session {
+                lastSession = session
+                sessions += 1
+            }
+        }
+    }
     private var tallies: [[Int32]: Tally] = [:]
     /// The paths of the current session by scene: their screens since `from` (all of them when
     /// `to` is set, as the last `to` is only known at the path's end), or the recent ones otherwise.
@@ -36,13 +46,20 @@ public struct PathsQuery: Sendable {
             currentSession = view.session
             sessionNumber += 1
         }
-        if open[view.scene] == nil, let from, view.screen != from { return }   // before the path's first `from`
-        let id = intern(view.screen)
-        open[view.scene, default: []].append(id)
+        // One lookup of the scene's path, which is then changed in place.
+        let index: [String: [Int32]].Index
+        if let found = open.index(forKey: view.scene) {
+            index = found
+        } else {
+            if let from, view.screen != from { return }   // before the path's first `from`
+            open[view.scene] = []
+            index = open.index(forKey: view.scene)!
+        }
+        open.values[index].append(intern(view.screen))
         guard to == nil else { return }
-        let count = open[view.scene]!.count
-        if count >= length { self.count(Array(open[view.scene]![(count - length)...])) }
-        if count > length { open[view.scene]!.removeFirst(count - length) }
+        let count = open.values[index].count
+        if count >= length { self.count(Array(open.values[index][(count - length)...])) }
+        if count > length { open.values[index].removeFirst(count - length) }
     }
 
     /// Counts what the last paths held back until their end; call once after the last view.
@@ -72,12 +89,7 @@ public struct PathsQuery: Sendable {
     }
 
     private mutating func count(_ gram: [Int32]) {
-        let session = sessionNumber
-        tallies[gram, default: Tally()].occurrences += 1
-        if tallies[gram]!.lastSession != session {
-            tallies[gram]!.lastSession = session
-            tallies[gram]!.sessions += 1
-        }
+        tallies[gram, default: Tally()].add(session: sessionNumber)   // one lookup
     }
 
     public var rows: [Row] {

@@ -116,18 +116,22 @@ public struct ScreenViewTracker: Sendable {
     }
 
     private mutating func update(_ scene: String, after event: NavigationEvent, into ended: inout [ScreenView]) {
-        guard let now = state.scenes[scene] else {
+        // One lookup in each dictionary, and nothing copied out of the state but what the view needs.
+        guard let sceneIndex = state.scenes.index(forKey: scene) else {
             if let view = open.removeValue(forKey: scene) { close(view, at: (event.seq, event.timestamp), crashed: false, into: &ended) }
             return
         }
-        let screen = now.visibleScreen
-        if let index = open.index(forKey: scene) {
-            let view = open.values[index]
-            guard !view.screen.showsSameRoute(as: screen) else { return }
-            close(view, at: (event.seq, event.timestamp), crashed: false, into: &ended)
+        let screen = state.scenes.values[sceneIndex].visibleScreen
+        let view = ScreenView(session: event.session, scene: scene, tab: state.scenes.values[sceneIndex].tab, screen: screen,
+                              enteredBy: event.action.type, startSeq: event.seq, start: event.timestamp, endSeq: event.seq,
+                              end: event.timestamp, crashed: false)
+        guard let index = open.index(forKey: scene) else {
+            open[scene] = view
+            return
         }
-        open[scene] = ScreenView(session: event.session, scene: scene, tab: now.tab, screen: screen, enteredBy: event.action.type,
-                                 startSeq: event.seq, start: event.timestamp, endSeq: event.seq, end: event.timestamp, crashed: false)
+        guard !open.values[index].screen.showsSameRoute(as: screen) else { return }
+        close(open.values[index], at: (event.seq, event.timestamp), crashed: false, into: &ended)
+        open.values[index] = view
     }
 
     private mutating func endAll(at end: (seq: Int, timestamp: Timestamp), crashed: Bool, into ended: inout [ScreenView]) {

@@ -56,8 +56,8 @@ extension SceneState {
                                  depth: sheet.stack.count, sheets: sheets.count)
         }
         let stack = currentStack
-        if let top = stacks[stack]?.last {
-            return VisibleScreen(route: top, source: .stack, stack: stack, depth: stacks[stack]!.count, sheets: 0)
+        if let routes = stacks[stack], let top = routes.last {
+            return VisibleScreen(route: top, source: .stack, stack: stack, depth: routes.count, sheets: 0)
         }
         if let content = split?.content {
             return VisibleScreen(route: content, source: .splitContent, stack: nil, depth: 0, sheets: 0)
