@@ -26,17 +26,19 @@ public final class Timeline {
     public private(set) var indexRebuilt: Bool, indexSaveError: String?
 
     /// The seq of the last event folded: ``firstSeq`` − 1 before the first event.
-    public private(set) var seq: Int
+    public var seq: Int { position.seq }
     /// The state after the event at ``seq``.
-    public private(set) var state = NavigationState()
+    public var state: NavigationState { position.state }
     /// The event at ``seq``, nil before the first event.
-    public private(set) var event: NavigationEvent?
+    public var event: NavigationEvent? { position.event }
     /// Whether the event at ``seq`` was an anomaly, and which.
-    public private(set) var anomaly: Projection.Anomaly?
+    public var anomaly: Projection.Anomaly? { position.anomaly }
     /// How many anomalies the fold met from the log's first event through ``seq``.
-    public private(set) var anomalies = 0
+    public var anomalies: Int { position.anomalies }
     /// The first of those anomalies, if any.
-    public private(set) var firstAnomalyThroughSeq: Projection.Anomaly?
+    public var firstAnomalyThroughSeq: Projection.Anomaly? { position.firstAnomaly }
+
+    private var position: Position
 
     private var source: LogSource
     private var index: SnapshotIndex
@@ -70,8 +72,7 @@ public final class Timeline {
         indexSaveError = update.saveError
         firstSeq = index.entries.first?.seq
         lastSeq = update.report.lastSeq ?? index.sessions.last?.lastSeq
-        seq = (firstSeq ?? 1) - 1
-        if let first = index.entries.first { state = first.state }
+        position = Position(seq: (firstSeq ?? 1) - 1, state: index.entries.first?.state ?? NavigationState())
         if update.report.events > 0 { averageLineBytes = max(64, update.report.bytes / update.report.events) }
     }
 
@@ -165,12 +166,7 @@ public final class Timeline {
     private func moveBeforeFirstEvent() {
         window = nil
         folded = 0
-        seq = (firstSeq ?? 1) - 1
-        state = index.entries.first?.state ?? NavigationState()
-        event = nil
-        anomaly = nil
-        anomalies = 0
-        firstAnomalyThroughSeq = nil
+        position = Position(seq: (firstSeq ?? 1) - 1, state: index.entries.first?.state ?? NavigationState())
     }
 
     /// Reads the events from `entry` on while `more` says so (and one past) into the window, and
@@ -183,6 +179,9 @@ public final class Timeline {
             return try rebuildIndex(thenRead: entry, expected, folding, more, retried: retried)
         }
         restart(from: entry)
+        // Folded here, not in the timeline's own property: a class's property would be checked
+        // for overlapping access at every event.
+        var position = self.position
         var events: [NavigationEvent] = []
         events.reserveCapacity(expected)
         var stillFolding = true
@@ -197,18 +196,19 @@ public final class Timeline {
                 return false
             }
             events.append(event)
-            eventsRead += 1
             if stillFolding {
                 stillFolding = folding(event)
                 if stillFolding {
-                    fold(event, keeping: false)
+                    position.fold(event, keeping: false)
                     foldedNow += 1
                 }
             }
             return more(event)
         }
         if stale { return try rebuildIndex(thenRead: entry, expected, folding, more, retried: retried) }
-        if foldedNow > 0 { event = events[foldedNow - 1] }
+        if foldedNow > 0 { position.event = events[foldedNow - 1] }
+        self.position = position
+        eventsRead += events.count
         try mode.throwIfStopped(report)
         window = (entry, events)
         folded = foldedNow
@@ -233,30 +233,43 @@ public final class Timeline {
 
     private func restart(from entry: SnapshotIndex.Entry) {
         folded = 0
-        seq = entry.seq - 1
-        state = entry.state
-        event = nil
-        anomaly = nil
-        anomalies = entry.anomaliesBefore
-        firstAnomalyThroughSeq = index.firstAnomaly.flatMap { $0.seq < entry.seq ? $0 : nil }
+        position = Position(seq: entry.seq - 1, state: entry.state, anomalies: entry.anomaliesBefore,
+                            firstAnomaly: index.firstAnomaly.flatMap { $0.seq < entry.seq ? $0 : nil })
     }
 
     /// Folds the window's events after ``seq`` through `target`.
     private func foldWindow(through target: Int) {
         guard let window else { return }
         while folded < window.events.count, window.events[folded].seq <= target {
-            fold(window.events[folded])
+            position.fold(window.events[folded])
             folded += 1
         }
+    }
+}
+
+/// Where a timeline stands: the state after the event at `seq`, and what folding to it met.
+private struct Position {
+    var seq: Int
+    var state: NavigationState
+    var event: NavigationEvent?
+    var anomaly: Projection.Anomaly?
+    var anomalies = 0
+    var firstAnomaly: Projection.Anomaly?
+
+    init(seq: Int, state: NavigationState, anomalies: Int = 0, firstAnomaly: Projection.Anomaly? = nil) {
+        self.seq = seq
+        self.state = state
+        self.anomalies = anomalies
+        self.firstAnomaly = firstAnomaly
     }
 
     /// Folds `next`; `keeping` says whether to keep it as ``event`` now, which a caller folding a
     /// run of events does once at the end instead: keeping each would copy it.
-    private func fold(_ next: NavigationEvent, keeping: Bool = true) {
+    mutating func fold(_ next: NavigationEvent, keeping: Bool = true) {
         anomaly = Projection.fold(&state, next)
         if let anomaly {
             anomalies += 1
-            if firstAnomalyThroughSeq == nil { firstAnomalyThroughSeq = anomaly }
+            if firstAnomaly == nil { firstAnomaly = anomaly }
         }
         if keeping { event = next }
         seq = next.seq
