@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Time travel through a log: the navigation state at any seq or moment, stepping forward and back.
 ///
 /// Opening a timeline brings the log's snapshot index up to date (building it on first need), so
@@ -179,6 +181,12 @@ public final class Timeline {
             return try rebuildIndex(thenRead: entry, expected, folding, more, retried: retried)
         }
         restart(from: entry)
+        // The last window's events are released on another core: freeing a few thousand events
+        // would cost this thread as much as a fifth of the reading.
+        if let old = window {
+            window = nil
+            DispatchQueue.global().async { withExtendedLifetime(old) {} }
+        }
         // Folded here, not in the timeline's own property: a class's property would be checked
         // for overlapping access at every event.
         var position = self.position
@@ -187,7 +195,13 @@ public final class Timeline {
         var stillFolding = true
         var foldedNow = 0
         var stale = false
-        let estimate = expected * averageLineBytes * 9 / 8 + LineDecoder.maximumLineLength
+        // Read about as many bytes as the events take: the interval's own line length when the next
+        // entry is in the same file. A short estimate only costs a second read.
+        var lineBytes = averageLineBytes
+        if let next = index.entry(atOrBefore: entry.seq + interval), next.seq > entry.seq, next.file == entry.file {
+            lineBytes = max(16, (next.offset - entry.offset) / (next.seq - entry.seq))
+        }
+        let estimate = expected * lineBytes * 17 / 16 + 4096
         var reader = LogReader(path: path, mode: mode, blockSize: min(4 << 20, estimate))
         reader.parallelBytes = 48 << 10
         let report = try reader.scan(files: source.files, segmented: source.segmented, from: start) { event, _ in
