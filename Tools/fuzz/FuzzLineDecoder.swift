@@ -4,14 +4,19 @@
 // NavigationHistory), so `package` and `internal` declarations are visible here. See Tools/fuzz/run.
 //
 // Per input it checks:
-//   1. `LineDecoder.decode` never crashes, whatever the bytes (errors are fine).
+//   1. The general decoder (`LineDecoder.decodeAnyLayout`) never crashes, whatever the bytes
+//      (errors are fine).
 //   2. `JSONScanner.parse` never crashes, whatever the bytes (errors are fine).
 //   3. Round trip: when decode succeeds, `LineEncoder.encode(event)` ends in exactly one newline,
 //      the line without it decodes again, with a crc, to an equal event, and encoding that event
 //      gives the same bytes.
 //   4. The fast path for the encoder's own form (`CanonicalLineDecoder`) returns nothing or what
-//      the general decoder returns, for the input and for its re-encoded line.
+//      the general decoder returns, for the input and for its re-encoded line; and the same with
+//      a string cache kept across inputs, as a reader keeps one across lines.
 // Any violation traps with a message naming the step.
+
+/// One cache for the whole run (libFuzzer calls the target on one thread).
+nonisolated(unsafe) private let cache = StringCache()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -20,6 +25,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = try? JSONScanner.parse(input)
 
     let fast = CanonicalLineDecoder.decode(input)
+    if CanonicalLineDecoder.decode(input, cache: cache) != fast {
+        fatalError("fast path: the string cache changed the event decoded")
+    }
     let decoded: DecodedLine
     do {
         decoded = try LineDecoder.decodeAnyLayout(input)

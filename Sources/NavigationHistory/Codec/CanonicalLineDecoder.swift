@@ -25,9 +25,9 @@ enum CanonicalLineDecoder {
 /// Reads the members of a line in the encoder's order, up to (not including) its `,"crc"`.
 private struct CanonicalCursor {
     let base: UnsafePointer<UInt8>
-    /// Where the line's `,"crc":"xxxxxxxx"}` begins: 18 bytes before its end, so 16 bytes can be
-    /// read from the start of any string before it.
+    /// Where the line's `,"crc":"xxxxxxxx"}` begins.
     let end: Int
+    let lineLength: Int
     let cache: StringCache?
     var index = 0
     /// Whether every string byte so far was ASCII.
@@ -36,6 +36,7 @@ private struct CanonicalCursor {
     init(_ line: UnsafeRawBufferPointer, end: Int, cache: StringCache?) {
         base = line.baseAddress!.assumingMemoryBound(to: UInt8.self)
         self.end = end
+        lineLength = line.count
         self.cache = cache
     }
 
@@ -178,7 +179,7 @@ private struct CanonicalCursor {
     /// escape or a control character.
     @inline(__always) mutating func string() -> String? {
         guard let bytes = stringBytes() else { return nil }
-        if let cache { return cache.string(bytes.baseAddress!, bytes.count) }
+        if let cache { return cache.string(bytes.baseAddress!, bytes.count, readable: lineLength - (bytes.baseAddress! - base)) }
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -24,7 +24,7 @@ package enum LineDecoder {
     }
 
     /// Decodes one line of any layout, without trying the fast path for the encoder's own form
-    /// first: the same result as ``decode(_:)``, only slower on the lines the store writes.
+    /// first: the same result as ``decode(_:cache:)``, only slower on the lines the store writes.
     package static func decodeAnyLayout(_ line: UnsafeRawBufferPointer) throws(LineError) -> DecodedLine {
         do throws(LineError) {
             return try decodeChecked(line)

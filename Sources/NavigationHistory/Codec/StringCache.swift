@@ -3,10 +3,12 @@
 /// checks its bytes again and costs about as much as the rest of a member; finding it here, a few
 /// loads and compares.
 ///
-/// For one decoding thread at a time; whoever makes one deallocates it. A struct of pointers
-/// rather than a class, so that looking a string up retains nothing.
+/// For one decoding thread at a time. A struct of pointers rather than a class, so that looking a
+/// string up retains nothing; like a pointer, its copies share the table, and whoever made it
+/// deallocates it, once.
 package struct StringCache {
-    /// Strings longer than this are made anew each time (a small string's bytes fit in 15).
+    /// Strings longer than this are made anew each time (on 64-bit platforms, a string of up to 15
+    /// bytes is stored inline, so the cache also saves no allocation for longer ones).
     static let maximumLength = 15
     private static let slots = 256
     /// Each slot's bytes, zero-padded, with the length in the top byte of the second word.
@@ -27,10 +29,13 @@ package struct StringCache {
         strings.deallocate()
     }
 
-    /// The string of the `count` bytes at `p`; the 16 bytes from `p` must be readable.
+    /// The string of the `count` bytes at `p`, of which `readable` bytes may be read: the key is
+    /// read as two whole words when at least 16 are.
     @inline(__always)
-    func string(_ p: UnsafePointer<UInt8>, _ count: Int) -> String {
-        guard count <= Self.maximumLength else { return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self) }
+    func string(_ p: UnsafePointer<UInt8>, _ count: Int, readable: Int) -> String {
+        guard count <= Self.maximumLength, readable >= 16 else {
+            return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
+        }
         @inline(__always) func mask(_ bytes: Int) -> UInt64 { bytes >= 8 ? .max : (1 << UInt64(bytes * 8)) &- 1 }
         let raw = UnsafeRawPointer(p)
         let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & mask(count)

@@ -122,14 +122,15 @@ public struct ScreenViewTracker: Sendable {
             return
         }
         let screen = state.scenes.values[sceneIndex].visibleScreen
+        let index = open.index(forKey: scene)
+        if let index, open.values[index].screen.showsSameRoute(as: screen) { return }
         let view = ScreenView(session: event.session, scene: scene, tab: state.scenes.values[sceneIndex].tab, screen: screen,
                               enteredBy: event.action.type, startSeq: event.seq, start: event.timestamp, endSeq: event.seq,
                               end: event.timestamp, crashed: false)
-        guard let index = open.index(forKey: scene) else {
+        guard let index else {
             open[scene] = view
             return
         }
-        guard !open.values[index].screen.showsSameRoute(as: screen) else { return }
         close(open.values[index], at: (event.seq, event.timestamp), crashed: false, into: &ended)
         open.values[index] = view
     }

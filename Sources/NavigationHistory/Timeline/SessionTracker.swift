@@ -16,7 +16,8 @@ package struct SessionTracker: Sendable {
     }
 
     package private(set) var completed: [SessionSummary] = []
-    /// The session going on, when `inSession`. Not an optional: reading one copies it whole.
+    /// The session going on, when `inSession`. Not an optional, which was copied whole wherever
+    /// it was unwrapped.
     private var current = SessionSummary(id: "", app: nil, firstSeq: 0, lastSeq: 0, start: Timestamp(millisecondsSince1970: 0),
                                          end: Timestamp(millisecondsSince1970: 0), ending: .open, events: 0, scenes: 0)
     private var inSession = false

@@ -181,8 +181,8 @@ public final class Timeline {
             return try rebuildIndex(thenRead: entry, expected, folding, more, retried: retried)
         }
         restart(from: entry)
-        // The last window's events are released on another core: freeing a few thousand events
-        // would cost this thread as much as a fifth of the reading.
+        // The last window's events are released on another core, as a rule: freeing a few thousand
+        // events would cost this thread about a tenth of a seek.
         if let old = window {
             window = nil
             DispatchQueue.global().async { withExtendedLifetime(old) {} }
@@ -254,10 +254,12 @@ public final class Timeline {
     /// Folds the window's events after ``seq`` through `target`.
     private func foldWindow(through target: Int) {
         guard let window else { return }
+        var position = self.position   // folded locally, as in `read`
         while folded < window.events.count, window.events[folded].seq <= target {
             position.fold(window.events[folded])
             folded += 1
         }
+        self.position = position
     }
 }
 
