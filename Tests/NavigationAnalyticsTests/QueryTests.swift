@@ -3,13 +3,21 @@ import Testing
 @testable import NavigationAnalytics
 import NavigationHistory
 
+/// Where the tests' logs are written: one directory for the test process, removed when it exits.
+let logDirectory: String = {
+    let path = NSTemporaryDirectory() + "navigation-analytics-tests-" + UUID().uuidString
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(atPath: logDirectory) }
+    return path
+}()
+
 /// Tiny hand-written logs whose answers are worked out by hand.
 @Suite struct QueryTests {
     static let base = Timestamp("2026-11-29T10:00:00.000Z")!.millisecondsSince1970
 
     /// A log of `(seconds, session, action)` steps, written to a temporary file.
     static func log(_ steps: [(Int64, String, NavigationAction)]) throws -> String {
-        let path = NSTemporaryDirectory() + "navigation-analytics-" + UUID().uuidString + ".jsonl"
+        let path = logDirectory + "/" + UUID().uuidString + ".jsonl"
         let bytes = steps.enumerated().flatMap { k, step in
             LineEncoder.encode(NavigationEvent(seq: k + 1, timestamp: Timestamp(millisecondsSince1970: base + step.0 * 1000),
                                                session: step.1, action: step.2))

@@ -48,10 +48,13 @@ struct NavlogRun {
     }
 }
 
-@Suite(.serialized) struct NavlogCLITests {
+/// A class, so that each test's directory is removed when the test ends.
+@Suite(.serialized) final class NavlogCLITests {
     let dir = NSTemporaryDirectory() + "navlog-cli-" + UUID().uuidString
 
     init() throws { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+
+    deinit { try? FileManager.default.removeItem(atPath: dir) }
 
     func generate(_ name: String, events: Int = 3000, extra: [String] = []) throws -> String {
         let path = dir + "/" + name

@@ -62,13 +62,16 @@ final class StoreChild: @unchecked Sendable {
     }
 }
 
-@Suite(.serialized) struct StoreProcessTests {
+/// A class, so that each test's directory is removed when the test ends.
+@Suite(.serialized) final class StoreProcessTests {
     /// Kills per durability policy; `Tools/crash-test --rounds N` runs more.
     static let rounds = Int(ProcessInfo.processInfo.environment["NAVLOG_CRASH_ROUNDS"] ?? "") ?? 200
 
     let dir = NSTemporaryDirectory() + "navlog-store-" + UUID().uuidString
 
     init() throws { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+
+    deinit { try? FileManager.default.removeItem(atPath: dir) }
 
     /// Reads the whole log strictly and checks the children's numbered events: consecutive, none
     /// missing, none repeated. Returns the last seq and the last number.
