@@ -11,10 +11,12 @@ enum CanonicalLineDecoder {
     /// The event in `line`, or nil when the line is not in the encoder's exact form. Its short
     /// strings come from `cache` when it holds them.
     static func decode(_ line: UnsafeRawBufferPointer, cache: StringCache? = nil) -> NavigationEvent? {
-        guard line.count <= LineDecoder.maximumLineLength, let (stored, end) = LineDecoder.trailingChecksum(line),
-              CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[0..<end])) == stored else { return nil }
+        guard line.count <= LineDecoder.maximumLineLength, let (stored, end) = LineDecoder.trailingChecksum(line) else { return nil }
         var cursor = CanonicalCursor(line, end: end, cache: cache)
-        guard let event = cursor.event(), cursor.index == end else { return nil }
+        // The checksum last: a line left to the general decoder (a snapshot, a string with escapes)
+        // is then summed once, there.
+        guard let event = cursor.event(), cursor.index == end,
+              CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[0..<end])) == stored else { return nil }
         // Outside strings every byte was matched against ASCII; inside them, bytes above 0x7F were
         // let through and need the strict check the general decoder makes.
         guard cursor.asciiOnly || UTF8Validation.firstInvalidOffset(line) == nil else { return nil }

@@ -75,26 +75,25 @@ package enum LineDecoder {
         guard line.count >= tail, line[line.count - 1] == 0x7D, line[line.count - 2] == 0x22 else { return nil }
         let start = line.count - tail
         let bytes = line.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        guard memcmpEqual(bytes + start, suffix.utf8Start, suffix.utf8CodeUnitCount) else { return nil }
-        // Without a branch per digit: the digits of checksums are random, so branches mispredict.
-        var stored: UInt32 = 0
+        guard memcmpEqual(bytes + start, suffix.utf8Start, suffix.utf8CodeUnitCount),
+              let stored = checksum(hexDigitsAt: bytes + start + suffix.utf8CodeUnitCount) else { return nil }
+        return (stored, start)
+    }
+
+    /// The value of the 8 lowercase hex digits at `p`, nil when they are not.
+    ///
+    /// Without a branch per digit: a checksum's digits are random, so branches mispredict.
+    @inline(__always) static func checksum(hexDigitsAt p: UnsafePointer<UInt8>) -> UInt32? {
+        var value: UInt32 = 0
         var invalid: UInt8 = 0
         for k in 0..<8 {
-            let byte = bytes[start + suffix.utf8CodeUnitCount + k]
+            let byte = p[k]
             let isDigit: UInt8 = byte &- 0x30 < 10 ? 1 : 0
             let isLetter: UInt8 = byte &- 0x61 < 6 ? 1 : 0
             invalid |= (isDigit | isLetter) ^ 1
-            stored = stored << 4 | UInt32((byte & 0xF) &+ 9 &* (byte >> 6))
+            value = value << 4 | UInt32((byte & 0xF) &+ 9 &* (byte >> 6))
         }
-        return invalid == 0 ? (stored, start) : nil
-    }
-
-    @inline(__always) static func hexValue(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case 0x30...0x39: UInt32(byte - 0x30)
-        case 0x61...0x66: UInt32(byte - 0x61 + 10)
-        default: nil
-        }
+        return invalid == 0 ? value : nil
     }
 
     package static func hex8(_ value: UInt32) -> String {
@@ -228,12 +227,8 @@ private struct Fields {
                 let malformed = LineError(.crcMismatch, at: start, "'crc' must be 8 lowercase hex digits in a string")
                 guard s.peek() == 0x22 else { throw malformed }
                 let token = try s.readStringToken()
-                guard token.end - token.start == 8, !token.hasEscapes else { throw malformed }
-                var value: UInt32 = 0
-                for k in token.start..<token.end {
-                    guard let digit = LineDecoder.hexValue(s.base[k]) else { throw malformed }
-                    value = value << 4 | digit
-                }
+                guard token.end - token.start == 8, !token.hasEscapes,
+                      let value = LineDecoder.checksum(hexDigitsAt: s.base + token.start) else { throw malformed }
                 crc = value
             }
         } catch {
