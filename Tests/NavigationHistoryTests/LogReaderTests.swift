@@ -227,10 +227,12 @@ import Testing
             + [UInt8](repeating: 0x61, count: 200_000) + Array("\"}\n".utf8)
         let next = LineEncoder.encode(NavigationEvent(seq: 62, timestamp: Timestamp("2026-11-29T12:00:01.000Z")!, session: "s", action: .sessionEnd(reason: nil)))
         let path = dir.file("long.jsonl", Self.bytes + long + next)
-        let salvage = readAll(path, mode: .salvage, blockSize: 70_000)
-        #expect(salvage.report?.defects.map(\.kind) == [.lineTooLong])
-        #expect(salvage.report?.defects.first?.line == 61)
-        #expect(salvage.events.map(\.seq) == Array(1...60) + [62])
+        for threads in [1, 2] {   // with 2, the next block is read while one is decoded
+            let salvage = readAll(path, mode: .salvage, threads: threads, blockSize: 70_000)
+            #expect(salvage.report?.defects.map(\.kind) == [.lineTooLong])
+            #expect(salvage.report?.defects.first?.line == 61)
+            #expect(salvage.events.map(\.seq) == Array(1...60) + [62])
+        }
     }
 
     @Test func unknownTypesAreWarningsAndNewerVersionsAreRefused() throws {

@@ -88,15 +88,20 @@ public struct LogReader: Sendable {
     package func scan(files: [String], segmented: Bool, from start: EventPosition? = nil,
                       _ body: PositionedBody) throws -> ReadReport {
         var merger = Merger(mode: mode, checksSnapshots: checksSnapshots)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
-        defer { buffer.deallocate() }
+        // With several cores, a second buffer: the next block is read into it while this one is decoded.
+        let buffers = Buffers(current: .allocate(byteCount: blockSize, alignment: 16),
+                              spare: threads > 1 ? .allocate(byteCount: blockSize, alignment: 16) : nil)
+        defer {
+            buffers.current.deallocate()
+            buffers.spare?.deallocate()
+        }
         for (index, file) in files.enumerated() {
             if let start, index < start.file { continue }
             merger.report.segments += 1
             let resume = start.flatMap { $0.file == index ? $0 : nil }
             merger.beginFile(file, index: index, crcRequired: segmented, firstLine: resume?.line ?? 1)
             let isLast = index == files.count - 1
-            try readFile(file, from: resume?.offset ?? 0, isLast: isLast, buffer: buffer, merger: &merger, body)
+            try readFile(file, from: resume?.offset ?? 0, isLast: isLast, buffers: buffers, merger: &merger, body)
             if merger.stopped {
                 if mode == .pointInTime, let stop = merger.report.stoppedAt {
                     merger.reportUnread(after: stop, laterFiles: Array(files[(index + 1)...]), in: file)
@@ -107,15 +112,21 @@ public struct LogReader: Sendable {
         return merger.report
     }
 
-    private func readFile(_ file: String, from offset: Int, isLast: Bool, buffer: UnsafeMutableRawBufferPointer,
+    private func readFile(_ file: String, from offset: Int, isLast: Bool, buffers: Buffers,
                           merger: inout Merger, _ body: PositionedBody) throws {
         let input = try InputFile(path: file)
         if offset > 0 { try input.seek(to: offset) }
+        var buffer = buffers.current
+        var spare = buffers.spare
         var carry = 0
         var fileOffset = offset
         var longLineStart: Int?
+        // The next block, read while this one is decoded; waited for whatever happens here, as
+        // it writes into the spare buffer.
+        var reading: BlockRead?
+        defer { reading?.wait() }
+        var filled = try input.fill(buffer, from: 0)
         while !merger.stopped {
-            let filled = try input.fill(buffer, from: carry)
             merger.report.bytes += filled - carry
             let eof = filled < buffer.count
             let base = UnsafeRawBufferPointer(buffer)
@@ -129,6 +140,7 @@ public struct LogReader: Sendable {
                                           offset: longStart, isLastLine: isLast)
                         return
                     }
+                    filled = try input.fill(buffer, from: 0)
                     continue
                 }
                 let length = fileOffset + newline - longStart
@@ -139,13 +151,18 @@ public struct LogReader: Sendable {
             }
             let lastNewline = memrchrIndex(base, 0x0A, from: start, to: filled)
             let completeEnd = lastNewline.map { $0 + 1 } ?? start
+            let remainder = filled - completeEnd
+            if !eof, remainder < filled, let next = spare {
+                // The line the block ends inside goes first in the next block.
+                if remainder > 0 { next.baseAddress!.copyMemory(from: buffer.baseAddress! + completeEnd, byteCount: remainder) }
+                reading = BlockRead(input, into: next, from: remainder)
+            }
             if completeEnd > start {
                 let lastLineIsFinal = isLast && eof && completeEnd == filled
                 try decodeLines(base, start: start, end: completeEnd, fileOffset: fileOffset,
                                 finalLine: lastLineIsFinal, merger: &merger, body)
                 if merger.stopped { return }
             }
-            let remainder = filled - completeEnd
             if eof {
                 if remainder > 0 {
                     let tail = UnsafeRawBufferPointer(rebasing: base[completeEnd..<filled])
@@ -159,13 +176,21 @@ public struct LogReader: Sendable {
                 longLineStart = fileOffset
                 fileOffset += filled
                 carry = 0
+                filled = try input.fill(buffer, from: 0)
                 continue
-            }
-            if remainder > 0 {
-                (buffer.baseAddress! + 0).copyMemory(from: buffer.baseAddress! + completeEnd, byteCount: remainder)
             }
             fileOffset += completeEnd
             carry = remainder
+            if let read = reading {
+                reading = nil
+                filled = try read.result()
+                swap(&buffer, &spare!)
+            } else {
+                if remainder > 0 {
+                    buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + completeEnd, byteCount: remainder)
+                }
+                filled = try input.fill(buffer, from: remainder)
+            }
         }
     }
 
@@ -326,6 +351,44 @@ final class DecodedPart: @unchecked Sendable {
         guard taken < count else { return nil }
         taken += 1
         return (storage + taken - 1).move()
+    }
+}
+
+/// The read buffer, and the spare the next block is read into meanwhile (with several cores).
+private struct Buffers {
+    var current: UnsafeMutableRawBufferPointer
+    var spare: UnsafeMutableRawBufferPointer?
+}
+
+/// A block being read on another thread.
+private final class BlockRead: @unchecked Sendable {
+    private var filled = 0
+    private var error: (any Error)?
+    private let done = DispatchSemaphore(value: 0)
+    private var waited = false
+
+    /// Starts filling `buffer` from `from` on, from `input`'s position.
+    init(_ input: InputFile, into buffer: UnsafeMutableRawBufferPointer, from: Int) {
+        nonisolated(unsafe) let buffer = buffer
+        nonisolated(unsafe) let input = input
+        DispatchQueue.global().async {
+            do { self.filled = try input.fill(buffer, from: from) } catch { self.error = error }
+            self.done.signal()
+        }
+    }
+
+    /// Waits for the read to end.
+    func wait() {
+        guard !waited else { return }
+        done.wait()
+        waited = true
+    }
+
+    /// Waits for the read and returns the bytes now in the buffer; rethrows its error.
+    func result() throws -> Int {
+        wait()
+        if let error { throw error }
+        return filled
     }
 }
 
