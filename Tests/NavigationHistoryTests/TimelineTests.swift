@@ -157,6 +157,27 @@ import Testing
         #expect(timeline.indexRebuilt, "the entry at seq 701 no longer named its line")
     }
 
+    @Test func aStaleEntryFoundDuringAReplayRebuildsTheIndexAndTheReplayFoldsRight() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path + "/log.jsonl"
+        _ = try Self.log(path, events: 1200, seed: 13)
+        var events: [NavigationEvent] = []
+        try LogReader(path: path).read { events.append($0) }
+        _ = try Timeline(path: path, interval: 100)
+        // The line the entry at seq 701 names changes behind the index's back, keeping its length.
+        events[700].timestamp.millisecondsSince1970 += 1
+        try Data(events.flatMap { LineEncoder.encode($0) }).write(to: URL(fileURLWithPath: path))
+        let states = try Self.states(path)
+        let timeline = try Timeline(path: path, interval: 100)
+        #expect(!timeline.indexRebuilt, "the first and last entries still match")
+        var replayed: [(NavigationEvent, NavigationState, NavigationState)] = []
+        try timeline.replay(from: 701, through: 730) { event, before, after, _ in replayed.append((event, before, after)) }
+        #expect(timeline.indexRebuilt, "the entry at seq 701 no longer named its line")
+        #expect(replayed.map(\.0) == Array(events[700..<730]))
+        #expect(replayed.map(\.1) == Array(states[699..<729]))
+        #expect(replayed.map(\.2) == Array(states[700..<730]))
+    }
+
     @Test func sessionsAreCleanUncleanOrOpenAndCountTheirEventsAndScenes() throws {
         let dir = TemporaryDirectory()
         let ts = Timestamp("2026-11-29T12:00:00.000Z")!

@@ -71,10 +71,18 @@ public final class Timeline {
         index = update.index
         report = update.report
         indexRebuilt = update.rebuilt
+        position = Position(seq: 0, state: NavigationState())
+        adopt(update)
+        moveBeforeFirstEvent()
+    }
+
+    /// Takes the index and what reading the log found from an update of the index.
+    private func adopt(_ update: SnapshotIndex.Update) {
+        index = update.index
+        report = update.report
         indexSaveError = update.saveError
         firstSeq = index.entries.first?.seq
         lastSeq = update.report.lastSeq ?? index.sessions.last?.lastSeq
-        position = Position(seq: (firstSeq ?? 1) - 1, state: index.entries.first?.state ?? NavigationState())
         if update.report.events > 0 { averageLineBytes = max(64, update.report.bytes / update.report.events) }
     }
 
@@ -136,20 +144,36 @@ public final class Timeline {
     /// and its anomaly, reading the log once from the nearest state before `first`.
     public func replay(from first: Int, through last: Int,
                        _ body: (_ event: NavigationEvent, _ before: NavigationState, _ after: NavigationState, _ anomaly: Projection.Anomaly?) throws -> Void) throws {
+        try replay(from: first, through: last, retried: false, body)
+    }
+
+    private func replay(from first: Int, through last: Int, retried: Bool,
+                        _ body: (NavigationEvent, NavigationState, NavigationState, Projection.Anomaly?) throws -> Void) throws {
         guard let firstSeq, first <= last else { return }
         let start = max(first, firstSeq)
         var state: NavigationState
         let from: EventPosition?
+        var entry = index.entry(atOrBefore: start)
         // An entry whose file is no longer the log's cannot be read from: fold from the start.
-        if let entry = index.entry(atOrBefore: start), let position = source.position(file: entry.file, offset: entry.offset, line: entry.line) {
-            state = entry.state
+        if let found = entry, let position = source.position(file: found.file, offset: found.offset, line: found.line) {
+            state = found.state
             from = position
         } else {
+            entry = nil
             state = NavigationState()
             from = nil
         }
+        var stale = false
         let reader = LogReader(path: path, mode: mode)
         let report = try reader.scan(files: source.files, segmented: source.segmented, from: from) { event, _ in
+            if let expected = entry {
+                // The first event must be the entry's, or the log changed under the index.
+                entry = nil
+                if event.seq != expected.seq || event.timestamp != expected.timestamp || event.session != expected.session {
+                    stale = true
+                    return false
+                }
+            }
             guard event.seq <= last else { return false }
             if event.seq < start {
                 Projection.fold(&state, event)
@@ -159,6 +183,13 @@ public final class Timeline {
             let anomaly = Projection.fold(&state, event)
             try body(event, before, state, anomaly)
             return true
+        }
+        if stale {
+            guard !retried else {
+                throw NavigationHistoryError(code: .corruptLog, message: "the log changed while it was being read", path: path)
+            }
+            try updateIndexAfterChange()
+            return try replay(from: first, through: last, retried: true, body)
         }
         try mode.throwIfStopped(report)
     }
@@ -234,15 +265,17 @@ public final class Timeline {
         guard !retried else {
             throw NavigationHistoryError(code: .corruptLog, message: "the log changed while it was being read", path: path)
         }
-        if useIndexFile { try? FileSystem.remove(SnapshotIndex.path(forLog: path, segmented: source.segmented)) }
-        source = try LogSource(path: path)
-        let update = try SnapshotIndex.updated(source, interval: interval, mode: mode, save: useIndexFile)
-        index = update.index
-        indexRebuilt = true
-        firstSeq = index.entries.first?.seq
-        lastSeq = update.report.lastSeq
+        try updateIndexAfterChange()
         guard let fresh = index.entry(atOrBefore: entry.seq) else { return moveBeforeFirstEvent() }
         try read(from: fresh, events: expected, folding: folding, while: more, retried: true)
+    }
+
+    /// The log changed under the index: builds it anew from the log as it is now.
+    private func updateIndexAfterChange() throws {
+        if useIndexFile { try? FileSystem.remove(SnapshotIndex.path(forLog: path, segmented: source.segmented)) }
+        source = try LogSource(path: path)
+        adopt(try SnapshotIndex.updated(source, interval: interval, mode: mode, save: useIndexFile))
+        indexRebuilt = true
     }
 
     private func restart(from entry: SnapshotIndex.Entry) {
