@@ -30,8 +30,7 @@ package struct LogTail {
     /// Reads the block before `end` (or the previous file), decoding its complete lines.
     private mutating func readBlock() throws -> Bool {
         while end == 0 {
-            if !pending.isEmpty { try decode([pending], from: 0) }
-            pending = []
+            // A file's first block leaves nothing pending: its first line begins at offset 0.
             guard file > 0 else { return !lines.isEmpty }
             file -= 1
             end = FileSystem.status(source.files[file])?.size ?? 0
@@ -62,11 +61,11 @@ package struct LogTail {
         }
         var parts = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
         if parts.last?.isEmpty == true { parts.removeLast() }
-        try decode(parts, from: start)
+        try decode(parts)
         return true
     }
 
-    private mutating func decode(_ parts: [[UInt8]], from offset: Int) throws {
+    private mutating func decode(_ parts: [[UInt8]]) throws {
         var decoded: [NavigationEvent] = []
         decoded.reserveCapacity(parts.count)
         for (k, part) in parts.enumerated() {
