@@ -17,6 +17,7 @@ public enum ViewStream {
                             events: ((_ event: NavigationEvent, _ app: String?, _ stateAfter: NavigationState) throws -> Void)? = nil,
                             _ body: (AnalyticsView) throws -> Void) throws -> ReadReport {
         var tracker = ScreenViewTracker()
+        var ended: [ScreenView] = []   // one array for the views each event ends
         var apps: [String: String] = [:]
         let clean = cleaning.cleaner()
         // Where each session id begins a new part, as the seq of the part's first event: at an idle
@@ -56,7 +57,9 @@ public enum ViewStream {
                 if last?.session != event.session { seen.insert(event.session) }
                 last = (event.session, event.timestamp.millisecondsSince1970)
             }
-            try deliver(tracker.consume(event).ended)
+            ended.removeAll(keepingCapacity: true)
+            tracker.consume(event, appendingTo: &ended)
+            try deliver(ended)
             // After the views this start ended: they belong to the run before, with its own app.
             if case .sessionStart(let app, _, _) = event.action {
                 apps[event.session] = app

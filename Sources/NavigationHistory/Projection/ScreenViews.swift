@@ -64,6 +64,16 @@ public struct ScreenViewTracker: Sendable {
     /// ended with it (sorted by scene).
     public mutating func consume(_ event: NavigationEvent) -> (anomaly: Projection.Anomaly?, ended: [ScreenView]) {
         var ended: [ScreenView] = []
+        let anomaly = consume(event, appendingTo: &ended)
+        return (anomaly, ended)
+    }
+
+    /// Like ``consume(_:)``, but appends the views that ended to `ended` (sorted by scene among
+    /// themselves): a caller that empties and reuses one array makes no array per event.
+    @discardableResult
+    package mutating func consume(_ event: NavigationEvent, appendingTo ended: inout [ScreenView]) -> Projection.Anomaly? {
+        let first = ended.count
+        defer { if ended.count - first > 1 { ended[first...].sort { $0.scene < $1.scene } } }
         let begins = event.beginsSession(after: session)
         if session != nil, begins {
             endAll(at: last!, crashed: !sessionEnded, into: &ended)
@@ -73,19 +83,19 @@ public struct ScreenViewTracker: Sendable {
             sessionEnded = false
         }
         let anomaly = Projection.fold(&state, event)
-        if event.isSnapshot && session != nil { return (anomaly, []) }   // equal to the folded state: no view changes
+        if event.isSnapshot && session != nil { return anomaly }   // equal to the folded state: no view changes
         last = (event.seq, event.timestamp)
         if case .sessionEnd = event.action {
             endAll(at: (event.seq, event.timestamp), crashed: false, into: &ended)
             sessionEnded = true
-            return (anomaly, ended)
+            return anomaly
         }
         if let scene = event.action.scene, !event.action.changesEveryScene {
             if anomaly == nil { update(scene, after: event, into: &ended) }   // an anomaly changed nothing
         } else {
             for scene in Set(open.keys).union(state.scenes.keys).sorted() { update(scene, after: event, into: &ended) }
         }
-        return (anomaly, ended.count > 1 ? ended.sorted { $0.scene < $1.scene } : ended)
+        return anomaly
     }
 
     /// Ends the views still open at the end of the log, at the last event, and says how the last
