@@ -126,15 +126,16 @@ public struct ScreenViewTracker: Sendable {
     }
 
     private mutating func update(_ scene: String, after event: NavigationEvent, into ended: inout [ScreenView]) {
-        // One lookup in each dictionary, and nothing copied out of the state but what the view needs.
+        // One lookup in each dictionary.
         guard let sceneIndex = state.scenes.index(forKey: scene) else {
             if let view = open.removeValue(forKey: scene) { close(view, at: (event.seq, event.timestamp), crashed: false, into: &ended) }
             return
         }
-        let screen = state.scenes.values[sceneIndex].visibleScreen
+        let now = state.scenes.values[sceneIndex]   // read once: each read copies the scene
+        let screen = now.visibleScreen
         let index = open.index(forKey: scene)
         if let index, open.values[index].screen.showsSameRoute(as: screen) { return }
-        let view = ScreenView(session: event.session, scene: scene, tab: state.scenes.values[sceneIndex].tab, screen: screen,
+        let view = ScreenView(session: event.session, scene: scene, tab: now.tab, screen: screen,
                               enteredBy: event.action.type, startSeq: event.seq, start: event.timestamp, endSeq: event.seq,
                               end: event.timestamp, crashed: false)
         guard let index else {
