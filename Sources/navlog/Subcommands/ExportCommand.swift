@@ -37,15 +37,9 @@ enum ExportCommand: Subcommand {
         let options = AnalyticsOutput.options.union(["--table", "-o", "--output", "--redact", "--salt"])
         guard let parsed = try parse(arguments, options: options) else { return ExitCode.success }
         let path = try parsed.path()
-        guard let table = parsed.value("--table").flatMap(Export.Table.init(rawValue:)) else {
-            throw UsageError("--table takes screen_views, transitions or deeplinks")
-        }
-        guard let format = Export.Format(rawValue: parsed.value("--format") ?? "ndjson") else { throw UsageError("--format takes ndjson or csv") }
-        var redactions = Set<Export.Redaction>()
-        for value in parsed.all("--redact") {
-            guard let redaction = Export.Redaction(rawValue: value) else { throw UsageError("--redact takes ids, params or urls, not '\(value)'") }
-            redactions.insert(redaction)
-        }
+        let table: Export.Table = try parsed.choice("--table")
+        let format = try parsed.choice("--format", default: Export.Format.ndjson)
+        let redactions = Set(try parsed.all("--redact").map { try Arguments.choice("--redact", $0) as Export.Redaction })
         if table == .deeplinks { try AnalyticsOutput.rejectViewOptions(parsed, in: " to --table deeplinks") }
         var export = Export(table: table, format: format, redactions: redactions, salt: parsed.value("--salt"))
         let destination = parsed.value("-o") ?? parsed.value("--output")

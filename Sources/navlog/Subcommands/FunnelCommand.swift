@@ -34,8 +34,8 @@ enum FunnelCommand: Subcommand {
         let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
         let steps = (parsed.value("--steps") ?? "").split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
         guard !steps.isEmpty else { throw UsageError("give the funnel's screens with --steps a,b,c") }
-        guard let mode = FunnelQuery.Mode(rawValue: parsed.value("--mode") ?? "ordered") else { throw UsageError("--mode takes ordered, strict or any") }
-        guard let entry = FunnelQuery.Entry(rawValue: parsed.value("--entry") ?? "first") else { throw UsageError("--entry takes first or any") }
+        let mode = try parsed.choice("--mode", default: FunnelQuery.Mode.ordered)
+        let entry = try parsed.choice("--entry", default: FunnelQuery.Entry.first)
         let window = try parsed.value("--window").map { try AnalyticsOutput.duration($0, option: "--window") } ?? .seconds(86_400)
         var query = FunnelQuery(steps: steps, mode: mode, entry: entry, window: window)
         // --mode is the recovery mode elsewhere; here it names the funnel's mode, so the log is read tolerating a torn tail.

@@ -81,6 +81,19 @@ struct Arguments {
 
     func choice<T: RawRepresentable & CaseIterable>(_ name: String, default fallback: T) throws -> T where T.RawValue == String {
         guard let text = value(name) else { return fallback }
+        return try Self.choice(name, text)
+    }
+
+    /// The value of the required option `name`, one of `T`'s cases.
+    func choice<T: RawRepresentable & CaseIterable>(_ name: String) throws -> T where T.RawValue == String {
+        guard let text = value(name) else {
+            throw UsageError("missing \(name) (one of \(T.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return try Self.choice(name, text)
+    }
+
+    /// `text`, given to option `name`, as one of `T`'s cases.
+    static func choice<T: RawRepresentable & CaseIterable>(_ name: String, _ text: String) throws -> T where T.RawValue == String {
         guard let result = T(rawValue: text) else {
             throw UsageError("\(name) must be one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
         }
