@@ -33,6 +33,9 @@ public struct LogReader: Sendable {
     public var blockSize: Int
     /// Blocks at least this large are decoded on several cores; smaller ones on the calling thread.
     package var parallelBytes = 256 << 10
+    /// Whether, with several cores, the next block is read while one is decoded: not for a
+    /// reading that will stop early, such as a seek's, which would wait for a block it never uses.
+    package var readsAhead = true
     /// Whether to fold the events as they are read and report each `snapshot` whose state differs
     /// from the folded one as a ``DefectKind/snapshotMismatch`` defect, and count anomalies in the
     /// report. What `navlog verify` does; off by default, as it costs a fold per event.
@@ -90,7 +93,7 @@ public struct LogReader: Sendable {
         var merger = Merger(mode: mode, checksSnapshots: checksSnapshots)
         // With several cores, a second buffer: the next block is read into it while this one is decoded.
         let buffers = Buffers(current: .allocate(byteCount: blockSize, alignment: 16),
-                              spare: threads > 1 ? .allocate(byteCount: blockSize, alignment: 16) : nil)
+                              spare: threads > 1 && readsAhead ? .allocate(byteCount: blockSize, alignment: 16) : nil)
         defer {
             buffers.current.deallocate()
             buffers.spare?.deallocate()

@@ -235,6 +235,7 @@ public final class Timeline {
         let estimate = expected * lineBytes * 17 / 16 + 4096
         var reader = LogReader(path: path, mode: mode, blockSize: min(4 << 20, estimate))
         reader.parallelBytes = 48 << 10
+        reader.readsAhead = false
         let report = try reader.scan(files: source.files, segmented: source.segmented, from: start) { event, _ in
             if events.isEmpty, event.seq != entry.seq || event.timestamp != entry.timestamp || event.session != entry.session {
                 stale = true
