@@ -14,9 +14,14 @@ public struct BouncesQuery: Sendable {
 
     public let within: Duration
     private var tallies: [String: (pushes: Int, bounces: Int)] = [:]
-    private struct Key: Hashable { var session: String, scene: String }
-    /// The last two views of each open path.
-    private var recent: [Key: [AnalyticsView]] = [:]
+    /// What a bounce needs of a view.
+    private struct Step {
+        var screen: String
+        var byPush: Bool
+        var dwell: Int64
+    }
+    /// The last two views of each open path of the current session, by scene.
+    private var recent: [String: [Step]] = [:]
     private var session: String?
 
     public init(within: Duration = .seconds(5)) { self.within = within }
@@ -26,16 +31,22 @@ public struct BouncesQuery: Sendable {
             recent.removeAll(keepingCapacity: true)
             session = view.session
         }
-        if view.enteredBy == "push" { tallies[view.screen, default: (0, 0)].pushes += 1 }
-        let key = Key(session: view.session, scene: view.scene)
-        var last = recent[key] ?? []
-        if last.count == 2, last[1].enteredBy == "push", view.enteredBy == "pop", view.screen == last[0].screen,
-           last[1].dwellMilliseconds <= within.milliseconds {
-            tallies[last[1].screen, default: (0, 0)].bounces += 1
+        let step = Step(screen: view.screen, byPush: view.enteredBy == "push", dwell: view.dwellMilliseconds)
+        if step.byPush { tallies[view.screen, default: (0, 0)].pushes += 1 }
+        let bounced = Self.add(step, poppedBack: view.enteredBy == "pop", within: within.milliseconds, to: &recent[view.scene, default: []])
+        if let bounced { tallies[bounced, default: (0, 0)].bounces += 1 }
+    }
+
+    /// Adds `step` to a path's last two steps, in place; returns the screen that bounced, if the
+    /// step pops back over a push that came within `within` ms.
+    private static func add(_ step: Step, poppedBack: Bool, within: Int64, to last: inout [Step]) -> String? {
+        var bounced: String?
+        if last.count == 2, last[1].byPush, poppedBack, step.screen == last[0].screen, last[1].dwell <= within {
+            bounced = last[1].screen
         }
-        last.append(view)
+        last.append(step)
         if last.count > 2 { last.removeFirst() }
-        recent[key] = last
+        return bounced
     }
 
     public var rows: [Row] {

@@ -18,6 +18,15 @@ public struct ScreensQuery: Sendable {
         var sessions = 0
         var lastSession: String?
         var dwell = QuantileCounter()
+
+        mutating func add(_ view: AnalyticsView) {
+            views += 1
+            if lastSession != view.session {   // a log's sessions do not interleave
+                lastSession = view.session
+                sessions += 1
+            }
+            if !view.crashed { dwell.add(view.dwellMilliseconds) }
+        }
     }
 
     private var tallies: [String: Tally] = [:]
@@ -25,14 +34,7 @@ public struct ScreensQuery: Sendable {
     public init() {}
 
     public mutating func add(_ view: AnalyticsView) {
-        var tally = tallies.removeValue(forKey: view.screen) ?? Tally()
-        tally.views += 1
-        if tally.lastSession != view.session {   // a log's sessions do not interleave
-            tally.lastSession = view.session
-            tally.sessions += 1
-        }
-        if !view.crashed { tally.dwell.add(view.dwellMilliseconds) }
-        tallies[view.screen] = tally
+        tallies[view.screen, default: Tally()].add(view)   // one lookup, the tally changed in place
     }
 
     public var rows: [Row] {
