@@ -178,6 +178,61 @@ import Testing
         #expect(replayed.map(\.2) == Array(states[700..<730]))
     }
 
+    @Test func aReplayThatRebuildsTheIndexLeavesTheTimelineOnTheNewLog() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path + "/log.jsonl"
+        _ = try Self.log(path, events: 1200, seed: 14)
+        var events: [NavigationEvent] = []
+        try LogReader(path: path).read { events.append($0) }
+        _ = try Timeline(path: path, interval: 100)
+        let timeline = try Timeline(path: path, interval: 100)
+        #expect(!timeline.indexRebuilt)
+        try timeline.seek(to: 750)   // its window holds the events from the entry at seq 701 on
+        // Behind its back, the entry's line changes and so does a route in the window, each keeping
+        // its length.
+        events[700].timestamp.millisecondsSince1970 += 1
+        func state(at seq: Int, of log: [NavigationEvent]) -> NavigationState {
+            var state = NavigationState()
+            for event in log.prefix(seq) { Projection.fold(&state, event) }
+            return state
+        }
+        // A push whose route is still on its stack at seq 740, so that the change shows there.
+        let rewritten = (702..<739).lazy.compactMap { k -> [NavigationEvent]? in
+            guard case .push(let scene, let stack, var route) = events[k].action, let id = route.id, !id.isEmpty else { return nil }
+            route.id = String(id.dropLast()) + (id.last == "x" ? "y" : "x")
+            var log = events
+            log[k].action = .push(scene: scene, stack: stack, route: route)
+            return state(at: 740, of: log) != state(at: 740, of: events) ? log : nil
+        }.first
+        events = try #require(rewritten)
+        try Data(events.flatMap { LineEncoder.encode($0) }).write(to: URL(fileURLWithPath: path))
+        let states = try Self.states(path)
+        try timeline.replay(from: 701, through: 705) { _, _, _, _ in }
+        #expect(timeline.indexRebuilt)
+        #expect(timeline.seq == 750 && timeline.state == states[749])
+        try timeline.seek(to: 740)   // not from the window of the log before the change
+        #expect(timeline.state == states[739])
+    }
+
+    @Test func aReplayFromAnEntryTheLogNoLongerReachesRebuildsTheIndex() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path + "/log.jsonl"
+        _ = try Self.log(path, events: 1200, seed: 15)
+        var events: [NavigationEvent] = []
+        try LogReader(path: path).read { events.append($0) }
+        _ = try Timeline(path: path, interval: 100)
+        let timeline = try Timeline(path: path, interval: 100)
+        #expect(!timeline.indexRebuilt)
+        // The log is cut to its first 600 events behind the timeline's back.
+        try Data(events.prefix(600).flatMap { LineEncoder.encode($0) }).write(to: URL(fileURLWithPath: path))
+        var replayed = 0
+        try timeline.replay(from: 905, through: 910) { _, _, _, _ in replayed += 1 }   // from the entry at 901
+        #expect(timeline.indexRebuilt)
+        #expect(timeline.lastSeq == 600)
+        #expect(replayed == 0)
+        #expect(throws: NavigationHistoryError.self) { try timeline.seek(to: 905) }
+    }
+
     @Test func sessionsAreCleanUncleanOrOpenAndCountTheirEventsAndScenes() throws {
         let dir = TemporaryDirectory()
         let ts = Timestamp("2026-11-29T12:00:00.000Z")!

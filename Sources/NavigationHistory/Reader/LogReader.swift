@@ -10,7 +10,8 @@ import Darwin
 
 /// Reads a log — a directory of segments or a single `.jsonl` file — as a stream of checked events.
 ///
-/// Reading is streaming with bounded memory: the log is read in blocks (4 MiB by default) and never
+/// Reading is streaming with bounded memory: the log is read in blocks (4 MiB by default; with
+/// several cores, the next block is read into a second buffer while one is decoded) and never
 /// held whole. Each block's lines are decoded on several cores at once and delivered in order.
 /// Every line is checked: UTF-8, JSON, `crc` when present (and required in store segments), `v`,
 /// required members, the `ts` format, the 64 KiB line limit, and a gapless increasing `seq` across

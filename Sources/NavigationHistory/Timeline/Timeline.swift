@@ -22,7 +22,8 @@ public final class Timeline {
     public let mode: RecoveryMode
     /// The seq of the log's first and last events (nil for an empty log).
     public private(set) var firstSeq: Int?, lastSeq: Int?
-    /// What reading the log found when the timeline was opened (the part read to update the index).
+    /// What reading the log found when the index was last brought up to date (the part read to
+    /// update it): at opening, or when a change to the log made the timeline rebuild it.
     public private(set) var report: ReadReport
     /// Whether the index had to be built anew, and why it could not be saved, if it could not.
     public private(set) var indexRebuilt: Bool, indexSaveError: String?
@@ -164,7 +165,8 @@ public final class Timeline {
             from = nil
         }
         var stale = false
-        let reader = LogReader(path: path, mode: mode)
+        var reader = LogReader(path: path, mode: mode)
+        reader.readsAhead = false   // it stops at `last`, often within the first block
         let report = try reader.scan(files: source.files, segmented: source.segmented, from: from) { event, _ in
             if let expected = entry {
                 // The first event must be the entry's, or the log changed under the index.
@@ -184,11 +186,14 @@ public final class Timeline {
             try body(event, before, state, anomaly)
             return true
         }
-        if stale {
+        // No event at all where the entry's was: the log was cut short under the index.
+        if stale || (entry != nil && report.events == 0 && report.stoppedAt == nil) {
             guard !retried else {
                 throw NavigationHistoryError(code: .corruptLog, message: "the log changed while it was being read", path: path)
             }
             try updateIndexAfterChange()
+            // Where the timeline stood came from the log before the change: stand there again.
+            if let firstSeq = self.firstSeq, let lastSeq = self.lastSeq, seq >= firstSeq { try seek(to: min(seq, lastSeq)) } else { moveBeforeFirstEvent() }
             return try replay(from: first, through: last, retried: true, body)
         }
         try mode.throwIfStopped(report)
@@ -273,6 +278,8 @@ public final class Timeline {
 
     /// The log changed under the index: builds it anew from the log as it is now.
     private func updateIndexAfterChange() throws {
+        window = nil   // its events are the log's before the change
+        folded = 0
         if useIndexFile { try? FileSystem.remove(SnapshotIndex.path(forLog: path, segmented: source.segmented)) }
         source = try LogSource(path: path)
         adopt(try SnapshotIndex.updated(source, interval: interval, mode: mode, save: useIndexFile))
