@@ -99,7 +99,7 @@ extension SnapshotIndex {
         guard let first = entries.first, let last = entries.last, first.file == source.names.first, first.offset == 0 else { return false }
         return [first, last].allSatisfy { entry in
             guard let event = source.event(file: entry.file, offset: entry.offset) else { return false }
-            return event.seq == entry.seq && event.timestamp == entry.timestamp && event.session == entry.session
+            return entry.names(event)
         }
     }
 

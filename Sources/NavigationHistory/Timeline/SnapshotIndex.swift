@@ -29,6 +29,12 @@ package struct SnapshotIndex: Sendable {
         package var state: NavigationState
         /// The sessions as counted before this event: how many were complete, and the one going on.
         package var sessions: SessionTracker.Checkpoint
+
+        /// Whether `event`, read where the entry points, is still the entry's: when it is not, the
+        /// log changed under the index.
+        package func names(_ event: NavigationEvent) -> Bool {
+            event.seq == seq && event.timestamp == timestamp && event.session == session
+        }
     }
 
     package var interval: Int

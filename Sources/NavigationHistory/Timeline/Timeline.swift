@@ -171,7 +171,7 @@ public final class Timeline {
             if let expected = entry {
                 // The first event must be the entry's, or the log changed under the index.
                 entry = nil
-                if event.seq != expected.seq || event.timestamp != expected.timestamp || event.session != expected.session {
+                if !expected.names(event) {
                     stale = true
                     return false
                 }
@@ -186,8 +186,8 @@ public final class Timeline {
             try body(event, before, state, anomaly)
             return true
         }
-        // No event at all where the entry's was: the log was cut short under the index.
-        if stale || (entry != nil && report.events == 0 && report.stoppedAt == nil) {
+        // An entry still waiting for its event got none: the log was cut short under the index.
+        if stale || (entry != nil && report.stoppedAt == nil) {
             guard !retried else {
                 throw NavigationHistoryError(code: .corruptLog, message: "the log changed while it was being read", path: path)
             }
@@ -242,7 +242,7 @@ public final class Timeline {
         reader.parallelBytes = 48 << 10
         reader.readsAhead = false
         let report = try reader.scan(files: source.files, segmented: source.segmented, from: start) { event, _ in
-            if events.isEmpty, event.seq != entry.seq || event.timestamp != entry.timestamp || event.session != entry.session {
+            if events.isEmpty, !entry.names(event) {
                 stale = true
                 return false
             }
