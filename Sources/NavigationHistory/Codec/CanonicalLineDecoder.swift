@@ -55,19 +55,14 @@ private struct CanonicalCursor {
     mutating func action(_ type: KnownType) -> NavigationAction? {
         switch type {
         case .sessionStart:
-            guard let app = optionalString(",\"app\":\""), literal(",\"launch\":\""),
-                  let launch = enumeration(LaunchKind.self) else { return nil }
-            var meta: [String: String]?
-            if literal(",\"meta\":") {
-                guard let map = stringMap() else { return nil }
-                meta = map
-            }
+            guard let app = optional(",\"app\":\"", { $0.string() }), literal(",\"launch\":\""),
+                  let launch = enumeration(LaunchKind.self), let meta = optional(",\"meta\":", { $0.stringMap() }) else { return nil }
             return .sessionStart(app: app, launch: launch, meta: meta)
         case .sessionEnd:
-            guard let reason = optionalString(",\"reason\":\"") else { return nil }
+            guard let reason = optional(",\"reason\":\"", { $0.string() }) else { return nil }
             return .sessionEnd(reason: reason)
         case .sceneOpen, .sceneClose:
-            guard let scene = scene(), let kind = optionalString(",\"kind\":\"") else { return nil }
+            guard let scene = scene(), let kind = optional(",\"kind\":\"", { $0.string() }) else { return nil }
             return type == .sceneOpen ? .sceneOpen(scene: scene, kind: kind) : .sceneClose(scene: scene, kind: kind)
         case .sceneActivate:
             guard let scene = scene() else { return nil }
@@ -89,27 +84,19 @@ private struct CanonicalCursor {
                   literal(",\"cause\":\""), let cause = enumeration(PathCause.self) else { return nil }
             return .setPath(scene: scene, stack: stack, path: path, cause: cause)
         case .deeplink:
-            guard let scene = scene(), let stack = optionalNonEmptyString(",\"stack\":\""),
+            guard let scene = scene(), let stack = optional(",\"stack\":\"", { $0.nonEmptyString() }),
                   literal(",\"url\":\""), let url = string(),
                   literal(",\"outcome\":\""), let outcome = enumeration(DeepLinkOutcome.self),
-                  let tab = optionalNonEmptyString(",\"tab\":\"") else { return nil }
-            var path: [Route]?
-            if literal(",\"path\":") {
-                guard let routes = routes() else { return nil }
-                path = routes
-            }
+                  let tab = optional(",\"tab\":\"", { $0.nonEmptyString() }),
+                  let path = optional(",\"path\":", { $0.routes() }) else { return nil }
             return .deeplink(scene: scene, url: url, outcome: outcome, tab: tab, stack: stack, path: path)
         case .sheetPresent:
             guard let scene = scene(), literal(",\"sheet\":\""), let sheet = nonEmptyString(),
-                  literal(",\"route\":"), let route = route() else { return nil }
-            var style: SheetStyle?
-            if literal(",\"style\":\"") {
-                guard let value = enumeration(SheetStyle.self) else { return nil }
-                style = value
-            }
+                  literal(",\"route\":"), let route = route(),
+                  let style = optional(",\"style\":\"", { $0.enumeration(SheetStyle.self) }) else { return nil }
             return .sheetPresent(scene: scene, sheet: sheet, route: route, style: style)
         case .sheetDismiss:
-            guard let scene = scene(), let sheet = optionalNonEmptyString(",\"sheet\":\"") else { return nil }
+            guard let scene = scene(), let sheet = optional(",\"sheet\":\"", { $0.nonEmptyString() }) else { return nil }
             return .sheetDismiss(scene: scene, sheet: sheet)
         case .splitSelect:
             guard let scene = scene(), literal(",\"column\":\""), let column = enumeration(SplitColumn.self),
@@ -134,13 +121,8 @@ private struct CanonicalCursor {
     /// `{"screen":…[,"id":…][,"params":{…}]}`.
     mutating func route() -> Route? {
         guard literal("{\"screen\":\""), let screen = nonEmptyString() else { return nil }
-        guard let id = optionalString(",\"id\":\"") else { return nil }
-        var params: [String: String]?
-        if literal(",\"params\":") {
-            guard let map = stringMap() else { return nil }
-            params = map
-        }
-        guard literal("}") else { return nil }
+        guard let id = optional(",\"id\":\"", { $0.string() }), let params = optional(",\"params\":", { $0.stringMap() }),
+              literal("}") else { return nil }
         return Route(screen: screen, id: id, params: params)
     }
 
@@ -190,15 +172,12 @@ private struct CanonicalCursor {
         return text
     }
 
-    /// A member that may be absent: `.some(.none)` when it is, nil when it is there but unreadable.
-    mutating func optionalString(_ key: StaticString) -> Optional<String?> {
+    /// A member that may be absent, its value read by `read` after `key`: `.some(.none)` when it
+    /// is absent, nil when it is there but unreadable.
+    @inline(__always)
+    mutating func optional<T>(_ key: StaticString, _ read: (inout CanonicalCursor) -> T?) -> T?? {
         guard literal(key) else { return .some(nil) }
-        return string().map { .some($0) }
-    }
-
-    mutating func optionalNonEmptyString(_ key: StaticString) -> Optional<String?> {
-        guard literal(key) else { return .some(nil) }
-        return nonEmptyString().map { .some($0) }
+        return read(&self).map { .some($0) }
     }
 
     @inline(__always) mutating func stringBytes() -> UnsafeBufferPointer<UInt8>? {
