@@ -11,6 +11,22 @@ import Testing
         return try states(path)
     }
 
+    /// A 1,200-event log file in `dir`, its index built at interval 100, and its events: for
+    /// changing the log behind the index's back with ``rewrite(_:_:)``.
+    static func indexedLog(in dir: TemporaryDirectory, seed: UInt64) throws -> (path: String, events: [NavigationEvent]) {
+        let path = dir.path + "/log.jsonl"
+        _ = try log(path, events: 1200, seed: seed)
+        _ = try Timeline(path: path, interval: 100)
+        var events: [NavigationEvent] = []
+        try LogReader(path: path).read { events.append($0) }
+        return (path, events)
+    }
+
+    /// Writes `events` as the log at `path`.
+    static func rewrite(_ path: String, _ events: some Sequence<NavigationEvent>) throws {
+        try Data(events.flatMap { LineEncoder.encode($0) }).write(to: URL(fileURLWithPath: path))
+    }
+
     static func states(_ path: String) throws -> [NavigationState] {
         var states: [NavigationState] = []
         var state = NavigationState()
@@ -140,15 +156,11 @@ import Testing
 
     @Test func aStaleEntryFoundDuringASeekRebuildsTheIndexAndTheSeekStillLandsRight() throws {
         let dir = TemporaryDirectory()
-        let path = dir.path + "/log.jsonl"
-        _ = try Self.log(path, events: 1200, seed: 12)
-        _ = try Timeline(path: path, interval: 100)
+        var (path, events) = try Self.indexedLog(in: dir, seed: 12)
         // Rewrite the log with other events of the same length in lines, behind the index's back:
         // the first and last entries still name their lines, a middle one does not.
-        var events: [NavigationEvent] = []
-        try LogReader(path: path).read { events.append($0) }
         events[700].timestamp.millisecondsSince1970 += 1
-        try Data(events.flatMap { LineEncoder.encode($0) }).write(to: URL(fileURLWithPath: path))
+        try Self.rewrite(path, events)
         let states = try Self.states(path)
         let timeline = try Timeline(path: path, interval: 100)
         #expect(!timeline.indexRebuilt, "the first and last entries still match")
@@ -159,14 +171,10 @@ import Testing
 
     @Test func aStaleEntryFoundDuringAReplayRebuildsTheIndexAndTheReplayFoldsRight() throws {
         let dir = TemporaryDirectory()
-        let path = dir.path + "/log.jsonl"
-        _ = try Self.log(path, events: 1200, seed: 13)
-        var events: [NavigationEvent] = []
-        try LogReader(path: path).read { events.append($0) }
-        _ = try Timeline(path: path, interval: 100)
+        var (path, events) = try Self.indexedLog(in: dir, seed: 13)
         // The line the entry at seq 701 names changes behind the index's back, keeping its length.
         events[700].timestamp.millisecondsSince1970 += 1
-        try Data(events.flatMap { LineEncoder.encode($0) }).write(to: URL(fileURLWithPath: path))
+        try Self.rewrite(path, events)
         let states = try Self.states(path)
         let timeline = try Timeline(path: path, interval: 100)
         #expect(!timeline.indexRebuilt, "the first and last entries still match")
@@ -180,11 +188,7 @@ import Testing
 
     @Test func aReplayThatRebuildsTheIndexLeavesTheTimelineOnTheNewLog() throws {
         let dir = TemporaryDirectory()
-        let path = dir.path + "/log.jsonl"
-        _ = try Self.log(path, events: 1200, seed: 14)
-        var events: [NavigationEvent] = []
-        try LogReader(path: path).read { events.append($0) }
-        _ = try Timeline(path: path, interval: 100)
+        var (path, events) = try Self.indexedLog(in: dir, seed: 14)
         let timeline = try Timeline(path: path, interval: 100)
         #expect(!timeline.indexRebuilt)
         try timeline.seek(to: 750)   // its window holds the events from the entry at seq 701 on
@@ -205,7 +209,7 @@ import Testing
             return state(at: 740, of: log) != state(at: 740, of: events) ? log : nil
         }.first
         events = try #require(rewritten)
-        try Data(events.flatMap { LineEncoder.encode($0) }).write(to: URL(fileURLWithPath: path))
+        try Self.rewrite(path, events)
         let states = try Self.states(path)
         try timeline.replay(from: 701, through: 705) { _, _, _, _ in }
         #expect(timeline.indexRebuilt)
@@ -216,15 +220,11 @@ import Testing
 
     @Test func aReplayFromAnEntryTheLogNoLongerReachesRebuildsTheIndex() throws {
         let dir = TemporaryDirectory()
-        let path = dir.path + "/log.jsonl"
-        _ = try Self.log(path, events: 1200, seed: 15)
-        var events: [NavigationEvent] = []
-        try LogReader(path: path).read { events.append($0) }
-        _ = try Timeline(path: path, interval: 100)
+        let (path, events) = try Self.indexedLog(in: dir, seed: 15)
         let timeline = try Timeline(path: path, interval: 100)
         #expect(!timeline.indexRebuilt)
         // The log is cut to its first 600 events behind the timeline's back.
-        try Data(events.prefix(600).flatMap { LineEncoder.encode($0) }).write(to: URL(fileURLWithPath: path))
+        try Self.rewrite(path, events.prefix(600))
         var replayed = 0
         try timeline.replay(from: 905, through: 910) { _, _, _, _ in replayed += 1 }   // from the entry at 901
         #expect(timeline.indexRebuilt)
