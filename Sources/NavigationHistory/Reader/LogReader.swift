@@ -208,10 +208,10 @@ public struct LogReader: Sendable {
     /// Decodes the complete lines in `[start, end)` and hands them to the merger in order.
     ///
     /// Large blocks are cut at line ends into parts, claimed in order by `threads − 1` workers,
-    /// which decode a part into an array, and by this thread. It delivers the parts in order: it
-    /// decodes the next one itself, delivering its events as they come, when no worker has claimed
-    /// it yet, and while a worker still decodes it, decodes the next unclaimed part into an array
-    /// instead of waiting. So the merger's and `body`'s work on this thread overlaps the workers'
+    /// which decode a part into a ``DecodedPart``, and by this thread. It delivers the parts in
+    /// order: it decodes the next one itself, delivering its events as they come, when no worker
+    /// has claimed it yet, and while a worker still decodes it, decodes the next unclaimed part as
+    /// a worker would instead of waiting. So the merger's and `body`'s work on this thread overlaps the workers'
     /// decoding. `body` and the merger only ever run on the calling thread.
     private func decodeLines(_ base: UnsafeRawBufferPointer, start: Int, end: Int, fileOffset: Int,
                              finalLine: Bool, merger: inout Merger, _ body: PositionedBody) throws {
