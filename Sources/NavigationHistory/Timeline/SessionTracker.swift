@@ -51,20 +51,13 @@ package struct SessionTracker: Sendable {
     }
 
     package mutating func consume(_ event: NavigationEvent) {
-        // Which kind of event, by its case alone, without copying any payload.
-        let kind: Kind
-        switch event.action {
-        case .sessionStart: kind = .start
-        case .sessionEnd: kind = .end
-        case .snapshot: kind = .snapshot
-        default: kind = .other
-        }
+        let kind = Kind.of(event.action)
         if !inSession || kind == .start || event.session != current.id { begin(event) }
         current.lastSeq = event.seq
         current.end = event.timestamp
         switch kind {
         case .snapshot: return
-        case .start: if case .sessionStart(let app, _, _) = event.action { current.app = app }
+        case .start: current.app = Self.app(of: event.action)
         case .end: ended = true
         case .other: break
         }
@@ -92,5 +85,23 @@ package struct SessionTracker: Sendable {
         ended = false
     }
 
-    private enum Kind { case start, end, snapshot, other }
+    private enum Kind {
+        case start, end, snapshot, other
+
+        /// Which kind of event, by its case alone. A function of its own, like ``app(of:)``:
+        /// inlined, their switches copied the whole action (every payload retained and released
+        /// again) for every event.
+        @inline(never) static func of(_ action: NavigationAction) -> Kind {
+            switch action {
+            case .sessionStart: .start
+            case .sessionEnd: .end
+            case .snapshot: .snapshot
+            default: .other
+            }
+        }
+    }
+
+    @inline(never) private static func app(of action: NavigationAction) -> String? {
+        if case .sessionStart(let app, _, _) = action { app } else { nil }
+    }
 }
