@@ -31,6 +31,51 @@ import Testing
         #expect(state.active == "main")
     }
 
+    /// The fold remembers where it last found a scene and a stack; whatever changes them from
+    /// outside must not leave it looking in the wrong place (or trap on a stale index).
+    @Test func theFoldFindsScenesAndStacksAgainAfterTheyAreChangedFromOutside() {
+        func push(_ state: inout NavigationState, _ scene: String, _ stack: String, _ screen: String) {
+            #expect(Projection.fold(&state, NavigationEvent(seq: 1, timestamp: Self.ts, session: "s",
+                                                            action: .push(scene: scene, stack: stack, route: Route(screen: screen)))) == nil)
+        }
+        var (state, _) = Self.fold([.sceneOpen(scene: "main", kind: nil), .tabSelect(scene: "main", tab: "home")])
+        push(&state, "main", "home", "a")
+        // Removed and added again among many others, which moves it in a rehashed dictionary.
+        state.scenes["main"] = nil
+        for i in 0..<40 { state.scenes["w\(i)"] = SceneState() }
+        state.scenes["main"] = SceneState(tab: "home", stacks: ["home": [Route(screen: "x")]])
+        push(&state, "main", "home", "b")
+        #expect(state.scenes["main"]?.stacks["home"] == [Route(screen: "x"), Route(screen: "b")])
+        // A scene's stacks replaced, and one removed in place.
+        state.scenes["main"]!.stacks = ["search": [Route(screen: "y")], "home": []]
+        push(&state, "main", "search", "c")
+        state.scenes["main"]!.stacks["search"] = nil
+        for i in 0..<40 { state.scenes["main"]!.stacks["t\(i)"] = [] }
+        push(&state, "main", "search", "d")
+        #expect(state.scenes["main"]?.stacks["search"] == [Route(screen: "d")])
+        #expect(state.scenes["main"]?.stacks["home"] == [])
+        // A copy folds on its own; the original keeps what it had.
+        var copy = state
+        push(&copy, "main", "search", "e")
+        push(&state, "main", "home", "f")
+        #expect(copy.scenes["main"]?.stacks["search"] == [Route(screen: "d"), Route(screen: "e")])
+        #expect(copy.scenes["main"]?.stacks["home"] == [])
+        #expect(state.scenes["main"]?.stacks["search"] == [Route(screen: "d")])
+        #expect(state.scenes["main"]?.stacks["home"] == [Route(screen: "f")])
+    }
+
+    @Test func statesThatHoldTheSameAreEqualHoweverTheyWereReached() {
+        let (folded, _) = Self.fold([
+            .sceneOpen(scene: "main", kind: nil), .tabSelect(scene: "main", tab: "home"),
+            .push(scene: "main", stack: "home", route: Route(screen: "a")),
+        ])
+        let built = NavigationState(active: "main", scenes: ["main": SceneState(tab: "home", stacks: ["home": [Route(screen: "a")]])])
+        #expect(folded == built)
+        #expect(folded.hashValue == built.hashValue)
+        #expect(Set([folded, built]).count == 1)
+        #expect(folded != NavigationState(active: "main", scenes: ["main": SceneState(tab: "home", stacks: ["home": []])]))
+    }
+
     @Test func actionsThatDoNotFitAreAnomaliesAndLeaveTheStateUnchanged() {
         let open: [NavigationAction] = [.sceneOpen(scene: "main", kind: nil)]
         let (state, anomalies) = Self.fold(open + [

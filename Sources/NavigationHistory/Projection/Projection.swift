@@ -20,15 +20,51 @@ public enum Projection {
     /// - Complexity: O(1) for most actions; O(n) in the size of the routes or state it replaces.
     @discardableResult
     public static func fold(_ state: inout NavigationState, _ event: NavigationEvent) -> Anomaly? {
+        // Most events change a scene's stacks, tabs or sheets: they take the short way, which
+        // copies nothing of the event but its scene's id.
+        guard let scene = stackScene(of: event.action) else { return foldOther(&state, event) }
+        // One lookup, and the scene mutated in place: copying it out and back would copy its
+        // stacks on every event.
+        guard let index = state.sceneStorage.index(forKey: scene, remembering: &state.lastScene) else {
+            return Anomaly(seq: event.seq, kind: .sceneNotOpen, detail: "scene '\(scene)' is not open")
+        }
+        guard let (kind, detail) = state.sceneStorage.values[index].apply(event.action) else { return nil }
+        return Anomaly(seq: event.seq, kind: kind, detail: detail)
+    }
+
+    /// The scene of an action that ``SceneState/apply(_:)`` handles; nil for every other action.
+    ///
+    /// A function of its own, with one case per pattern, so that asking copies no payload.
+    @inline(never)
+    private static func stackScene(of action: NavigationAction) -> String? {
+        switch action {
+        case .tabSelect(let scene, _): scene
+        case .push(let scene, _, _): scene
+        case .pop(let scene, _, _): scene
+        case .popToRoot(let scene, _): scene
+        case .replace(let scene, _, _): scene
+        case .setPath(let scene, _, _, _): scene
+        case .sheetPresent(let scene, _, _, _): scene
+        case .sheetDismiss(let scene, _): scene
+        case .splitSelect(let scene, _, _): scene
+        case .splitVisibility(let scene, _): scene
+        default: nil
+        }
+    }
+
+    /// The fold of the actions that open, close or activate scenes, follow deep links, begin or
+    /// end sessions, or replace the state.
+    @inline(never)
+    private static func foldOther(_ state: inout NavigationState, _ event: NavigationEvent) -> Anomaly? {
         func anomaly(_ kind: Anomaly.Kind, _ detail: String) -> Anomaly {
             Anomaly(seq: event.seq, kind: kind, detail: detail)
         }
         switch event.action {
         case .sessionStart:
             state = NavigationState()
-        case .sessionEnd, .unknown:
-            break
-        case .snapshot(let snapshot), .restore(let snapshot, _, _):
+        case .snapshot(let snapshot):
+            state = snapshot
+        case .restore(let snapshot, _, _):
             state = snapshot
         case .sceneOpen(let scene, _):
             guard state.scenes[scene] == nil else { return anomaly(.sceneAlreadyOpen, "scene '\(scene)' is already open") }
@@ -42,14 +78,13 @@ public enum Projection {
             state.active = scene
         case .deeplink(let scene, _, let outcome, let tab, let stack, let path):
             guard outcome != .unmatched else { return nil }
-            guard let index = state.scenes.index(forKey: scene) else { return anomaly(.sceneNotOpen, "scene '\(scene)' is not open") }
-            state.scenes.values[index].openDeepLink(tab: tab, stack: stack, path: path)
+            guard let index = state.sceneStorage.index(forKey: scene, remembering: &state.lastScene) else {
+                return anomaly(.sceneNotOpen, "scene '\(scene)' is not open")
+            }
+            state.sceneStorage.values[index].openDeepLink(tab: tab, stack: stack, path: path)
         default:
-            guard let scene = event.action.scene else { return nil }
-            // One lookup, and the scene mutated in place: copying it out and back would copy its
-            // stacks on every event.
-            guard let index = state.scenes.index(forKey: scene) else { return anomaly(.sceneNotOpen, "scene '\(scene)' is not open") }
-            if let found = state.scenes.values[index].apply(event.action) { return anomaly(found.0, found.1) }
+            // session.end, unknown types, and the actions `fold` applies itself.
+            break
         }
         return nil
     }
@@ -77,20 +112,30 @@ extension SceneState {
     /// id), creating the stack when it does not exist yet.
     mutating func withRoutes<T>(of id: String, _ body: (inout [Route]) -> T) -> T {
         if !sheets.isEmpty, let sheet = sheets.lastIndex(where: { $0.id == id }) { return body(&sheets[sheet].stack) }
+        if let index = stackStorage.index(forKey: id, remembering: &lastStack) { return body(&stackStorage.values[index]) }
         return body(&stacks[id, default: []])
     }
 
     /// Runs `body` on the routes of the stack `id` in place when it exists; nil when it does not.
     mutating func withExistingRoutes<T>(of id: String, _ body: (inout [Route]) -> T) -> T? {
         if !sheets.isEmpty, let sheet = sheets.lastIndex(where: { $0.id == id }) { return body(&sheets[sheet].stack) }
-        guard let index = stacks.index(forKey: id) else { return nil }
-        return body(&stacks.values[index])
+        guard let index = stackStorage.index(forKey: id, remembering: &lastStack) else { return nil }
+        return body(&stackStorage.values[index])
+    }
+
+    /// Creates the stack `id`, empty, unless it exists; either way the fold finds it next without
+    /// hashing `id`, which is where the events after a tab selection go.
+    mutating func createStack(_ id: String) {
+        if stackStorage.index(forKey: id, remembering: &lastStack) == nil {
+            stacks[id] = []
+            _ = stackStorage.index(forKey: id, remembering: &lastStack)
+        }
     }
 
     mutating func openDeepLink(tab: String?, stack: String?, path: [Route]?) {
         if let tab {
             self.tab = tab
-            if stacks[tab] == nil { stacks[tab] = [] }
+            createStack(tab)
         }
         if let path { withRoutes(of: deepLinkStack(tab: tab, stack: stack)) { $0 = path } }
     }
@@ -100,7 +145,7 @@ extension SceneState {
         switch action {
         case .tabSelect(_, let tab):
             self.tab = tab
-            if stacks[tab] == nil { stacks[tab] = [] }
+            createStack(tab)
         case .push(_, let stack, let route):
             withRoutes(of: stack) { $0.append(route) }
         case .pop(_, let stack, let count):
@@ -112,7 +157,8 @@ extension SceneState {
             } ?? 0
             guard held >= count else { return (.popBeyondRoot, "pop of \(count) from stack '\(stack)', which holds \(held)") }
         case .popToRoot(_, let stack):
-            withRoutes(of: stack) { $0.removeAll() }
+            // Keeping the storage: the stack mostly grows again.
+            withRoutes(of: stack) { $0.removeAll(keepingCapacity: true) }
         case .replace(_, let stack, let route):
             let replaced = withExistingRoutes(of: stack) { routes -> Bool in
                 guard !routes.isEmpty else { return false }

@@ -1,0 +1,20 @@
+/// Where the fold last found a key in a dictionary of scenes or stacks.
+///
+/// Nearly every event names a scene and a stack, mostly the ones the event before named; finding
+/// them again by their remembered index spares hashing their ids. An index stays valid while no
+/// element is added or removed, so whatever adds or removes one forgets the lookup: the fold
+/// itself, and the public `scenes` and `stacks` accessors.
+struct Lookup<Value>: Sendable where Value: Sendable {
+    var key: String
+    var index: [String: Value].Index
+}
+
+extension Dictionary where Key == String, Value: Sendable {
+    /// The index of `key`, taken from `last` when it names the same key, and remembered in it.
+    func index(forKey key: String, remembering last: inout Lookup<Value>?) -> Index? {
+        if let last, last.key == key { return last.index }
+        guard let index = index(forKey: key) else { return nil }
+        last = Lookup(key: key, index: index)
+        return index
+    }
+}
