@@ -249,22 +249,13 @@ public struct LogReader: Sendable {
                 continue
             }
             // While a worker decodes part k, this thread decodes the next unclaimed part.
-            var ready = board.outcomesIfDone(k)
+            var ready = board.decodedIfDone(k)
             while ready == nil, let j = board.claim() {
                 board.finish(j, Self.decodePart(base, start: parts[j], end: parts[j + 1]))
-                ready = board.outcomesIfDone(k)
+                ready = board.decodedIfDone(k)
             }
-            let outcomes = ready ?? board.outcomes(of: k)
-            while let outcome = outcomes.next() {
-                if merger.stopped { return }
-                let isLastLine = isFinal && outcomes.isEmpty
-                switch outcome {
-                case .event(let event, let hasCRC, let lineStart):
-                    try merger.event(event, hasCRC: hasCRC, offset: fileOffset + lineStart, isLastLine: isLastLine, body)
-                case .defect(let error, let lineStart):
-                    merger.defect(error, offset: fileOffset + lineStart, isLastLine: isLastLine)
-                }
-            }
+            let decoded = ready ?? board.decoded(k)
+            try decoded.deliver(fileOffset: fileOffset, finalLine: isFinal, merger: &merger, body)
         }
     }
 
@@ -290,71 +281,94 @@ public struct LogReader: Sendable {
         }
     }
 
-    /// A decoded line waiting, in a worker's array, to be delivered.
-    enum LineOutcome: Sendable {
-        case event(NavigationEvent, hasCRC: Bool, lineStart: Int)
-        case defect(LineError, lineStart: Int)
-    }
-
-    /// Decodes the lines in `[start, end)` into outcomes, on a worker thread.
+    /// Decodes the lines in `[start, end)` into a ``DecodedPart``, on a worker thread.
     static func decodePart(_ base: UnsafeRawBufferPointer, start: Int, end: Int) -> DecodedPart {
-        let outcomes = DecodedPart(capacity: (end - start) / 128 + 1)
+        let part = DecodedPart(capacity: (end - start) / 128 + 1)
         let cache = StringCache()
         defer { cache.deallocate() }
         var lineStart = start
         while lineStart < end {
             let newline = memchrIndex(base, 0x0A, from: lineStart, to: end) ?? end
             let line = UnsafeRawBufferPointer(rebasing: base[lineStart..<newline])
-            do {
+            do throws(LineError) {
                 let decoded = try LineDecoder.decode(line, cache: cache)
-                outcomes.append(.event(decoded.event, hasCRC: decoded.hasCRC, lineStart: lineStart))
+                part.append(consume decoded, lineStart: lineStart)
             } catch {
-                outcomes.append(.defect(error, lineStart: lineStart))
+                part.append(error, lineStart: lineStart)
             }
             lineStart = newline + 1
         }
-        return outcomes
+        return part
     }
 }
 
-/// A part's decoded lines, in order, each moved out once as it is delivered: an array would copy
-/// each event out and destroy it again, which costs more than a third of decoding it.
+/// A part's decoded lines, in order: its events stay where the worker put them until they are
+/// delivered, in place. An array of enums of event or defect copied each event in and out again,
+/// retaining and releasing every string, which cost about a third of decoding it.
 final class DecodedPart: @unchecked Sendable {
-    private var storage: UnsafeMutablePointer<LogReader.LineOutcome>
-    private var capacity: Int
-    private var count = 0
-    private var taken = 0
+    /// Where a line starts, and whether it is the next event or the next defect.
+    private struct Line {
+        var start: Int
+        var isEvent: Bool
+    }
+
+    // Only ever used by one thread at a time, handed over through the part board's lock.
+    @exclusivity(unchecked) private var lines: [Line] = []
+    @exclusivity(unchecked) private var events: UnsafeMutablePointer<DecodedLine>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var count = 0
+    /// How many events were moved out, delivered.
+    @exclusivity(unchecked) private var delivered = 0
+    @exclusivity(unchecked) private var defects: [LineError] = []
 
     init(capacity: Int) {
         self.capacity = max(capacity, 1)
-        storage = .allocate(capacity: self.capacity)
+        events = .allocate(capacity: self.capacity)
+        lines.reserveCapacity(self.capacity)
     }
 
     deinit {
-        (storage + taken).deinitialize(count: count - taken)
-        storage.deallocate()
+        (events + delivered).deinitialize(count: count - delivered)
+        events.deallocate()
     }
 
-    func append(_ outcome: LogReader.LineOutcome) {
+    func append(_ decoded: consuming DecodedLine, lineStart: Int) {
         if count == capacity {
-            let larger = UnsafeMutablePointer<LogReader.LineOutcome>.allocate(capacity: capacity * 2)
-            larger.moveInitialize(from: storage, count: count)
-            storage.deallocate()
-            storage = larger
+            let larger = UnsafeMutablePointer<DecodedLine>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: events, count: count)
+            events.deallocate()
+            events = larger
             capacity *= 2
         }
-        (storage + count).initialize(to: outcome)
+        (events + count).initialize(to: decoded)
         count += 1
+        lines.append(Line(start: lineStart, isEvent: true))
     }
 
-    /// Whether every outcome has been taken.
-    var isEmpty: Bool { taken == count }
+    func append(_ defect: LineError, lineStart: Int) {
+        defects.append(defect)
+        lines.append(Line(start: lineStart, isEvent: false))
+    }
 
-    /// Moves the next outcome out; nil when none is left.
-    func next() -> LogReader.LineOutcome? {
-        guard taken < count else { return nil }
-        taken += 1
-        return (storage + taken - 1).move()
+    /// Hands the lines to `merger` in order, until it stops; `finalLine` when the part's last line
+    /// is the log's last.
+    func deliver(fileOffset: Int, finalLine: Bool, merger: inout Merger, _ body: PositionedBody) throws {
+        var defect = 0
+        for (k, line) in lines.enumerated() {
+            if merger.stopped { return }
+            let isLastLine = finalLine && k == lines.count - 1
+            if line.isEvent {
+                // Handed over in place and destroyed after: a copy would retain and release every
+                // string again.
+                let slot = events + delivered
+                delivered += 1
+                defer { slot.deinitialize(count: 1) }
+                try merger.event(slot.pointee.event, hasCRC: slot.pointee.hasCRC, offset: fileOffset + line.start, isLastLine: isLastLine, body)
+            } else {
+                merger.defect(defects[defect], offset: fileOffset + line.start, isLastLine: isLastLine)
+                defect += 1
+            }
+        }
     }
 }
 
@@ -397,7 +411,7 @@ private final class BlockRead: @unchecked Sendable {
 }
 
 /// The parts of a block and who decodes them: each is claimed once, in order, by a worker or by
-/// the delivering thread; a worker leaves its part's outcomes here until they are delivered.
+/// the delivering thread; a worker leaves its decoded part here until it is delivered.
 private final class PartBoard: @unchecked Sendable {
     let parts: Int
     private let lock = NSLock()
@@ -432,19 +446,19 @@ private final class PartBoard: @unchecked Sendable {
     /// Leaves no part to claim: the workers stop after the parts they hold.
     func cancel() { lock.withLock { next = parts } }
 
-    func finish(_ k: Int, _ outcomes: DecodedPart) {
-        lock.withLock { results[k] = outcomes }
+    func finish(_ k: Int, _ decoded: DecodedPart) {
+        lock.withLock { results[k] = decoded }
         done[k].signal()
     }
 
-    /// Waits for part `k` to be decoded, and takes its outcomes.
-    func outcomes(of k: Int) -> DecodedPart {
+    /// Waits for part `k` to be decoded, and takes it.
+    func decoded(_ k: Int) -> DecodedPart {
         done[k].wait()
         return take(k)
     }
 
-    /// Takes part `k`'s outcomes if it is decoded; nil while it is not.
-    func outcomesIfDone(_ k: Int) -> DecodedPart? {
+    /// Takes part `k` if it is decoded; nil while it is not.
+    func decodedIfDone(_ k: Int) -> DecodedPart? {
         done[k].wait(timeout: .now()) == .success ? take(k) : nil
     }
 
