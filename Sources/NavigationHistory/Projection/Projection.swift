@@ -107,13 +107,32 @@ public enum Projection {
     }
 }
 
+extension [Route] {
+    /// An empty stack with room for a few routes, which it mostly gets soon after it is created:
+    /// growing it one route at a time would reallocate it three times.
+    static var newStack: [Route] {
+        var stack: [Route] = []
+        stack.reserveCapacity(8)
+        return stack
+    }
+}
+
 extension SceneState {
     /// Runs `body` on the routes of the stack `id` in place (a sheet's stack when a sheet has that
     /// id), creating the stack when it does not exist yet.
     mutating func withRoutes<T>(of id: String, _ body: (inout [Route]) -> T) -> T {
         if !sheets.isEmpty, let sheet = sheets.lastIndex(where: { $0.id == id }) { return body(&sheets[sheet].stack) }
         if let index = stackStorage.index(forKey: id, remembering: &lastStack) { return body(&stackStorage.values[index]) }
-        return body(&stacks[id, default: []])
+        return body(&stacks[id, default: .newStack])
+    }
+
+    /// Pushes `route` onto the stack `id` (a sheet's stack when a sheet has that id), creating the
+    /// stack when it does not exist yet. A third of all events are pushes: this spares them the
+    /// closure of ``withRoutes(of:_:)`` (8% of the fold's instructions).
+    mutating func push(_ route: Route, onto id: String) {
+        if !sheets.isEmpty, let sheet = sheets.lastIndex(where: { $0.id == id }) { return sheets[sheet].stack.append(route) }
+        if let index = stackStorage.index(forKey: id, remembering: &lastStack) { return stackStorage.values[index].append(route) }
+        stacks[id, default: .newStack].append(route)
     }
 
     /// Runs `body` on the routes of the stack `id` in place when it exists; nil when it does not.
@@ -147,7 +166,7 @@ extension SceneState {
             self.tab = tab
             createStack(tab)
         case .push(_, let stack, let route):
-            withRoutes(of: stack) { $0.append(route) }
+            push(route, onto: stack)
         case .pop(_, let stack, let count):
             // An anomaly leaves the state exactly as it was: a missing stack is not created.
             let held = withExistingRoutes(of: stack) { routes -> Int in
