@@ -52,7 +52,9 @@ public enum SessionEnd: String, Sendable, Hashable {
 public struct ScreenViewTracker: Sendable {
     /// The state after the last event consumed.
     public private(set) var state = NavigationState()
-    private var open: [String: ScreenView] = [:]
+    /// The open view of each scene that has one: a few scenes at most, found by comparing ids,
+    /// and changed in place.
+    private var open: [ScreenView] = []
     private var session: String?
     private var sessionEnded = false
     private var last: (seq: Int, timestamp: Timestamp)?
@@ -93,7 +95,7 @@ public struct ScreenViewTracker: Sendable {
         if let scene = event.action.scene, !event.action.changesEveryScene {
             if anomaly == nil { update(scene, after: event, into: &ended) }   // an anomaly changed nothing
         } else {
-            for scene in Set(open.keys).union(state.scenes.keys).sorted() { update(scene, after: event, into: &ended) }
+            for scene in Set(open.map(\.scene)).union(state.scenes.keys).sorted() { update(scene, after: event, into: &ended) }
         }
         return anomaly
     }
@@ -113,47 +115,50 @@ public struct ScreenViewTracker: Sendable {
     /// begun again are entered by `"resume"`.
     public mutating func resume(before event: NavigationEvent) -> [ScreenView] {
         guard let last else { return [] }
-        let scenes = open.keys.sorted()
+        open.sort { $0.scene < $1.scene }
         var ended: [ScreenView] = []
-        for scene in scenes { close(open[scene]!, at: last, crashed: false, keepInstant: true, into: &ended) }
+        for view in open { close(view, at: last, crashed: false, keepInstant: true, into: &ended) }
+        let scenes = open.map(\.scene)
         open.removeAll()
         for scene in scenes {
             guard let now = state.scenes[scene] else { continue }
-            open[scene] = ScreenView(session: event.session, scene: scene, tab: now.tab, screen: now.visibleScreen, enteredBy: "resume",
-                                     startSeq: event.seq, start: event.timestamp, endSeq: event.seq, end: event.timestamp, crashed: false)
+            open.append(ScreenView(session: event.session, scene: scene, tab: now.tab, screen: now.visibleScreen, enteredBy: "resume",
+                                   startSeq: event.seq, start: event.timestamp, endSeq: event.seq, end: event.timestamp, crashed: false))
         }
-        return ended.sorted { $0.scene < $1.scene }
+        return ended
     }
 
     private mutating func update(_ scene: String, after event: NavigationEvent, into ended: inout [ScreenView]) {
-        // One lookup in each dictionary.
-        guard let sceneIndex = state.scenes.index(forKey: scene) else {
-            if let view = open.removeValue(forKey: scene) { close(view, at: (event.seq, event.timestamp), crashed: false, into: &ended) }
+        let index = open.firstIndex { $0.scene == scene }
+        // The fold has just found the scene: found again without hashing its id, and read in place.
+        guard let sceneIndex = state.sceneStorage.index(forKey: scene, remembering: &state.lastScene) else {
+            if let index { close(open.remove(at: index), at: (event.seq, event.timestamp), crashed: false, into: &ended) }
             return
         }
-        let now = state.scenes.values[sceneIndex]   // read once: each read copies the scene
-        let screen = now.visibleScreen
-        let index = open.index(forKey: scene)
-        if let index, open.values[index].screen.showsSameRoute(as: screen) { return }
-        let view = ScreenView(session: event.session, scene: scene, tab: now.tab, screen: screen,
+        // Through the values' modify accessor: their getter copies the scene, stacks and all.
+        let (screen, tab) = Self.visible(&state.sceneStorage.values[sceneIndex])
+        if let index, open[index].screen.showsSameRoute(as: screen) { return }
+        var view = ScreenView(session: event.session, scene: scene, tab: tab, screen: screen,
                               enteredBy: event.action.type, startSeq: event.seq, start: event.timestamp, endSeq: event.seq,
                               end: event.timestamp, crashed: false)
         guard let index else {
-            open[scene] = view
+            open.append(view)
             return
         }
-        close(open.values[index], at: (event.seq, event.timestamp), crashed: false, into: &ended)
-        open.values[index] = view
+        swap(&view, &open[index])   // the view ending, moved out rather than copied
+        close(view, at: (event.seq, event.timestamp), crashed: false, into: &ended)
     }
+
+    private static func visible(_ scene: inout SceneState) -> (VisibleScreen, String?) { (scene.visibleScreen, scene.tab) }
 
     private mutating func endAll(at end: (seq: Int, timestamp: Timestamp), crashed: Bool, into ended: inout [ScreenView]) {
-        for scene in open.keys.sorted() { close(open[scene]!, at: end, crashed: crashed, into: &ended) }
-        open.removeAll()
+        open.sort { $0.scene < $1.scene }
+        for view in open { close(view, at: end, crashed: crashed, into: &ended) }
+        open.removeAll(keepingCapacity: true)
     }
 
-    private func close(_ view: ScreenView, at end: (seq: Int, timestamp: Timestamp), crashed: Bool, keepInstant: Bool = false,
+    private func close(_ view: consuming ScreenView, at end: (seq: Int, timestamp: Timestamp), crashed: Bool, keepInstant: Bool = false,
                        into ended: inout [ScreenView]) {
-        var view = view
         view.endSeq = end.seq
         view.end = end.timestamp
         view.crashed = crashed

@@ -49,6 +49,12 @@ extension SceneState {
         stack ?? tab ?? currentStack
     }
 
+    /// The scene's stack `id`, found without hashing `id` when it is the stack the fold found last.
+    func knownStack(_ id: String) -> [Route]? {
+        if let last = lastStack, last.key == id { return stackStorage.values[last.index] }
+        return stackStorage[id]
+    }
+
     /// What the scene shows now.
     public var visibleScreen: VisibleScreen {
         if let sheet = sheets.last {
@@ -56,7 +62,7 @@ extension SceneState {
                                  depth: sheet.stack.count, sheets: sheets.count)
         }
         let stack = currentStack
-        if let routes = stacks[stack], let top = routes.last {
+        if let routes = knownStack(stack), let top = routes.last {
             return VisibleScreen(route: top, source: .stack, stack: stack, depth: routes.count, sheets: 0)
         }
         if let content = split?.content {
