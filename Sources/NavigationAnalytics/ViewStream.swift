@@ -16,59 +16,102 @@ public enum ViewStream {
                             cleaning: PathCleaning = PathCleaning(), idle: Duration? = nil,
                             events: ((_ event: NavigationEvent, _ app: String?, _ stateAfter: NavigationState) throws -> Void)? = nil,
                             _ body: (AnalyticsView) throws -> Void) throws -> ReadReport {
-        var tracker = ScreenViewTracker()
-        var ended: [ScreenView] = []   // one array for the views each event ends
-        var apps: [String: String] = [:]
-        let clean = cleaning.cleaner()
-        // Where each session id begins a new part, as the seq of the part's first event: at an idle
-        // gap, and where an id seen before begins a new run (a log may reuse an id), so that every
-        // part counts as its own session — in navlog's queries and in the exported tables alike.
-        var cuts: [String: [Int]] = [:]
-        var seen: Set<String> = []
-        var last: (session: String, time: Int64)?
-        var lastApp: (session: String, app: String?)?
-        let gap = idle.map { max(1, $0.milliseconds) }
-        func part(_ session: String, at seq: Int) -> Int {
-            guard !cuts.isEmpty, let list = cuts[session] else { return 1 }
-            return 1 + list.countOfLeading { $0 <= seq }   // cuts are in seq order
-        }
-        func deliver(_ views: [ScreenView]) throws {
-            for view in views {
-                // Views come session by session: look each session's app version up once.
-                if lastApp?.session != view.session { lastApp = (view.session, apps[view.session]) }
-                let app = lastApp!.app   // filtered on the session id as the log has it
-                guard filter.admits(start: view.start, app: app, session: view.session, scene: view.scene) else { continue }
-                var row = AnalyticsView(view, app: app)
-                let number = part(view.session, at: view.startSeq)
-                if number > 1 { row.session += "#\(number)" }
-                row.screen = clean(row.screen)
-                try body(row)
-            }
-        }
+        // One value holds the reading's state: captured by the reader's closure, it is accessed
+        // once per event rather than a dozen variables each checked for exclusive access.
+        var stream = Stream(filter: filter, clean: cleaning.cleaner(), gap: idle.map { max(1, $0.milliseconds) })
         let report = try LogReader(path: path, mode: mode).read { event in
-            if !event.isSnapshot {
-                if event.beginsSession(after: last?.session), seen.contains(event.session) {
-                    cuts[event.session, default: []].append(event.seq)
-                } else if let gap, let previous = last, previous.session == event.session,
-                          event.timestamp.millisecondsSince1970 - previous.time >= gap {
-                    cuts[event.session, default: []].append(event.seq)
-                    try deliver(tracker.resume(before: event))
-                }
-                if last?.session != event.session { seen.insert(event.session) }
-                last = (event.session, event.timestamp.millisecondsSince1970)
-            }
-            ended.removeAll(keepingCapacity: true)
-            tracker.consume(event, appendingTo: &ended)
-            try deliver(ended)
-            // After the views this start ended: they belong to the run before, with its own app.
-            if case .sessionStart(let app, _, _) = event.action {
-                apps[event.session] = app
-                lastApp = nil
-            }
-            try events?(event, apps[event.session], tracker.state)
+            try stream.consume(event, events: events, body)
         }
-        try deliver(tracker.finish().views)
+        try stream.finish(body)
         return report
+    }
+}
+
+/// What ``ViewStream`` keeps while it reads.
+private struct Stream {
+    let filter: AnalyticsFilter
+    let clean: (String) -> String
+    /// The idle gap that splits a session, in milliseconds.
+    let gap: Int64?
+    var tracker = ScreenViewTracker()
+    /// The views the last event ended: one array, emptied and reused.
+    var ended: [ScreenView] = []
+    var apps: [String: String] = [:]
+    /// The app version of the last view's session, and of the last event's.
+    var viewApp: (session: String, app: String?)?
+    var eventApp: (session: String, app: String?)?
+    // Where each session id begins a new part, as the seq of the part's first event: at an idle
+    // gap, and where an id seen before begins a new run (a log may reuse an id), so that every
+    // part counts as its own session — in navlog's queries and in the exported tables alike.
+    var cuts: [String: [Int]] = [:]
+    var seen: Set<String> = []
+    var last: (session: String, time: Int64)?
+
+    init(filter: AnalyticsFilter, clean: @escaping (String) -> String, gap: Int64?) {
+        self.filter = filter
+        self.clean = clean
+        self.gap = gap
+    }
+
+    mutating func consume(_ event: NavigationEvent, events: ((NavigationEvent, String?, NavigationState) throws -> Void)?,
+                          _ body: (AnalyticsView) throws -> Void) throws {
+        if !event.isSnapshot {
+            if event.beginsSession(after: last?.session), seen.contains(event.session) {
+                cuts[event.session, default: []].append(event.seq)
+            } else if let gap, let previous = last, previous.session == event.session,
+                      event.timestamp.millisecondsSince1970 - previous.time >= gap {
+                cuts[event.session, default: []].append(event.seq)
+                ended = tracker.resume(before: event)
+                try deliverEnded(body)
+            }
+            if last?.session != event.session { seen.insert(event.session) }
+            last = (event.session, event.timestamp.millisecondsSince1970)
+        }
+        ended.removeAll(keepingCapacity: true)
+        tracker.consume(event, appendingTo: &ended)
+        try deliverEnded(body)
+        // After the views this start ended: they belong to the run before, with its own app.
+        if let app = Self.startedApp(event.action) {
+            apps[event.session] = app
+            viewApp = nil
+            eventApp = (event.session, app)
+        }
+        guard let events else { return }
+        if eventApp?.session != event.session { eventApp = (event.session, apps[event.session]) }
+        try events(event, eventApp!.app, tracker.state)
+    }
+
+    mutating func finish(_ body: (AnalyticsView) throws -> Void) throws {
+        ended = tracker.finish().views
+        try deliverEnded(body)
+    }
+
+    /// The app a `session.start` names (nil for any other event, and for a start that names none).
+    /// A function of its own: its pattern, inlined, copied the whole action for every event.
+    @inline(never)
+    private static func startedApp(_ action: NavigationAction) -> String?? {
+        if case .sessionStart(let app, _, _) = action { app } else { nil }
+    }
+
+    private func part(_ session: String, at seq: Int) -> Int {
+        guard !cuts.isEmpty, let list = cuts[session] else { return 1 }
+        return 1 + list.countOfLeading { $0 <= seq }   // cuts are in seq order
+    }
+
+    /// Hands the views in `ended` that pass the filter to `body`, cleaned and numbered by part.
+    private mutating func deliverEnded(_ body: (AnalyticsView) throws -> Void) throws {
+        for k in ended.indices {
+            let session = ended[k].session
+            // Views come session by session: look each session's app version up once.
+            if viewApp?.session != session { viewApp = (session, apps[session]) }
+            let app = viewApp!.app   // filtered on the session id as the log has it
+            guard filter.admits(start: ended[k].start, app: app, session: session, scene: ended[k].scene) else { continue }
+            var row = AnalyticsView(ended[k], app: app)
+            let number = part(session, at: ended[k].startSeq)
+            if number > 1 { row.session += "#\(number)" }
+            row.screen = clean(row.screen)
+            try body(row)
+        }
     }
 }
 
