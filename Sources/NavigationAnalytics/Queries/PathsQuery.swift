@@ -27,9 +27,12 @@ public struct PathsQuery: Sendable {
         }
     }
     private var tallies: [[Int32]: Tally] = [:]
-    /// The paths of the current session by scene: their screens since `from` (all of them when
-    /// `to` is set, as the last `to` is only known at the path's end), or the recent ones otherwise.
-    private var open: [String: [Int32]] = [:]
+    /// The n-gram being counted: one array refilled for every lookup, rather than one allocated.
+    private var gram: [Int32] = []
+    /// The paths of the current session, one per scene: their screens since `from` (all of them
+    /// when `to` is set, as the last `to` is only known at the path's end), or the recent ones
+    /// otherwise. A session has a few scenes, found by comparing ids.
+    private var open: [(scene: String, screens: [Int32])] = []
     private var currentSession: String?
     private var sessionNumber = 0
 
@@ -46,20 +49,23 @@ public struct PathsQuery: Sendable {
             currentSession = view.session
             sessionNumber += 1
         }
-        // One lookup of the scene's path, which is then changed in place.
-        let index: [String: [Int32]].Index
-        if let found = open.index(forKey: view.scene) {
+        let index: Int
+        if let found = open.firstIndex(where: { $0.scene == view.scene }) {
             index = found
         } else {
             if let from, view.screen != from { return }   // before the path's first `from`
-            open[view.scene] = []
-            index = open.index(forKey: view.scene)!
+            open.append((view.scene, []))
+            index = open.count - 1
         }
-        open.values[index].append(intern(view.screen))
+        open[index].screens.append(intern(view.screen))
         guard to == nil else { return }
-        let count = open.values[index].count
-        if count >= length { self.count(Array(open.values[index][(count - length)...])) }
-        if count > length { open.values[index].removeFirst(count - length) }
+        let count = open[index].screens.count
+        if count >= length {
+            gram.removeAll(keepingCapacity: true)
+            gram.append(contentsOf: open[index].screens[(count - length)...])
+            countGram()
+        }
+        if count > length { open[index].screens.removeFirst(count - length) }
     }
 
     /// Counts what the last paths held back until their end; call once after the last view.
@@ -79,16 +85,20 @@ public struct PathsQuery: Sendable {
     private mutating func endPaths() {
         defer { open.removeAll(keepingCapacity: true) }
         guard let to, let target = ids[to] else { return }
-        for scene in open.keys.sorted() {
-            let screens = open[scene]!
+        for (_, screens) in open.sorted(by: { $0.scene < $1.scene }) {
             guard let last = screens.lastIndex(of: target) else { continue }
             let path = screens[...last]
             guard path.count >= length else { continue }
-            for start in 0...(path.count - length) { count(Array(path[start..<(start + length)])) }
+            for start in 0...(path.count - length) {
+                gram.removeAll(keepingCapacity: true)
+                gram.append(contentsOf: path[start..<(start + length)])
+                countGram()
+            }
         }
     }
 
-    private mutating func count(_ gram: [Int32]) {
+    /// Counts the n-gram in `gram`.
+    private mutating func countGram() {
         tallies[gram, default: Tally()].add(session: sessionNumber)   // one lookup
     }
 
