@@ -31,7 +31,7 @@ public struct AnalyticsView: Sendable, Hashable {
     /// How long the view lasted, in milliseconds.
     public var dwellMilliseconds: Int64 { end.millisecondsSince1970 - start.millisecondsSince1970 }
 
-    init(_ view: ScreenView, app: String?) {
+    init(_ view: consuming ScreenView, app: String?) {
         session = view.session
         self.app = app
         scene = view.scene

@@ -67,7 +67,6 @@ private struct Stream {
             if last?.session != event.session { seen.insert(event.session) }
             last = (event.session, event.timestamp.millisecondsSince1970)
         }
-        ended.removeAll(keepingCapacity: true)
         tracker.consume(event, appendingTo: &ended)
         try deliverEnded(body)
         // After the views this start ended: they belong to the run before, with its own app.
@@ -98,16 +97,19 @@ private struct Stream {
         return 1 + list.countOfLeading { $0 <= seq }   // cuts are in seq order
     }
 
-    /// Hands the views in `ended` that pass the filter to `body`, cleaned and numbered by part.
+    /// Hands the views in `ended` that pass the filter to `body`, cleaned and numbered by part,
+    /// and empties `ended`. Each view is moved out of it into its row: copying it would retain
+    /// every string once more.
     private mutating func deliverEnded(_ body: (AnalyticsView) throws -> Void) throws {
-        for k in ended.indices {
-            let session = ended[k].session
+        ended.reverse()
+        while let view = ended.popLast() {
+            let session = view.session
             // Views come session by session: look each session's app version up once.
             if viewApp?.session != session { viewApp = (session, apps[session]) }
             let app = viewApp!.app   // filtered on the session id as the log has it
-            guard filter.admits(start: ended[k].start, app: app, session: session, scene: ended[k].scene) else { continue }
-            var row = AnalyticsView(ended[k], app: app)
-            let number = part(session, at: ended[k].startSeq)
+            guard filter.admits(start: view.start, app: app, session: session, scene: view.scene) else { continue }
+            let number = part(session, at: view.startSeq)
+            var row = AnalyticsView(view, app: app)
             if number > 1 { row.session += "#\(number)" }
             row.screen = clean(row.screen)
             try body(row)
