@@ -35,8 +35,9 @@ enum AnalyticsOutput {
         let idle = try parsed.value("--idle").map { try duration($0, option: "--idle") }
         let mode: RecoveryMode = recoveryModeOption ? try parsed.choice("--mode", default: .tolerateTornTail) : .tolerateTornTail
         var progress = Progress(path)
+        // No callback at all when nothing is drawn: a call for every event costs 4% of a query.
         let report = try ViewStream.read(path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
-                                         events: { _, _, _ in progress.tick() }, body)
+                                         events: progress.enabled ? { _, _, _ in progress.tick() } : nil, body)
         progress.finish()
         return (report, filter)
     }

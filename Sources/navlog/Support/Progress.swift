@@ -11,7 +11,8 @@ import Darwin
 struct Progress {
     private let path: String
     private var label = ""
-    private let enabled = isatty(STDERR_FILENO) == 1
+    /// Whether the line is drawn at all: only on a terminal.
+    let enabled = isatty(STDERR_FILENO) == 1
     private let start = ContinuousClock.now
     private var last = ContinuousClock.now
     private var events = 0
