@@ -30,4 +30,18 @@ import Testing
     func malformedOrImpossibleTimestampsAreRejected(text: String) {
         #expect(Timestamp(text) == nil)
     }
+
+    @Test func anyNonDigitWhereADigitBelongsIsRejected() {
+        let valid = Array("2026-11-29T12:34:56.789Z".utf8)
+        let digitPositions = valid.indices.filter { (0x30...0x39).contains(valid[$0]) }
+        #expect(digitPositions.count == 17)
+        for position in digitPositions {
+            for byte in [0x00, 0x20, 0x2F, 0x3A, 0x41, 0x61, 0x7F, 0xC3, 0xFF] as [UInt8] {
+                var bytes = valid
+                bytes[position] = byte
+                let parsed = bytes.withUnsafeBytes { Timestamp.parse($0) }
+                #expect(parsed == nil, "byte \(byte) at \(position)")
+            }
+        }
+    }
 }
