@@ -146,7 +146,7 @@ extension SceneState {
     /// hashing `id`, which is where the events after a tab selection go.
     mutating func createStack(_ id: String) {
         if stackStorage.index(forKey: id, remembering: &lastStack) == nil {
-            stacks[id] = []
+            stacks[id] = .newStack
             _ = stackStorage.index(forKey: id, remembering: &lastStack)
         }
     }
