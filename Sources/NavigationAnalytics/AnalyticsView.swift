@@ -5,47 +5,99 @@ import NavigationHistory
 /// The columns are those analytics.md lists — session, scene, tab, stack, screen, id, depth,
 /// entered_by, start_seq, start_ts, end_ts, dwell_ms, crashed — and `in_sheet`, which the depth
 /// query needs to count sheets separately. `screen` is after path cleaning.
+///
+/// A row keeps the ``ScreenView`` it was made from and reads its columns from it: hundreds of
+/// thousands are made per query, and moving the view in costs nothing where copying each column
+/// out of it retained and released every string.
 public struct AnalyticsView: Sendable, Hashable {
+    private var view: ScreenView
+
     /// The session (one app launch).
-    public var session: String
+    public var session: String {
+        get { view.session }
+        set { view.session = newValue }
+    }
     /// The app version the session's `session.start` named, if any.
     public var app: String?
-    public var scene: String
-    public var tab: String?
+    public var scene: String {
+        get { view.scene }
+        set { view.scene = newValue }
+    }
+    public var tab: String? {
+        get { view.tab }
+        set { view.tab = newValue }
+    }
     /// The stack the visible route is on (a tab, `main`, a sheet's id), nil for a root or split.
-    public var stack: String?
+    public var stack: String? {
+        get { view.screen.stack }
+        set { view.screen.stack = newValue }
+    }
     /// The screen's name, after path cleaning.
-    public var screen: String
-    public var id: String?
-    public var params: [String: String]?
-    public var depth: Int
+    public var screen: String {
+        get { view.screen.route.screen }
+        set { view.screen.route.screen = newValue }
+    }
+    public var id: String? {
+        get { view.screen.route.id }
+        set { view.screen.route.id = newValue }
+    }
+    public var params: [String: String]? {
+        get { view.screen.route.params }
+        set { view.screen.route.params = newValue }
+    }
+    public var depth: Int {
+        get { view.screen.depth }
+        set { view.screen.depth = newValue }
+    }
     /// Whether the view is inside a sheet (its stack is a sheet's).
-    public var inSheet: Bool
+    public var inSheet: Bool {
+        get { view.screen.source == .sheet }
+        set { view.screen.source = newValue ? .sheet : .stack }
+    }
     /// The type of the event that began the view.
-    public var enteredBy: String
-    public var startSeq: Int
-    public var start: Timestamp
-    public var end: Timestamp
-    public var crashed: Bool
+    public var enteredBy: String {
+        get { view.enteredBy }
+        set { view.enteredBy = newValue }
+    }
+    public var startSeq: Int {
+        get { view.startSeq }
+        set { view.startSeq = newValue }
+    }
+    public var start: Timestamp {
+        get { view.start }
+        set { view.start = newValue }
+    }
+    public var end: Timestamp {
+        get { view.end }
+        set { view.end = newValue }
+    }
+    public var crashed: Bool {
+        get { view.crashed }
+        set { view.crashed = newValue }
+    }
 
     /// How long the view lasted, in milliseconds.
     public var dwellMilliseconds: Int64 { end.millisecondsSince1970 - start.millisecondsSince1970 }
 
     init(_ view: consuming ScreenView, app: String?) {
-        session = view.session
+        self.view = view
         self.app = app
-        scene = view.scene
-        tab = view.tab
-        stack = view.screen.stack
-        screen = view.screen.route.screen
-        id = view.screen.route.id
-        params = view.screen.route.params
-        depth = view.screen.depth
-        inSheet = view.screen.source == .sheet
-        enteredBy = view.enteredBy
-        startSeq = view.startSeq
-        start = view.start
-        end = view.end
-        crashed = view.crashed
+    }
+
+    // Equal rows have equal columns, whatever else their views hold (the seq that ended them, the
+    // number of sheets).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.session == rhs.session && lhs.app == rhs.app && lhs.scene == rhs.scene && lhs.tab == rhs.tab
+            && lhs.stack == rhs.stack && lhs.screen == rhs.screen && lhs.id == rhs.id && lhs.params == rhs.params
+            && lhs.depth == rhs.depth && lhs.inSheet == rhs.inSheet && lhs.enteredBy == rhs.enteredBy
+            && lhs.startSeq == rhs.startSeq && lhs.start == rhs.start && lhs.end == rhs.end && lhs.crashed == rhs.crashed
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(session)
+        hasher.combine(app)
+        hasher.combine(scene)
+        hasher.combine(screen)
+        hasher.combine(startSeq)
     }
 }
