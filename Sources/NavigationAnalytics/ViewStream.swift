@@ -7,20 +7,24 @@ import NavigationHistory
 /// event.
 public enum ViewStream {
     /// Reads the log at `path` and hands each screen view that passes `filter` to `body` (and, when
-    /// `events` is given, every event with its session's app version and the state after it).
+    /// `events` is given, every event with its session's app version and the state after it; when
+    /// `sessionStarts` is given, the first event of every session, as
+    /// ``NavigationHistory/NavigationEvent/beginsSession(after:)`` tells, with the state before it,
+    /// before it is folded).
     ///
     /// - Returns: The reader's report (events, seq range, defects tolerated by `mode`).
     /// - Throws: What reading the log throws in `mode`.
     @discardableResult
     public static func read(_ path: String, mode: RecoveryMode = .tolerateTornTail, filter: AnalyticsFilter = AnalyticsFilter(),
                             cleaning: PathCleaning = PathCleaning(), idle: Duration? = nil,
+                            sessionStarts: ((_ event: NavigationEvent, _ stateBefore: NavigationState) throws -> Void)? = nil,
                             events: ((_ event: NavigationEvent, _ app: String?, _ stateAfter: NavigationState) throws -> Void)? = nil,
                             _ body: (AnalyticsView) throws -> Void) throws -> ReadReport {
         // One value holds the reading's state: captured by the reader's closure, it is accessed
         // once per event rather than a dozen variables each checked for exclusive access.
         var stream = Stream(filter: filter, clean: cleaning.cleaner(), gap: idle.map { max(1, $0.milliseconds) })
         let report = try LogReader(path: path, mode: mode).read { event in
-            try stream.consume(event, events: events, body)
+            try stream.consume(event, sessionStarts: sessionStarts, events: events, body)
         }
         try stream.finish(body)
         return report
@@ -46,6 +50,8 @@ private struct Stream {
     var cuts: [String: [Int]] = [:]
     var seen: Set<String> = []
     var last: (session: String, time: Int64)?
+    /// The session of the last event that began one.
+    var session: String?
 
     init(filter: AnalyticsFilter, clean: @escaping (String) -> String, gap: Int64?) {
         self.filter = filter
@@ -53,8 +59,15 @@ private struct Stream {
         self.gap = gap
     }
 
-    mutating func consume(_ event: NavigationEvent, events: ((NavigationEvent, String?, NavigationState) throws -> Void)?,
+    mutating func consume(_ event: NavigationEvent, sessionStarts: ((NavigationEvent, NavigationState) throws -> Void)?,
+                          events: ((NavigationEvent, String?, NavigationState) throws -> Void)?,
                           _ body: (AnalyticsView) throws -> Void) throws {
+        if let sessionStarts, event.beginsSession(after: session) {
+            session = event.session
+            // Asked for here, before the fold, rather than kept after every event by the caller:
+            // a copy kept of the state makes the next fold copy it, stacks and all.
+            try sessionStarts(event, tracker.state)
+        }
         if !event.isSnapshot {
             if event.beginsSession(after: last?.session), seen.contains(event.session) {
                 cuts[event.session, default: []].append(event.seq)

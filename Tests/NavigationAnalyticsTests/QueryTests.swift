@@ -52,6 +52,28 @@ let logDirectory: String = {
         return views
     }
 
+    @Test func sessionStartsComeWithTheStateBeforeTheirFirstEvent() throws {
+        // Session b begins without a session.start, so it begins where a left off; c starts afresh.
+        let path = try Self.log([
+            (0, "a", .sessionStart(app: "1.0", launch: .cold, meta: nil)),
+            (0, "a", .sceneOpen(scene: "main", kind: nil)),
+            (1, "a", .push(scene: "main", stack: "main", route: Self.route("recipe", "1"))),
+            (2, "b", .push(scene: "main", stack: "main", route: Self.route("reviews", "1"))),
+            (3, "b", .pop(scene: "main", stack: "main", count: 1)),
+            (4, "c", .sessionStart(app: "1.0", launch: .cold, meta: nil)),
+            (5, "c", .sceneOpen(scene: "main", kind: nil)),
+        ])
+        var starts: [(seq: Int, before: NavigationState)] = []
+        var after: [Int: NavigationState] = [:]
+        try ViewStream.read(path, sessionStarts: { event, before in starts.append((event.seq, before)) },
+                            events: { event, _, state in after[event.seq] = state }) { _ in }
+        #expect(starts.map(\.seq) == [1, 4, 6])
+        #expect(starts[0].before == NavigationState())
+        #expect(starts[1].before == after[3])
+        #expect(starts[1].before.scenes["main"]?.stacks["main"] == [Self.route("recipe", "1")])
+        #expect(starts[2].before == after[5])
+    }
+
     @Test func screenViewsFollowTheVisibleRouteAndMarkTheCrash() throws {
         let views = try Self.views(try Self.log(Self.sample))
         #expect(views.map(\.screen) == ["home", "recipe", "reviews", "recipe", "home", "recipe", "recipe"])

@@ -45,7 +45,6 @@ struct ReportData {
         var current: Replay?
         var namedKept: [Replay] = [], recentKept: [Replay] = []
         let recent = options.recent, named = options.sessions, limit = options.maximumSteps
-        var previousState = NavigationState()
         func close(_ replay: Replay?) {
             guard let replay, !replay.events.isEmpty else { return }
             if named.contains(replay.id) { return namedKept.append(replay) }
@@ -54,16 +53,14 @@ struct ReportData {
         }
         var progress = Progress(path)
         defer { progress.finish() }
-        report = try ViewStream.read(path, mode: mode, filter: filter, cleaning: cleaning, idle: idle, events: { event, _, state in
+        report = try ViewStream.read(path, mode: mode, filter: filter, cleaning: cleaning, idle: idle, sessionStarts: { event, before in
+            close(current)
+            let isStart = if case .sessionStart = event.action { true } else { false }
+            current = Replay(id: event.session, start: isStart ? NavigationState() : before)
+        }, events: { event, _, _ in
             progress.tick()
             tracker.consume(event)
-            if event.beginsSession(after: current?.id) {
-                close(current)
-                let isStart = if case .sessionStart = event.action { true } else { false }
-                current = Replay(id: event.session, start: isStart ? NavigationState() : previousState)
-            }
             if !event.isSnapshot, current!.events.count < limit { current!.events.append(event) }
-            previousState = state
         }) { view in
             screens.add(view)
             bounces.add(view)
