@@ -27,7 +27,8 @@ public struct AnalyticsView: Sendable, Hashable {
         get { view.tab }
         set { view.tab = newValue }
     }
-    /// The stack the visible route is on (a tab, `main`, a sheet's id), nil for a root or split.
+    /// The stack the visible route is on (a tab, `main`, a sheet's id); for a root, the selected
+    /// tab; nil for a split selection and for the root of a scene without tabs.
     public var stack: String? {
         get { view.screen.stack }
         set { view.screen.stack = newValue }
@@ -49,7 +50,8 @@ public struct AnalyticsView: Sendable, Hashable {
         get { view.screen.depth }
         set { view.screen.depth = newValue }
     }
-    /// Whether the view is inside a sheet (its stack is a sheet's).
+    /// Whether the view is inside a sheet (its stack is a sheet's). Setting it makes the view's
+    /// source a sheet, or else a stack.
     public var inSheet: Bool {
         get { view.screen.source == .sheet }
         set { view.screen.source = newValue ? .sheet : .stack }

@@ -27,7 +27,8 @@ public struct PathsQuery: Sendable {
         }
     }
     private var tallies: [[Int32]: Tally] = [:]
-    /// The n-gram being counted: one array refilled for every lookup, rather than one allocated.
+    /// The n-gram being counted: one array refilled for every lookup, rather than one allocated
+    /// for each (it is allocated again only after a new n-gram was stored).
     private var gram: [Int32] = []
     /// The paths of the current session, one per scene: their screens since `from` (all of them
     /// when `to` is set, as the last `to` is only known at the path's end), or the recent ones

@@ -19,7 +19,8 @@ public struct NavigationState: Sendable, Hashable {
         }
     }
 
-    /// The scenes, for the fold to change them without forgetting ``lastScene``.
+    /// The scenes, for the fold and the screen-view tracker to read or change one in place without
+    /// forgetting ``lastScene``; never to add or remove one.
     var sceneStorage: [String: SceneState]
     /// The scene the fold found last, and where it is: nearly every event names one, mostly the
     /// one the event before named, and looking it up anew hashes its id.
@@ -69,7 +70,8 @@ public struct SceneState: Sendable, Hashable {
         self.split = split
     }
 
-    /// The stacks, for the fold to change them without forgetting ``lastStack``.
+    /// The stacks, for the fold and ``visibleScreen`` to read or change one in place without
+    /// forgetting ``lastStack``; never to add or remove one.
     var stackStorage: [String: [Route]]
     /// The stack the fold found last, and where it is.
     var lastStack: Lookup<[Route]>?

@@ -2,8 +2,9 @@
 ///
 /// Nearly every event names a scene and a stack, mostly the ones the event before named; finding
 /// them again by their remembered index spares hashing their ids. An index stays valid while no
-/// element is added or removed, so whatever adds or removes one forgets the lookup: the fold
-/// itself, and the public `scenes` and `stacks` accessors.
+/// element is added or removed, so elements are only ever added or removed through the public
+/// `scenes` and `stacks` accessors, which forget the lookup; the remembered index is only used to
+/// change or read an element in place.
 struct Lookup<Value>: Sendable where Value: Sendable {
     var key: String
     var index: [String: Value].Index

@@ -23,8 +23,12 @@ public enum Projection {
         // Most events change a scene's stacks, tabs or sheets: they take the short way, which
         // copies nothing of the event but its scene's id.
         guard let scene = stackScene(of: event.action) else { return foldOther(&state, event) }
-        // One lookup, and the scene mutated in place: copying it out and back would copy its
-        // stacks on every event.
+        return apply(event, in: scene, to: &state)
+    }
+
+    /// Applies a scene-scoped action to its scene, found once and changed in place: copying it
+    /// out and back would copy its stacks on every event.
+    private static func apply(_ event: NavigationEvent, in scene: String, to state: inout NavigationState) -> Anomaly? {
         guard let index = state.sceneStorage.index(forKey: scene, remembering: &state.lastScene) else {
             return Anomaly(seq: event.seq, kind: .sceneNotOpen, detail: "scene '\(scene)' is not open")
         }
@@ -82,9 +86,12 @@ public enum Projection {
                 return anomaly(.sceneNotOpen, "scene '\(scene)' is not open")
             }
             state.sceneStorage.values[index].openDeepLink(tab: tab, stack: stack, path: path)
-        default:
-            // session.end, unknown types, and the actions `fold` applies itself.
+        case .sessionEnd, .unknown:
             break
+        default:
+            // Only a scene-scoped action ``stackScene(of:)`` does not list comes here; it goes the
+            // same way, only slower.
+            if let scene = event.action.scene { return apply(event, in: scene, to: &state) }
         }
         return nil
     }
@@ -123,7 +130,7 @@ extension SceneState {
     mutating func withRoutes<T>(of id: String, _ body: (inout [Route]) -> T) -> T {
         if !sheets.isEmpty, let sheet = sheets.lastIndex(where: { $0.id == id }) { return body(&sheets[sheet].stack) }
         if let index = stackStorage.index(forKey: id, remembering: &lastStack) { return body(&stackStorage.values[index]) }
-        return body(&stacks[id, default: .newStack])
+        return body(&stacks[id, default: []])
     }
 
     /// Pushes `route` onto the stack `id` (a sheet's stack when a sheet has that id), creating the

@@ -130,7 +130,8 @@ public struct ScreenViewTracker: Sendable {
 
     private mutating func update(_ scene: String, after event: NavigationEvent, into ended: inout [ScreenView]) {
         let index = open.firstIndex { $0.scene == scene }
-        // The fold has just found the scene: found again without hashing its id, and read in place.
+        // For a scene-scoped event the fold has just found the scene: found again without hashing
+        // its id, and read in place.
         guard let sceneIndex = state.sceneStorage.index(forKey: scene, remembering: &state.lastScene) else {
             if let index { close(open.remove(at: index), at: (event.seq, event.timestamp), crashed: false, into: &ended) }
             return
