@@ -22,7 +22,7 @@ public enum ViewStream {
                             _ body: (AnalyticsView) throws -> Void) throws -> ReadReport {
         // One value holds the reading's state: captured by the reader's closure, it is accessed
         // once per event rather than a dozen variables each checked for exclusive access.
-        var stream = Stream(filter: filter, clean: cleaning.cleaner(), gap: idle.map { max(1, $0.milliseconds) })
+        var stream = Stream(filter: filter, clean: cleaning.isEmpty ? nil : cleaning.cleaner(), gap: idle.map { max(1, $0.milliseconds) })
         let report = try LogReader(path: path, mode: mode).read { event in
             try stream.consume(event, sessionStarts: sessionStarts, events: events, body)
         }
@@ -34,7 +34,8 @@ public enum ViewStream {
 /// What ``ViewStream`` keeps while it reads.
 private struct Stream {
     let filter: AnalyticsFilter
-    let clean: (String) -> String
+    /// The path cleaning, nil without rules.
+    let clean: ((String) -> String)?
     /// The idle gap that splits a session, in milliseconds.
     let gap: Int64?
     var tracker = ScreenViewTracker()
@@ -53,7 +54,7 @@ private struct Stream {
     /// The session of the last event that began one.
     var session: String?
 
-    init(filter: AnalyticsFilter, clean: @escaping (String) -> String, gap: Int64?) {
+    init(filter: AnalyticsFilter, clean: ((String) -> String)?, gap: Int64?) {
         self.filter = filter
         self.clean = clean
         self.gap = gap
@@ -124,7 +125,7 @@ private struct Stream {
             let number = part(session, at: view.startSeq)
             var row = AnalyticsView(view, app: app)
             if number > 1 { row.session += "#\(number)" }
-            row.screen = clean(row.screen)
+            if let clean { row.screen = clean(row.screen) }
             try body(row)
         }
     }
