@@ -306,15 +306,17 @@ public struct LogReader: Sendable {
 /// delivered, in place. An array of enums of event or defect copied each event in and out again,
 /// retaining and releasing every string, which cost about a third of decoding it.
 final class DecodedPart: @unchecked Sendable {
-    /// Where a line starts, and whether it is the next event or the next defect.
+    /// Where a line starts, whether it is the next event or the next defect, and whether the
+    /// event's line has a `crc`.
     private struct Line {
         var start: Int
         var isEvent: Bool
+        var hasCRC: Bool
     }
 
     // Only ever used by one thread at a time, handed over through the part board's lock.
     @exclusivity(unchecked) private var lines: [Line] = []
-    @exclusivity(unchecked) private var events: UnsafeMutablePointer<DecodedLine>
+    @exclusivity(unchecked) private var events: UnsafeMutablePointer<NavigationEvent>
     @exclusivity(unchecked) private var capacity: Int
     @exclusivity(unchecked) private var count = 0
     /// How many events were moved out, delivered.
@@ -334,20 +336,20 @@ final class DecodedPart: @unchecked Sendable {
 
     func append(_ decoded: consuming DecodedLine, lineStart: Int) {
         if count == capacity {
-            let larger = UnsafeMutablePointer<DecodedLine>.allocate(capacity: capacity * 2)
+            let larger = UnsafeMutablePointer<NavigationEvent>.allocate(capacity: capacity * 2)
             larger.moveInitialize(from: events, count: count)
             events.deallocate()
             events = larger
             capacity *= 2
         }
-        (events + count).initialize(to: decoded)
+        lines.append(Line(start: lineStart, isEvent: true, hasCRC: decoded.hasCRC))
+        (events + count).initialize(to: decoded.event)
         count += 1
-        lines.append(Line(start: lineStart, isEvent: true))
     }
 
     func append(_ defect: LineError, lineStart: Int) {
         defects.append(defect)
-        lines.append(Line(start: lineStart, isEvent: false))
+        lines.append(Line(start: lineStart, isEvent: false, hasCRC: false))
     }
 
     /// Hands the lines to `merger` in order, until it stops; `finalLine` when the part's last line
@@ -358,12 +360,11 @@ final class DecodedPart: @unchecked Sendable {
             if merger.stopped { return }
             let isLastLine = finalLine && k == lines.count - 1
             if line.isEvent {
-                // Handed over in place and destroyed after: a copy would retain and release every
-                // string again.
-                let slot = events + delivered
+                // Moved out into a constant of its own: handed over from the buffer, or as a member
+                // of a moved-out value, it was copied, every string retained and released again.
+                let event = (events + delivered).move()
                 delivered += 1
-                defer { slot.deinitialize(count: 1) }
-                try merger.event(slot.pointee.event, hasCRC: slot.pointee.hasCRC, offset: fileOffset + line.start, isLastLine: isLastLine, body)
+                try merger.event(event, hasCRC: line.hasCRC, offset: fileOffset + line.start, isLastLine: isLastLine, body)
             } else {
                 merger.defect(defects[defect], offset: fileOffset + line.start, isLastLine: isLastLine)
                 defect += 1
