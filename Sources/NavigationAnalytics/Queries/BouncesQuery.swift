@@ -20,8 +20,9 @@ public struct BouncesQuery: Sendable {
         var byPush: Bool
         var dwell: Int64
     }
-    /// The last two views of each open path of the current session, by scene.
-    private var recent: [String: [Step]] = [:]
+    /// The last two views of each open path of the current session, one per scene: a session has
+    /// a few scenes, found by comparing ids.
+    private var recent: [(scene: String, steps: [Step])] = []
     private var session: String?
 
     public init(within: Duration = .seconds(5)) { self.within = within }
@@ -33,7 +34,12 @@ public struct BouncesQuery: Sendable {
         }
         let step = Step(screen: view.screen, byPush: view.enteredBy == "push", dwell: view.dwellMilliseconds)
         if step.byPush { tallies[view.screen, default: (0, 0)].pushes += 1 }
-        let bounced = Self.add(step, poppedBack: view.enteredBy == "pop", within: within.milliseconds, to: &recent[view.scene, default: []])
+        let scene = view.scene
+        let index = recent.firstIndex { $0.scene == scene } ?? {
+            recent.append((scene, []))
+            return recent.count - 1
+        }()
+        let bounced = Self.add(step, poppedBack: view.enteredBy == "pop", within: within.milliseconds, to: &recent[index].steps)
         if let bounced { tallies[bounced, default: (0, 0)].bounces += 1 }
     }
 

@@ -15,6 +15,10 @@ public struct FlowQuery: Sendable {
     private struct Key: Hashable { var session: String, scene: String }
     /// The first `steps` screens of every path (memory grows with paths, not events).
     private var paths: [Key: [String]] = [:]
+    /// The path the last view went to, and where it is: a path's views mostly come one after
+    /// another, and finding it again spares hashing its session and scene. Forgotten when a path
+    /// is added, which may move the others.
+    private var last: (key: Key, index: [Key: [String]].Index)?
 
     public init(steps: Int, top: Int = 5) {
         self.steps = max(2, steps)
@@ -23,11 +27,18 @@ public struct FlowQuery: Sendable {
 
     public mutating func add(_ view: AnalyticsView) {
         let key = Key(session: view.session, scene: view.scene)
-        guard let screens = paths[key] else {
+        let index: [Key: [String]].Index
+        if let last, last.key == key {
+            index = last.index
+        } else if let found = paths.index(forKey: key) {
+            index = found
+            last = (key, found)
+        } else {
             paths[key] = [view.screen]
+            last = nil
             return
         }
-        if screens.count < steps { paths[key]!.append(view.screen) }
+        if paths.values[index].count < steps { paths.values[index].append(view.screen) }
     }
 
     public var rows: [Row] {
