@@ -38,7 +38,6 @@ public struct FunnelQuery: Sendable {
     private var reached: [Int]
     private var times: [QuantileCounter]
     private var session: String?
-    private var views: [(screen: String, start: Int64)] = []
 
     public init(steps: [String], mode: Mode = .ordered, entry: Entry = .first, window: Duration = .seconds(86_400)) {
         precondition(!steps.isEmpty, "a funnel needs at least one step")
@@ -68,10 +67,15 @@ public struct FunnelQuery: Sendable {
     private mutating func endSession() {
         defer { pending.removeAll(keepingCapacity: true) }
         guard !pending.isEmpty else { return }
-        // In seq order; views that began with the same event (scenes resuming) by scene.
-        views = pending.sorted { ($0.seq, $0.scene) < ($1.seq, $1.scene) }.map { ($0.screen, $0.start) }
+        // In seq order; views that began with the same event (scenes resuming) by scene. Sorted in
+        // place, and only when they are not in order already, as they mostly are: a scene's views
+        // end in the order they began.
+        func precedes(_ a: (seq: Int, scene: String, screen: String, start: Int64), _ b: (seq: Int, scene: String, screen: String, start: Int64)) -> Bool {
+            a.seq != b.seq ? a.seq < b.seq : a.scene < b.scene
+        }
+        if pending.indices.dropFirst().contains(where: { precedes(pending[$0], pending[$0 - 1]) }) { pending.sort(by: precedes) }
         var best: [Int64] = []   // times from step 1 of the best attempt, one per step reached
-        for start in views.indices where views[start].screen == steps[0] {
+        for start in pending.indices where pending[start].screen == steps[0] {
             let attempt = self.attempt(from: start)
             if attempt.count > best.count { best = attempt }
             if entry == .first || best.count == steps.count { break }
@@ -84,6 +88,7 @@ public struct FunnelQuery: Sendable {
 
     /// The times from step 1 of the steps an attempt starting at view `start` reaches.
     private func attempt(from start: Int) -> [Int64] {
+        let views = pending
         let t0 = views[start].start
         let limit = t0 + window.milliseconds
         var result: [Int64] = [0]
