@@ -112,8 +112,8 @@ private struct Stream {
     }
 
     /// Hands the views in `ended` that pass the filter to `body`, cleaned and numbered by part,
-    /// and empties `ended` (unless `body` throws). Each view is moved out of it into its row: copying it would retain
-    /// every string once more.
+    /// and empties `ended` (unless `body` throws). Each view is moved out of it into its row:
+    /// copying it would retain every string once more.
     private mutating func deliverEnded(_ body: (AnalyticsView) throws -> Void) throws {
         ended.reverse()
         while let view = ended.popLast() {
