@@ -51,8 +51,6 @@ private struct Stream {
     var cuts: [String: [Int]] = [:]
     var seen: Set<String> = []
     var last: (session: String, time: Int64)?
-    /// The session of the last event that began one.
-    var session: String?
 
     init(filter: AnalyticsFilter, clean: ((String) -> String)?, gap: Int64?) {
         self.filter = filter
@@ -63,8 +61,7 @@ private struct Stream {
     mutating func consume(_ event: NavigationEvent, sessionStarts: ((NavigationEvent, NavigationState) throws -> Void)?,
                           events: ((NavigationEvent, String?, NavigationState) throws -> Void)?,
                           _ body: (AnalyticsView) throws -> Void) throws {
-        if let sessionStarts, event.beginsSession(after: session) {
-            session = event.session
+        if let sessionStarts, event.beginsSession(after: tracker.session) {
             // Asked for here, before the fold, rather than kept after every event by the caller:
             // a copy kept of the state makes the next fold copy it, stacks and all.
             try sessionStarts(event, tracker.state)

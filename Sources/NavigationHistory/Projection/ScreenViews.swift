@@ -55,7 +55,8 @@ public struct ScreenViewTracker: Sendable {
     /// The open view of each scene that has one: a few scenes at most, found by comparing ids,
     /// and changed in place.
     private var open: [ScreenView] = []
-    private var session: String?
+    /// The session of the last event that began one.
+    package private(set) var session: String?
     private var sessionEnded = false
     private var last: (seq: Int, timestamp: Timestamp)?
 
