@@ -22,6 +22,17 @@ import Testing
         return (path, events)
     }
 
+    /// An indexed log whose line at seq 701, an entry's, changes behind the index's back, keeping
+    /// its length: the first and last entries still name their lines, that one does not. Returns
+    /// the log, its events now and the state after each.
+    static func logWithStaleEntry(in dir: TemporaryDirectory, seed: UInt64) throws
+        -> (path: String, events: [NavigationEvent], states: [NavigationState]) {
+        var (path, events) = try indexedLog(in: dir, seed: seed)
+        events[700].timestamp.millisecondsSince1970 += 1
+        try rewrite(path, events)
+        return (path, events, try states(path))
+    }
+
     /// Writes `events` as the log at `path`.
     static func rewrite(_ path: String, _ events: some Sequence<NavigationEvent>) throws {
         try Data(events.flatMap { LineEncoder.encode($0) }).write(to: URL(fileURLWithPath: path))
@@ -156,12 +167,7 @@ import Testing
 
     @Test func aStaleEntryFoundDuringASeekRebuildsTheIndexAndTheSeekStillLandsRight() throws {
         let dir = TemporaryDirectory()
-        var (path, events) = try Self.indexedLog(in: dir, seed: 12)
-        // Rewrite the log with other events of the same length in lines, behind the index's back:
-        // the first and last entries still name their lines, a middle one does not.
-        events[700].timestamp.millisecondsSince1970 += 1
-        try Self.rewrite(path, events)
-        let states = try Self.states(path)
+        let (path, _, states) = try Self.logWithStaleEntry(in: dir, seed: 12)
         let timeline = try Timeline(path: path, interval: 100)
         #expect(!timeline.indexRebuilt, "the first and last entries still match")
         try timeline.seek(to: 750)
@@ -171,11 +177,7 @@ import Testing
 
     @Test func aStaleEntryFoundDuringAReplayRebuildsTheIndexAndTheReplayFoldsRight() throws {
         let dir = TemporaryDirectory()
-        var (path, events) = try Self.indexedLog(in: dir, seed: 13)
-        // The line the entry at seq 701 names changes behind the index's back, keeping its length.
-        events[700].timestamp.millisecondsSince1970 += 1
-        try Self.rewrite(path, events)
-        let states = try Self.states(path)
+        let (path, events, states) = try Self.logWithStaleEntry(in: dir, seed: 13)
         let timeline = try Timeline(path: path, interval: 100)
         #expect(!timeline.indexRebuilt, "the first and last entries still match")
         var replayed: [(NavigationEvent, NavigationState, NavigationState)] = []
