@@ -1,0 +1,233 @@
+import Dispatch
+import Foundation
+
+extension LogReader {
+    /// Reads the log in chunks at once, one thread each, every chunk after the first beginning at
+    /// a `session.start`, where the fold starts over from an empty state.
+    ///
+    /// The log's bytes are cut into `count` equal ranges. Each range after the first begins at its
+    /// first `session.start`; a range without one joins the range before. A chunk's events go to
+    /// `consume` in order, on the chunk's thread, with the chunk's own part. Its last event is the
+    /// next chunk's first, handed over with `endsChunk` true, so that the sessions that event ends
+    /// are ended as a reading in order ends them. Every line is checked, once, by the chunk that
+    /// reads it.
+    ///
+    /// - Parameters:
+    ///   - count: How many chunks, and threads; fewer than 2 reads nothing.
+    ///   - minimumBytes: Logs smaller than this are not read in chunks.
+    ///   - make: Makes the part of chunk `k`, on the calling thread.
+    ///   - consume: Hands an event to its chunk's part.
+    /// - Returns: The parts in order, with the report a reading in order gives; nil when nothing was
+    ///   read, or when the chunks' readings cannot stand for one in order: a chunk met a defect or
+    ///   a warning (whose line a chunk begun mid-file cannot number), or did not end at the next
+    ///   chunk's first event. Then read the log in order, which reports what it found.
+    /// - Throws: `noInput` and `io`, and the first error `consume` throws, in chunk order.
+    package func readInChunks<Part>(count: Int, minimumBytes: Int, make: (Int) -> Part,
+                                    _ consume: @escaping @Sendable (inout Part, NavigationEvent, _ endsChunk: Bool) throws -> Void)
+        throws -> (parts: [Part], report: ReadReport)? {
+        let (files, segmented) = try LogFiles.resolve(path)
+        let layout = try ChunkLayout(files: files, count: count)
+        guard count > 1, layout.total >= minimumBytes, !checksSnapshots else { return nil }
+        // First where each chunk begins, then the chunks: a chunk that waited for the next one's
+        // beginning could wait for a thread that never comes.
+        let starts = Slots<EventPosition?>(count: count)
+        starts[0] = EventPosition(file: 0, offset: 0, line: 1)
+        DispatchQueue.concurrentPerform(iterations: count - 1) { j in
+            let k = j + 1
+            starts[k] = starts.attempt(k) {
+                try findSessionStart(in: layout, from: layout.nominal(k), before: layout.nominal(k + 1), segmented: segmented)
+            } ?? nil
+        }
+        try starts.throwFirstError()
+        let begun = (0..<count).compactMap { k in starts[k]!.map { (chunk: k, start: $0) } }
+        let chunks = Slots<Chunk<Part>>(count: begun.count)
+        for (n, chunk) in begun.enumerated() {
+            let end = n + 1 < begun.count ? layout.offset(of: begun[n + 1].start) : nil
+            chunks[n] = Chunk(part: make(chunk.chunk), start: chunk.start, limit: layout.nominal(chunk.chunk + 1), end: end)
+        }
+        DispatchQueue.concurrentPerform(iterations: begun.count) { n in
+            chunks.attempt(n) { try readChunk(&chunks[n]!, in: layout, segmented: segmented, consume) }
+        }
+        try chunks.throwFirstError()
+        return merge((0..<begun.count).map { chunks[$0]! }, in: layout)
+    }
+
+    /// Reads a chunk from its start to the next chunk's first event.
+    private func readChunk<Part>(_ chunk: inout Chunk<Part>, in layout: ChunkLayout, segmented: Bool,
+                                 _ consume: (inout Part, NavigationEvent, Bool) throws -> Void) throws {
+        var reader = self
+        reader.threads = 1
+        let (limit, end) = (chunk.limit, chunk.end)
+        var endedAtNext = false
+        var part = chunk.part
+        defer {
+            chunk.part = part
+            chunk.endedAtNext = endedAtNext
+        }
+        // Lines are only compared with where the next chunk begins once past this one's own range.
+        let start = chunk.start.file == 0 && chunk.start.offset == 0 ? nil : chunk.start
+        chunk.report = try reader.scan(files: layout.files, segmented: segmented, from: start) { event, position in
+            if let end, case let at = layout.offset(of: position), at >= limit, at >= end {
+                guard at == end else { return false }   // the next chunk's first event never came
+                try consume(&part, event, true)
+                endedAtNext = true
+                return false
+            }
+            try consume(&part, event, false)
+            return true
+        }
+    }
+
+    /// The chunks' parts, with their reports merged into the one a reading in order gives; nil when
+    /// they cannot stand for a reading in order.
+    private func merge<Part>(_ chunks: [Chunk<Part>], in layout: ChunkLayout) -> (parts: [Part], report: ReadReport)? {
+        var merged = ReadReport(mode: mode)
+        for (n, chunk) in chunks.enumerated() {
+            guard let report = chunk.report, report.defectCount == 0, report.warningCount == 0, report.tornTail == nil,
+                  report.stoppedAt == nil, chunk.end == nil || chunk.endedAtNext else { return nil }
+            merged.events += report.events - (n > 0 ? 1 : 0)   // a chunk's first event also ends the one before
+            merged.firstSeq = merged.firstSeq ?? report.firstSeq
+            merged.lastSeq = report.lastSeq ?? merged.lastSeq
+            merged.sessionIDs.formUnion(report.sessionIDs)
+            if n == chunks.count - 1 { merged.bytes = layout.offset(of: chunk.start) + report.bytes }
+        }
+        merged.sessions = merged.sessionIDs.count
+        merged.segments = layout.files.count
+        return (chunks.map(\.part), merged)
+    }
+
+    /// The position of the first `session.start` whose line begins in `[from, before)`, in log
+    /// offsets; nil when there is none. Lines it cannot read are skipped: the chunk before reads
+    /// them too, and reports them.
+    private func findSessionStart(in layout: ChunkLayout, from: Int, before: Int, segmented: Bool) throws -> EventPosition? {
+        guard var position = try layout.lineStart(atOrAfter: from), layout.offset(of: position) < before else { return nil }
+        position.line = 1
+        var reader = self
+        reader.mode = .salvage
+        reader.threads = 1
+        reader.readsAhead = false
+        reader.blockSize = 256 << 10   // it mostly stops within the first few lines
+        var found: EventPosition?
+        _ = try reader.scan(files: layout.files, segmented: segmented, from: position) { event, position in
+            guard layout.offset(of: position) < before else { return false }
+            guard event.startsSession else { return true }
+            found = position
+            return false
+        }
+        return found
+    }
+}
+
+extension NavigationEvent {
+    /// Whether this is a `session.start`, which clears the state. A function of its own: a pattern
+    /// inlined into a large function copies the whole action.
+    @inline(never)
+    var startsSession: Bool {
+        if case .sessionStart = action { true } else { false }
+    }
+}
+
+/// The files of a log as one run of bytes, cut into equal ranges.
+private struct ChunkLayout: Sendable {
+    let files: [String]
+    /// Where each file begins in the run, and where the run ends.
+    private let starts: [Int]
+    let total: Int
+    private let count: Int
+
+    init(files: [String], count: Int) throws {
+        self.files = files
+        var starts: [Int] = []
+        var total = 0
+        for file in files {
+            starts.append(total)
+            total += try InputFile(path: file).size()
+        }
+        self.starts = starts
+        self.total = total
+        self.count = max(count, 1)
+    }
+
+    /// Where range `k` nominally begins.
+    func nominal(_ k: Int) -> Int { k >= count ? total : total / count * k }
+
+    /// A position's offset in the run.
+    func offset(of position: EventPosition) -> Int { starts[position.file] + position.offset }
+
+    /// The first line that begins at or after `offset` in the run; nil when none does within a
+    /// line's greatest length.
+    func lineStart(atOrAfter offset: Int) throws -> EventPosition? {
+        guard let file = starts.lastIndex(where: { $0 <= offset }), offset < total else { return nil }
+        let inFile = offset - starts[file]
+        if inFile == 0 { return EventPosition(file: file, offset: 0, line: 1) }
+        let input = try InputFile(path: files[file])
+        try input.seek(to: inFile - 1)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: LineDecoder.maximumLineLength + 2, alignment: 1)
+        defer { buffer.deallocate() }
+        let filled = try input.fill(buffer, from: 0)
+        guard let newline = memchrIndex(UnsafeRawBufferPointer(buffer), 0x0A, from: 0, to: filled) else { return nil }
+        let next = inFile + newline
+        if next < input.size() { return EventPosition(file: file, offset: next, line: 1) }
+        return file + 1 < files.count ? EventPosition(file: file + 1, offset: 0, line: 1) : nil
+    }
+}
+
+/// A chunk of a reading: where it begins, where its own range ends and where the next chunk
+/// begins (nil for the last), what it made of its events and what its reading found.
+private struct Chunk<Part> {
+    var part: Part
+    let start: EventPosition
+    let limit: Int
+    let end: Int?
+    var report: ReadReport?
+    var endedAtNext = false
+
+    init(part: Part, start: EventPosition, limit: Int, end: Int?) {
+        self.part = part
+        self.start = start
+        self.limit = limit
+        self.end = end
+    }
+}
+
+/// One value per chunk, each written by the chunk's own thread, read once they are all done: each
+/// in memory of its own, so that no thread touches another's.
+private final class Slots<Value>: @unchecked Sendable {
+    private let count: Int
+    private let values: UnsafeMutablePointer<Value?>
+    private let errors: UnsafeMutablePointer<(any Error)?>
+
+    init(count: Int) {
+        self.count = count
+        values = .allocate(capacity: count)
+        values.initialize(repeating: nil, count: count)
+        errors = .allocate(capacity: count)
+        errors.initialize(repeating: nil, count: count)
+    }
+
+    deinit {
+        values.deinitialize(count: count)
+        values.deallocate()
+        errors.deinitialize(count: count)
+        errors.deallocate()
+    }
+
+    subscript(k: Int) -> Value? {
+        get { values[k] }
+        _modify { yield &values[k] }
+        set { values[k] = newValue }
+    }
+
+    /// Runs `body` for slot `k`, keeping the error it throws.
+    func attempt<T>(_ k: Int, _ body: () throws -> T) -> T? {
+        do { return try body() } catch {
+            errors[k] = error
+            return nil
+        }
+    }
+
+    /// Throws the first slot's error, if any.
+    func throwFirstError() throws {
+        if let error = (0..<count).lazy.compactMap({ self.errors[$0] }).first { throw error }
+    }
+}
