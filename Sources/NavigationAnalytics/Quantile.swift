@@ -19,6 +19,13 @@ public struct QuantileCounter: Sendable, Hashable {
     }
 
     /// The quantile for `percent` (0...100), or nil when no value was added.
+    /// Adds every value `other` counted.
+    public mutating func merge(_ other: QuantileCounter) {
+        counts.merge(other.counts, uniquingKeysWith: +)
+        count += other.count
+        total += other.total
+    }
+
     public func quantile(percent: Int) -> Int64? {
         guard count > 0 else { return nil }
         let rank = max(1, (percent * count + 99) / 100)

@@ -1,3 +1,4 @@
+import Foundation
 import NavigationHistory
 
 /// The screen views of a log in one streaming pass, filtered: what every analytics query reads.
@@ -23,11 +24,130 @@ public enum ViewStream {
         // One value holds the reading's state: captured by the reader's closure, it is accessed
         // once per event rather than a dozen variables each checked for exclusive access.
         var stream = Stream(filter: filter, clean: cleaning.isEmpty ? nil : cleaning.cleaner(), gap: idle.map { max(1, $0.milliseconds) })
-        let report = try LogReader(path: path, mode: mode).read { event in
-            try stream.consume(event, sessionStarts: sessionStarts, events: events, body)
+        return try withoutActuallyEscaping(body) { body in
+            var sink = ClosureSink(body: body)
+            let report = try LogReader(path: path, mode: mode).read { event in
+                try stream.consume(event, sessionStarts: sessionStarts, events: events, into: &sink)
+            }
+            try stream.finish(into: &sink)
+            return report
         }
-        try stream.finish(body)
-        return report
+    }
+
+    /// Runs `query` over the screen views of the log at `path` that pass `filter`, and finishes it.
+    ///
+    /// With several cores, a large log is read in chunks at once, each beginning at a
+    /// `session.start`, with a copy of `query` each, merged in order at the end. The result is the
+    /// same as that of a reading in order, which is what happens when the chunks cannot stand for
+    /// one: a log with defects or warnings, or a session id used again in a later chunk.
+    ///
+    /// - Returns: The finished query, and the reader's report (events, seq range, defects
+    ///   tolerated by `mode`).
+    /// - Throws: What reading the log throws in `mode`.
+    public static func run<Query: ViewQuery>(_ query: Query, over path: String, mode: RecoveryMode = .tolerateTornTail,
+                                             filter: AnalyticsFilter = AnalyticsFilter(), cleaning: PathCleaning = PathCleaning(),
+                                             idle: Duration? = nil) throws -> (query: Query, report: ReadReport) {
+        let run = try run(query, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
+                          threads: ProcessInfo.processInfo.activeProcessorCount, chunkedFrom: 16 << 20)
+        return (run.query, run.report)
+    }
+
+    /// ``run(_:over:mode:filter:cleaning:idle:)`` in `threads` chunks when the log holds at least
+    /// `chunkedFrom` bytes (what tests use to read small logs in many chunks); also says in how
+    /// many chunks it was read, 1 when in order.
+    package static func run<Query: ViewQuery>(_ query: Query, over path: String, mode: RecoveryMode, filter: AnalyticsFilter,
+                                              cleaning: PathCleaning, idle: Duration?, threads: Int,
+                                              chunkedFrom: Int) throws -> (query: Query, report: ReadReport, chunks: Int) {
+        let gap = idle.map { max(1, $0.milliseconds) }
+        let chunked = try LogReader(path: path, mode: mode).readInChunks(count: threads, minimumBytes: chunkedFrom, make: { _ in
+            // A cleaner each: its memo is not shared between threads.
+            ChunkRun(stream: Stream(filter: filter, clean: cleaning.isEmpty ? nil : cleaning.cleaner(), gap: gap), sink: QuerySink(query: query))
+        }) { chunk, event, endsChunk in
+            try chunk.consume(event, endsChunk: endsChunk)
+        }
+        if var chunks = chunked?.parts, let report = chunked?.report, ChunkRun.standForOneReading(chunks) {
+            var last = chunks.removeLast()   // its views still open end at the log's last event
+            try last.stream.finish(into: &last.sink)
+            chunks.append(last)
+            var result = chunks[0].sink.query
+            result.finish()
+            for chunk in chunks.dropFirst() {
+                var later = chunk.sink.query
+                later.finish()
+                result.merge(later)
+            }
+            return (result, report, chunks.count)
+        }
+        var stream = Stream(filter: filter, clean: cleaning.isEmpty ? nil : cleaning.cleaner(), gap: gap)
+        var sink = QuerySink(query: query)
+        let report = try LogReader(path: path, mode: mode).read { event in
+            try stream.consume(event, sessionStarts: nil, events: nil, into: &sink)
+        }
+        try stream.finish(into: &sink)
+        sink.query.finish()
+        return (sink.query, report, 1)
+    }
+}
+
+/// A query over screen views that ``ViewStream/run(_:over:mode:filter:cleaning:idle:)`` can run
+/// over chunks of a log at once, one copy each, and merge.
+public protocol ViewQuery: Sendable {
+    /// Counts a view. Views come session by session; within a (session, scene), in the order they
+    /// began.
+    mutating func add(_ view: AnalyticsView)
+    /// Counts what the query held back until its views ended.
+    mutating func finish()
+    /// Adds the counts of `later`: a copy of the query, made before it counted anything, that
+    /// counted the views after this one's. Both are finished, and no session has views in both.
+    mutating func merge(_ later: Self)
+}
+
+extension ViewQuery {
+    /// Nothing held back: the default.
+    public mutating func finish() {}
+}
+
+/// Where a ``Stream`` hands its views.
+private protocol ViewSink {
+    mutating func take(_ view: AnalyticsView) throws
+}
+
+private struct ClosureSink: ViewSink {
+    let body: (AnalyticsView) throws -> Void
+    func take(_ view: AnalyticsView) throws { try body(view) }
+}
+
+private struct QuerySink<Query: ViewQuery>: ViewSink {
+    var query: Query
+    mutating func take(_ view: AnalyticsView) { query.add(view) }
+}
+
+/// One chunk of a chunked reading: its stream and its copy of the query.
+private struct ChunkRun<Query: ViewQuery> {
+    var stream: Stream
+    var sink: QuerySink<Query>
+    /// The sessions seen before the event that begins the next chunk.
+    var seenBeforeEnd: Set<String> = []
+
+    mutating func consume(_ event: NavigationEvent, endsChunk: Bool) throws {
+        if endsChunk { seenBeforeEnd = stream.seen }
+        try stream.consume(event, sessionStarts: nil, events: nil, into: &sink)
+    }
+
+    /// Whether the chunks' views are those of a reading in order. Each chunk began with a
+    /// `session.start`, with the fold's state empty, as in order. They differ only when a session
+    /// id a chunk saw was seen by a chunk before: in order, it would be numbered as a new part.
+    static func standForOneReading(_ chunks: [Self]) -> Bool {
+        // A later part of a session is named SESSION#N, which a session id elsewhere may be too.
+        if chunks.contains(where: { !$0.stream.cuts.isEmpty }), chunks.contains(where: { $0.stream.seen.contains { $0.contains("#") } }) {
+            return false
+        }
+        var earlier: Set<String> = []
+        for chunk in chunks {
+            guard earlier.isDisjoint(with: chunk.stream.seen) else { return false }
+            earlier.formUnion(chunk.seenBeforeEnd)
+        }
+        return true
     }
 }
 
@@ -58,9 +178,9 @@ private struct Stream {
         self.gap = gap
     }
 
-    mutating func consume(_ event: NavigationEvent, sessionStarts: ((NavigationEvent, NavigationState) throws -> Void)?,
-                          events: ((NavigationEvent, String?, NavigationState) throws -> Void)?,
-                          _ body: (AnalyticsView) throws -> Void) throws {
+    mutating func consume<Sink: ViewSink>(_ event: NavigationEvent, sessionStarts: ((NavigationEvent, NavigationState) throws -> Void)?,
+                                          events: ((NavigationEvent, String?, NavigationState) throws -> Void)?,
+                                          into sink: inout Sink) throws {
         if let sessionStarts, event.beginsSession(after: tracker.session) {
             // Asked for here, before the fold, rather than kept after every event by the caller:
             // a copy kept of the state makes the next fold copy it, stacks and all.
@@ -73,13 +193,13 @@ private struct Stream {
                       event.timestamp.millisecondsSince1970 - previous.time >= gap {
                 cuts[event.session, default: []].append(event.seq)
                 ended = tracker.resume(before: event)
-                try deliverEnded(body)
+                try deliverEnded(into: &sink)
             }
             if last?.session != event.session { seen.insert(event.session) }
             last = (event.session, event.timestamp.millisecondsSince1970)
         }
         tracker.consume(event, appendingTo: &ended)
-        try deliverEnded(body)
+        try deliverEnded(into: &sink)
         // After the views this start ended: they belong to the run before, with its own app.
         if let app = Self.startedApp(event.action) {
             apps[event.session] = app
@@ -91,9 +211,9 @@ private struct Stream {
         try events(event, eventApp!.app, tracker.state)
     }
 
-    mutating func finish(_ body: (AnalyticsView) throws -> Void) throws {
+    mutating func finish<Sink: ViewSink>(into sink: inout Sink) throws {
         ended = tracker.finish().views
-        try deliverEnded(body)
+        try deliverEnded(into: &sink)
     }
 
     /// The app a `session.start` names (nil for any other event, and for a start that names none).
@@ -111,7 +231,7 @@ private struct Stream {
     /// Hands the views in `ended` that pass the filter to `body`, cleaned and numbered by part,
     /// and empties `ended` (unless `body` throws). Each view is moved out of it into its row:
     /// copying it would retain every string once more.
-    private mutating func deliverEnded(_ body: (AnalyticsView) throws -> Void) throws {
+    private mutating func deliverEnded<Sink: ViewSink>(into sink: inout Sink) throws {
         ended.reverse()
         while let view = ended.popLast() {
             let session = view.session
@@ -123,7 +243,7 @@ private struct Stream {
             var row = AnalyticsView(view, app: app)
             if number > 1 { row.session += "#\(number)" }
             if let clean { row.screen = clean(row.screen) }
-            try body(row)
+            try sink.take(row)
         }
     }
 }

@@ -4,7 +4,7 @@ import NavigationHistory
 /// the push left (the path's view before it) and came within `within`. Per screen: its pushes (views
 /// entered by push), its bounces and the bounce rate in basis points. Rows are sorted by bounces,
 /// descending, then by pushes, descending, then by screen.
-public struct BouncesQuery: Sendable {
+public struct BouncesQuery: ViewQuery {
     public struct Row: Sendable, Hashable {
         public var screen: String
         public var pushes: Int, bounces: Int
@@ -53,6 +53,12 @@ public struct BouncesQuery: Sendable {
         last.append(step)
         if last.count > 2 { last.removeFirst() }
         return bounced
+    }
+
+    public mutating func merge(_ later: BouncesQuery) {
+        session = nil
+        recent.removeAll()
+        tallies.merge(later.tallies) { ($0.pushes + $1.pushes, $0.bounces + $1.bounces) }
     }
 
     public var rows: [Row] {

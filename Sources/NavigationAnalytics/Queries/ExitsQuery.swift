@@ -3,7 +3,7 @@
 /// split into clean ends and unclean ones (that view crashed: a crash or a kill). With
 /// `crashPaths` K, also the most common last-K-screen sequences before an unclean end.
 /// Rows are sorted by exits, descending, then by screen.
-public struct ExitsQuery: Sendable {
+public struct ExitsQuery: ViewQuery {
     public struct Row: Sendable, Hashable {
         public var screen: String
         public var exits: Int, clean: Int, unclean: Int
@@ -46,6 +46,12 @@ public struct ExitsQuery: Sendable {
         if last.crashed, crashPaths > 0 {
             crashTallies[views.suffix(crashPaths).map(\.screen), default: 0] += 1
         }
+    }
+
+    public mutating func merge(_ later: ExitsQuery) {
+        session = nil
+        tallies.merge(later.tallies) { ($0.clean + $1.clean, $0.unclean + $1.unclean) }
+        crashTallies.merge(later.crashTallies, uniquingKeysWith: +)
     }
 
     public var rows: [Row] {

@@ -2,7 +2,7 @@
 /// path, the count of each transition from position p to p + 1, where each node is `p_screen` and a
 /// screen outside the `top` most common at its position is `p_other`. Rows are sorted by step, then
 /// count, descending, then from and to.
-public struct FlowQuery: Sendable {
+public struct FlowQuery: ViewQuery {
     public struct Row: Sendable, Hashable {
         /// The position of the transition's `from` view.
         public var step: Int
@@ -39,6 +39,12 @@ public struct FlowQuery: Sendable {
             return
         }
         if paths.values[index].count < steps { paths.values[index].append(view.screen) }
+    }
+
+    public mutating func merge(_ later: FlowQuery) {
+        last = nil
+        // A path in both goes on as it would have in one query (chunks share no session).
+        paths.merge(later.paths) { mine, theirs in Array((mine + theirs).prefix(steps)) }
     }
 
     public var rows: [Row] {

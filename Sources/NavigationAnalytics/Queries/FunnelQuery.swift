@@ -11,7 +11,7 @@ import NavigationHistory
 /// With ``Entry/first`` only a session's first step-1 view starts an attempt (Mixpanel's rule);
 /// with ``Entry/any`` every step-1 view may, and the attempt that gets furthest counts (the
 /// earliest of those; PostHog's rule). A session's views are taken in seq order, all scenes together.
-public struct FunnelQuery: Sendable {
+public struct FunnelQuery: ViewQuery {
     public enum Mode: String, Sendable, CaseIterable { case ordered, strict, any }
     public enum Entry: String, Sendable, CaseIterable { case first, any }
 
@@ -63,6 +63,14 @@ public struct FunnelQuery: Sendable {
 
     /// Ends the last session; call once after the last view.
     public mutating func finish() { endSession() }
+
+    public mutating func merge(_ later: FunnelQuery) {
+        session = nil
+        for k in steps.indices {
+            reached[k] += later.reached[k]
+            times[k].merge(later.times[k])
+        }
+    }
 
     private mutating func endSession() {
         defer { pending.removeAll(keepingCapacity: true) }

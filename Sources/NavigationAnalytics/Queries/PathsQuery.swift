@@ -2,7 +2,7 @@
 /// often each occurs and in how many sessions. With `from`, each path is taken from its first view
 /// of that screen on; with `to`, up to its last view of that screen. Rows are sorted by
 /// occurrences, descending, then by the sequence.
-public struct PathsQuery: Sendable {
+public struct PathsQuery: ViewQuery {
     public struct Row: Sendable, Hashable {
         public var screens: [String]
         public var occurrences: Int
@@ -17,6 +17,13 @@ public struct PathsQuery: Sendable {
     private var names: [String] = []
     private struct Tally {
         var occurrences = 0, sessions = 0, lastSession = -1
+
+        /// Adds the counts of another chunk's tally, whose sessions are others.
+        mutating func add(_ other: Tally) {
+            occurrences += other.occurrences
+            sessions += other.sessions
+            lastSession = -1
+        }
 
         mutating func add(session: Int) {
             occurrences += 1
@@ -101,6 +108,13 @@ public struct PathsQuery: Sendable {
     /// Counts the n-gram in `gram`.
     private mutating func countGram() {
         tallies[gram, default: Tally()].add(session: sessionNumber)   // one lookup
+    }
+
+    public mutating func merge(_ later: PathsQuery) {
+        currentSession = nil
+        for (gram, tally) in later.tallies {
+            tallies[gram.map { intern(later.names[Int($0)]) }, default: Tally()].add(tally)
+        }
     }
 
     public var rows: [Row] {

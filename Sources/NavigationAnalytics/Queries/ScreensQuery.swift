@@ -2,7 +2,7 @@
 ///
 /// Crashed views count as views but are left out of dwell (they ended when the app died, not when
 /// the user moved on). Rows are sorted by views, descending, then by screen.
-public struct ScreensQuery: Sendable {
+public struct ScreensQuery: ViewQuery {
     /// One screen's row.
     public struct Row: Sendable, Hashable {
         public var screen: String
@@ -27,6 +27,14 @@ public struct ScreensQuery: Sendable {
             }
             if !view.crashed { dwell.add(view.dwellMilliseconds) }
         }
+
+        /// Adds the counts of another chunk's tally, whose sessions are others.
+        mutating func add(_ other: Tally) {
+            views += other.views
+            sessions += other.sessions
+            lastSession = nil
+            dwell.merge(other.dwell)
+        }
     }
 
     private var tallies: [String: Tally] = [:]
@@ -35,6 +43,14 @@ public struct ScreensQuery: Sendable {
 
     public mutating func add(_ view: AnalyticsView) {
         tallies[view.screen, default: Tally()].add(view)   // one lookup, the tally changed in place
+    }
+
+    public mutating func merge(_ later: ScreensQuery) {
+        tallies.merge(later.tallies) { mine, theirs in
+            var tally = mine
+            tally.add(theirs)
+            return tally
+        }
     }
 
     public var rows: [Row] {

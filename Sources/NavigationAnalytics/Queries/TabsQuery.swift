@@ -1,7 +1,7 @@
 /// Tabs: per tab (the scene's selected tab when a view began), its views, the dwell of its views that
 /// did not crash and that dwell's share of all tabs' in basis points; and the switch matrix: how
 /// often a path's next view is under another tab. Rows are sorted by views, descending, then tab.
-public struct TabsQuery: Sendable {
+public struct TabsQuery: ViewQuery {
     public struct Row: Sendable, Hashable {
         public var tab: String
         public var views: Int
@@ -33,6 +33,13 @@ public struct TabsQuery: Sendable {
         let key = Key(session: view.session, scene: view.scene)
         if let before = lastTab[key], before != tab { switches[[before, tab], default: 0] += 1 }
         lastTab[key] = tab
+    }
+
+    public mutating func merge(_ later: TabsQuery) {
+        session = nil
+        lastTab.removeAll()
+        tallies.merge(later.tallies) { ($0.views + $1.views, $0.dwell + $1.dwell) }
+        switches.merge(later.switches, uniquingKeysWith: +)
     }
 
     public var rows: [Row] {

@@ -1,6 +1,6 @@
 /// Counts of from → to between consecutive views of a path (consecutive equal screens included).
 /// Rows are sorted by count, descending, then by from and to.
-public struct TransitionsQuery: Sendable {
+public struct TransitionsQuery: ViewQuery {
     public struct Row: Sendable, Hashable {
         public var from: String, to: String
         public var count: Int
@@ -18,6 +18,10 @@ public struct TransitionsQuery: Sendable {
             if recent.count == 2 { step = Pair(from: recent[0], to: recent[1]) }
         }
         if let step { counts[step, default: 0] += 1 }
+    }
+
+    public mutating func merge(_ later: TransitionsQuery) {
+        counts.merge(later.counts, uniquingKeysWith: +)
     }
 
     public var rows: [Row] {

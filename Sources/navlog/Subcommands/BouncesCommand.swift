@@ -23,8 +23,7 @@ enum BouncesCommand: Subcommand {
         let path = try parsed.path()
         let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
         let within = try parsed.value("--within").map { try AnalyticsOutput.duration($0, option: "--within") } ?? .seconds(5)
-        var query = BouncesQuery(within: within)
-        let (report, filter) = try AnalyticsOutput.views(path, parsed) { query.add($0) }
+        let (query, report, filter) = try AnalyticsOutput.run(BouncesQuery(within: within), over: path, parsed)
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               columns: ["screen", "pushes", "bounces", "rate_bp"],
                               rows: query.rows.map { [.text($0.screen), .number(Int64($0.pushes)), .number(Int64($0.bounces)),

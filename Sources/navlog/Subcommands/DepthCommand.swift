@@ -21,8 +21,7 @@ enum DepthCommand: Subcommand {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options) else { return ExitCode.success }
         let path = try parsed.path()
         let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
-        var query = DepthQuery()
-        let (report, filter) = try AnalyticsOutput.views(path, parsed) { query.add($0) }
+        let (query, report, filter) = try AnalyticsOutput.run(DepthQuery(), over: path, parsed)
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               columns: ["depth", "stack_views", "sheet_views"],
                               rows: query.rows.map { [.number(Int64($0.depth)), .number(Int64($0.stackViews)), .number(Int64($0.sheetViews))] })

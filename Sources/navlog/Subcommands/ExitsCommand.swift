@@ -23,9 +23,8 @@ enum ExitsCommand: Subcommand {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--crash-paths"])) else { return ExitCode.success }
         let path = try parsed.path()
         let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
-        var query = ExitsQuery(crashPaths: try parsed.integer("--crash-paths", range: 1...100) ?? 0)
-        let (report, filter) = try AnalyticsOutput.views(path, parsed) { query.add($0) }
-        query.finish()
+        let (query, report, filter) = try AnalyticsOutput.run(ExitsQuery(crashPaths: try parsed.integer("--crash-paths", range: 1...100) ?? 0),
+                                                              over: path, parsed)
         var sections: [AnalyticsOutput.Section] = []
         if query.crashPaths > 0 {
             sections.append(.init(name: "crash_paths", columns: ["path", "sessions"],

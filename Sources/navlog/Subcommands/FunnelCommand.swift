@@ -37,10 +37,9 @@ enum FunnelCommand: Subcommand {
         let mode = try parsed.choice("--mode", default: FunnelQuery.Mode.ordered)
         let entry = try parsed.choice("--entry", default: FunnelQuery.Entry.first)
         let window = try parsed.value("--window").map { try AnalyticsOutput.duration($0, option: "--window") } ?? .seconds(86_400)
-        var query = FunnelQuery(steps: steps, mode: mode, entry: entry, window: window)
         // --mode is the recovery mode elsewhere; here it names the funnel's mode, so the log is read tolerating a torn tail.
-        let (report, filter) = try AnalyticsOutput.views(path, parsed, recoveryModeOption: false) { query.add($0) }
-        query.finish()
+        let (query, report, filter) = try AnalyticsOutput.run(FunnelQuery(steps: steps, mode: mode, entry: entry, window: window),
+                                                              over: path, parsed, recoveryModeOption: false)
         func ratio(_ value: Int?) -> AnalyticsOutput.Cell { .number(value.map(Int64.init)) }
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               columns: ["step", "screen", "sessions", "drop_off", "conversion_from_previous_bp", "conversion_from_first_bp",

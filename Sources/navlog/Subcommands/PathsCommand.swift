@@ -31,9 +31,8 @@ enum PathsCommand: Subcommand {
         let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
         let length = try parsed.integer("--length", range: 1...100) ?? 3
         let top = try parsed.integer("--top", range: 0...Int.max) ?? 20
-        var query = PathsQuery(length: length, from: parsed.value("--from"), to: parsed.value("--to"))
-        let (report, filter) = try AnalyticsOutput.views(path, parsed) { query.add($0) }
-        query.finish()
+        let (query, report, filter) = try AnalyticsOutput.run(PathsQuery(length: length, from: parsed.value("--from"), to: parsed.value("--to")),
+                                                              over: path, parsed)
         let rows = top == 0 ? query.rows : Array(query.rows.prefix(top))
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               columns: ["path", "occurrences", "sessions"],

@@ -23,8 +23,7 @@ enum ScreensCommand: Subcommand {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options) else { return ExitCode.success }
         let path = try parsed.path()
         let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
-        var query = ScreensQuery()
-        let (report, filter) = try AnalyticsOutput.views(path, parsed) { query.add($0) }
+        let (query, report, filter) = try AnalyticsOutput.run(ScreensQuery(), over: path, parsed)
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               columns: ["screen", "views", "sessions", "dwell_median_ms", "dwell_p90_ms", "dwell_total_ms"],
                               rows: query.rows.map { [.text($0.screen), .number(Int64($0.views)), .number(Int64($0.sessions)),

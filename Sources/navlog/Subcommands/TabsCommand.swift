@@ -21,8 +21,7 @@ enum TabsCommand: Subcommand {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options) else { return ExitCode.success }
         let path = try parsed.path()
         let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
-        var query = TabsQuery()
-        let (report, filter) = try AnalyticsOutput.views(path, parsed) { query.add($0) }
+        let (query, report, filter) = try AnalyticsOutput.run(TabsQuery(), over: path, parsed)
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               columns: ["tab", "views", "dwell_ms", "share_bp"],
                               rows: query.rows.map { [.text($0.tab), .number(Int64($0.views)), .number($0.dwellMilliseconds),

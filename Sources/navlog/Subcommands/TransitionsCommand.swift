@@ -30,15 +30,14 @@ enum TransitionsCommand: Subcommand {
         let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
         if parsed.has("--top") && !parsed.has("--steps") { throw UsageError("--top applies with --steps N") }
         if let steps = try parsed.integer("--steps", range: 2...1000) {
-            var flow = FlowQuery(steps: steps, top: try parsed.integer("--top", range: 1...1000) ?? 5)
-            let (report, filter) = try AnalyticsOutput.views(path, parsed) { flow.add($0) }
+            let (flow, report, filter) = try AnalyticsOutput.run(FlowQuery(steps: steps, top: try parsed.integer("--top", range: 1...1000) ?? 5),
+                                                                 over: path, parsed)
             AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, columns: ["step", "from", "to", "count"],
                                   rows: flow.rows.map { [.number(Int64($0.step)), .text($0.from), .text($0.to), .number(Int64($0.count))] },
                                   extra: [("steps", flow.steps)])
             return ExitCode.success
         }
-        var query = TransitionsQuery()
-        let (report, filter) = try AnalyticsOutput.views(path, parsed) { query.add($0) }
+        let (query, report, filter) = try AnalyticsOutput.run(TransitionsQuery(), over: path, parsed)
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, columns: ["from", "to", "count"],
                               rows: query.rows.map { [.text($0.from), .text($0.to), .number(Int64($0.count))] })
         return ExitCode.success

@@ -42,6 +42,18 @@ enum AnalyticsOutput {
         return (report, filter)
     }
 
+    /// Runs `query` over the screen views of `path` with the common options, as ``views(_:_:recoveryModeOption:_:)``
+    /// reads them, on every core when the log is large.
+    static func run<Query: ViewQuery>(_ query: Query, over path: String, _ parsed: Arguments,
+                                      recoveryModeOption: Bool = true) throws -> (Query, ReadReport, AnalyticsFilter) {
+        let filter = try self.filter(parsed)
+        let cleaning = try PathCleaning(rules: parsed.all("--alias"))
+        let idle = try parsed.value("--idle").map { try duration($0, option: "--idle") }
+        let mode: RecoveryMode = recoveryModeOption ? try parsed.choice("--mode", default: .tolerateTornTail) : .tolerateTornTail
+        let (result, report) = try ViewStream.run(query, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle)
+        return (result, report, filter)
+    }
+
     /// Refuses `--alias` and `--idle` where the rows are deep links: events, not screen views.
     static func rejectViewOptions(_ parsed: Arguments, in context: String) throws {
         if parsed.has("--alias") || parsed.has("--idle") {

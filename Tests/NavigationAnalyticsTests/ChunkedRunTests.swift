@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import NavigationAnalytics
+@testable import NavigationHistory
+
+/// Queries run over chunks of a log at once answer exactly as a reading in order does.
+@Suite struct ChunkedRunTests {
+    /// What every query answers over `path`, read in `threads` chunks (1: in order), with the
+    /// reader's report and the number of chunks each query was read in.
+    struct Answers {
+        var rows: [String] = []
+        var report = ""
+        var chunks: [Int] = []
+    }
+
+    static func answers(_ path: String, threads: Int, mode: RecoveryMode = .tolerateTornTail, filter: AnalyticsFilter = AnalyticsFilter(),
+                        cleaning: PathCleaning = PathCleaning(), idle: Duration? = nil) throws -> Answers {
+        var answers = Answers()
+        func add<Query: ViewQuery>(_ query: Query, _ rows: (Query) -> String) throws {
+            let run = try ViewStream.run(query, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
+                                         threads: threads, chunkedFrom: 0)
+            answers.rows.append(rows(run.query))
+            answers.chunks.append(run.chunks)
+            let r = run.report
+            answers.report = "\(r.events) \(String(describing: r.firstSeq)) \(String(describing: r.lastSeq)) \(r.sessions) \(r.segments) \(r.bytes) "
+                + "\(r.defects) \(r.warnings) \(String(describing: r.tornTail)) \(String(describing: r.stoppedAt))"
+        }
+        try add(PathsQuery(length: 3)) { "\($0.rows)" }
+        try add(PathsQuery(length: 2, from: "recipe")) { "\($0.rows)" }
+        try add(PathsQuery(length: 2, to: "reviews")) { "\($0.rows)" }
+        try add(FunnelQuery(steps: ["home", "category", "recipe"])) { "\($0.rows)" }
+        try add(FunnelQuery(steps: ["home", "recipe"], mode: .strict, entry: .any, window: .seconds(600))) { "\($0.rows)" }
+        try add(FunnelQuery(steps: ["home", "recipe", "reviews"], mode: .any)) { "\($0.rows)" }
+        try add(ScreensQuery()) { "\($0.rows)" }
+        try add(TransitionsQuery()) { "\($0.rows)" }
+        try add(FlowQuery(steps: 4, top: 3)) { "\($0.rows)" }
+        try add(ExitsQuery(crashPaths: 3)) { "\($0.rows) \($0.crashPathRows)" }
+        try add(DepthQuery()) { "\($0.rows)" }
+        try add(TabsQuery()) { "\($0.rows) \($0.switchRows)" }
+        try add(BouncesQuery(within: .seconds(5))) { "\($0.rows)" }
+        return answers
+    }
+
+    /// A generated log: one file, or a directory of small segments each beginning with a snapshot.
+    static func generatedLog(events: Int, seed: UInt64, segmented: Bool) throws -> String {
+        let path = logDirectory + "/" + UUID().uuidString + (segmented ? "" : ".jsonl")
+        var generator = LogGenerator(seed: seed, crashRate: 0.2)
+        try generator.writeLog(to: path, events: events, segmentSize: 96 << 10, snapshotInterval: 700)
+        return path
+    }
+
+    /// `count` generated events, numbered from 1.
+    static func generatedEvents(_ count: Int, seed: UInt64) -> [NavigationEvent] {
+        var generator = LogGenerator(seed: seed, crashRate: 0.2)
+        return (1...count).map { seq in
+            let draft = generator.next()
+            return NavigationEvent(seq: seq, timestamp: draft.timestamp, session: draft.session, action: draft.action)
+        }
+    }
+
+    @Test(arguments: [(UInt64(1), false), (2, true)])
+    func everyQueryAnswersInChunksAsInOrder(seed: UInt64, segmented: Bool) throws {
+        let path = try Self.generatedLog(events: 4000, seed: seed, segmented: segmented)
+        let options: [(AnalyticsFilter, PathCleaning, Duration?)] = [
+            (AnalyticsFilter(), PathCleaning(), nil),
+            (AnalyticsFilter(since: Timestamp("2026-11-02T00:00:00.000Z"), scenes: ["main"]), try PathCleaning(rules: ["^re=RE"]), .seconds(90)),
+        ]
+        for (filter, cleaning, idle) in options {
+            let inOrder = try Self.answers(path, threads: 1, filter: filter, cleaning: cleaning, idle: idle)
+            #expect(inOrder.chunks.allSatisfy { $0 == 1 })
+            for threads in [2, 5] {
+                let chunked = try Self.answers(path, threads: threads, filter: filter, cleaning: cleaning, idle: idle)
+                #expect(chunked.chunks.allSatisfy { $0 == threads }, "every chunk of a generated log has a session.start")
+                #expect(chunked.report == inOrder.report)
+                for (k, rows) in chunked.rows.enumerated() {
+                    #expect(rows == inOrder.rows[k], "query \(k), \(threads) chunks, idle \(String(describing: idle))")
+                }
+            }
+        }
+    }
+
+    @Test func aSessionIdUsedAgainInALaterChunkIsReadInOrder() throws {
+        // The last session takes the first one's id: in order, it is that id's second part.
+        var events = Self.generatedEvents(3000, seed: 4)
+        let first = events[0].session, last = events[events.count - 1].session
+        for k in events.indices where events[k].session == last { events[k].session = first }
+        let path = logDirectory + "/" + UUID().uuidString + ".jsonl"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(events.flatMap { LineEncoder.encode($0) })))
+        var parts: Set<String> = []
+        try ViewStream.read(path) { parts.insert($0.session) }
+        #expect(parts.contains(first + "#2"))
+        let inOrder = try Self.answers(path, threads: 1)
+        let chunked = try Self.answers(path, threads: 3)
+        #expect(chunked.chunks.allSatisfy { $0 == 1 })
+        #expect(chunked.rows == inOrder.rows)
+        #expect(chunked.report == inOrder.report)
+    }
+
+    @Test(arguments: [RecoveryMode.salvage, .tolerateTornTail, .absolute, .pointInTime])
+    func aDefectInAChunkIsReportedAsInOrder(mode: RecoveryMode) throws {
+        var bytes = Data(Self.generatedEvents(3000, seed: 5).flatMap { LineEncoder.encode($0) })
+        // A line two thirds in loses its closing brace; the log ends with a torn line.
+        let newlines = bytes.indices.filter { bytes[$0] == 0x0A }
+        bytes[newlines[2000] - 1] = UInt8(ascii: " ")
+        bytes.append(contentsOf: Array(#"{"v":1,"seq":3001,"ts":"#.utf8))
+        let path = logDirectory + "/" + UUID().uuidString + ".jsonl"
+        #expect(FileManager.default.createFile(atPath: path, contents: bytes))
+        func outcome(threads: Int) -> String {
+            do {
+                let answers = try Self.answers(path, threads: threads, mode: mode)
+                #expect(answers.chunks.allSatisfy { $0 == 1 })
+                return "\(answers.rows) \(answers.report)"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let inOrder = outcome(threads: 1)
+        #expect(inOrder.contains("2001"), "the defect is named by its line")
+        #expect(outcome(threads: 3) == inOrder)
+    }
+}
