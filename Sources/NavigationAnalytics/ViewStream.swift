@@ -41,14 +41,17 @@ public enum ViewStream {
     /// same as that of a reading in order, which is what happens when the chunks cannot stand for
     /// one: a log with defects or warnings, or a session id used again in a later chunk.
     ///
+    /// - Parameter progress: Called now and then, from any thread, with the number of events read
+    ///   since it was last called.
     /// - Returns: The finished query, and the reader's report (events, seq range, defects
     ///   tolerated by `mode`).
     /// - Throws: What reading the log throws in `mode`.
     public static func run<Query: ViewQuery>(_ query: Query, over path: String, mode: RecoveryMode = .tolerateTornTail,
                                              filter: AnalyticsFilter = AnalyticsFilter(), cleaning: PathCleaning = PathCleaning(),
-                                             idle: Duration? = nil) throws -> (query: Query, report: ReadReport) {
+                                             idle: Duration? = nil,
+                                             progress: (@Sendable (_ events: Int) -> Void)? = nil) throws -> (query: Query, report: ReadReport) {
         let run = try run(query, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
-                          threads: ProcessInfo.processInfo.activeProcessorCount, chunkedFrom: 16 << 20)
+                          threads: ProcessInfo.processInfo.activeProcessorCount, chunkedFrom: 16 << 20, progress: progress)
         return (run.query, run.report)
     }
 
@@ -56,12 +59,13 @@ public enum ViewStream {
     /// `chunkedFrom` bytes (what tests use to read small logs in many chunks); also says in how
     /// many chunks it was read, 1 when in order.
     package static func run<Query: ViewQuery>(_ query: Query, over path: String, mode: RecoveryMode, filter: AnalyticsFilter,
-                                              cleaning: PathCleaning, idle: Duration?, threads: Int,
-                                              chunkedFrom: Int) throws -> (query: Query, report: ReadReport, chunks: Int) {
+                                              cleaning: PathCleaning, idle: Duration?, threads: Int, chunkedFrom: Int,
+                                              progress: (@Sendable (Int) -> Void)? = nil) throws -> (query: Query, report: ReadReport, chunks: Int) {
         let gap = idle.map { max(1, $0.milliseconds) }
         let chunked = try LogReader(path: path, mode: mode).readInChunks(count: threads, minimumBytes: chunkedFrom, make: { _ in
             // A cleaner each: its memo is not shared between threads.
-            ChunkRun(stream: Stream(filter: filter, clean: cleaning.isEmpty ? nil : cleaning.cleaner(), gap: gap), sink: QuerySink(query: query))
+            ChunkRun(stream: Stream(filter: filter, clean: cleaning.isEmpty ? nil : cleaning.cleaner(), gap: gap), sink: QuerySink(query: query),
+                     progress: progress)
         }) { chunk, event, endsChunk in
             try chunk.consume(event, endsChunk: endsChunk)
         }
@@ -80,8 +84,10 @@ public enum ViewStream {
         }
         var stream = Stream(filter: filter, clean: cleaning.isEmpty ? nil : cleaning.cleaner(), gap: gap)
         var sink = QuerySink(query: query)
+        var counted = 0
         let report = try LogReader(path: path, mode: mode).read { event in
             try stream.consume(event, sessionStarts: nil, events: nil, into: &sink)
+            if let progress { ChunkRun<Query>.count(&counted, progress) }
         }
         try stream.finish(into: &sink)
         sink.query.finish()
@@ -126,12 +132,27 @@ private struct QuerySink<Query: ViewQuery>: ViewSink {
 private struct ChunkRun<Query: ViewQuery> {
     var stream: Stream
     var sink: QuerySink<Query>
+    let progress: (@Sendable (Int) -> Void)?
     /// The sessions seen before the event that begins the next chunk.
     var seenBeforeEnd: Set<String> = []
+    private var counted = 0
+
+    init(stream: Stream, sink: QuerySink<Query>, progress: (@Sendable (Int) -> Void)?) {
+        self.stream = stream
+        self.sink = sink
+        self.progress = progress
+    }
 
     mutating func consume(_ event: NavigationEvent, endsChunk: Bool) throws {
         if endsChunk { seenBeforeEnd = stream.seen }
         try stream.consume(event, sessionStarts: nil, events: nil, into: &sink)
+        if let progress { Self.count(&counted, progress) }
+    }
+
+    /// Counts an event, and tells `progress` of every 65,536.
+    static func count(_ counted: inout Int, _ progress: @Sendable (Int) -> Void) {
+        counted += 1
+        if counted & 0xFFFF == 0 { progress(0x10000) }
     }
 
     /// Whether the chunks' views are those of a reading in order. Each chunk began with a

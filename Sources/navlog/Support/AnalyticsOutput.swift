@@ -50,7 +50,10 @@ enum AnalyticsOutput {
         let cleaning = try PathCleaning(rules: parsed.all("--alias"))
         let idle = try parsed.value("--idle").map { try duration($0, option: "--idle") }
         let mode: RecoveryMode = recoveryModeOption ? try parsed.choice("--mode", default: .tolerateTornTail) : .tolerateTornTail
-        let (result, report) = try ViewStream.run(query, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle)
+        let progress = SharedProgress(path)
+        let (result, report) = try ViewStream.run(query, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
+                                                  progress: progress.enabled ? progress.add : nil)
+        progress.finish()
         return (result, report, filter)
     }
 

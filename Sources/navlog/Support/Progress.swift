@@ -25,6 +25,16 @@ struct Progress {
     mutating func tick() {
         events += 1
         guard enabled, events & 0xFFFF == 0 else { return }
+        redraw()
+    }
+
+    /// Counts `count` events at once; redraws the line if it is time to.
+    mutating func add(_ count: Int) {
+        events += count
+        if enabled { redraw() }
+    }
+
+    private mutating func redraw() {
         let now = ContinuousClock.now
         guard now - last >= .milliseconds(500) else { return }
         last = now
@@ -40,4 +50,20 @@ struct Progress {
         guard shown else { return }
         FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: label.count + 48) + "\r").utf8))
     }
+}
+
+/// A progress line that several threads count into.
+final class SharedProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var progress: Progress
+
+    init(_ path: String) { progress = Progress(path) }
+
+    var enabled: Bool { progress.enabled }
+
+    /// Counts `count` events.
+    func add(_ count: Int) { lock.withLock { progress.add(count) } }
+
+    /// Clears the line, if one was drawn.
+    func finish() { lock.withLock { progress.finish() } }
 }
