@@ -66,10 +66,10 @@ public enum ViewStream {
             // A cleaner each: its memo is not shared between threads.
             ChunkRun(stream: Stream(filter: filter, clean: cleaning.isEmpty ? nil : cleaning.cleaner(), gap: gap), sink: QuerySink(query: query),
                      progress: progress)
-        }) { chunk, event, endsChunk in
+        }) { chunk, event, _, endsChunk in
             try chunk.consume(event, endsChunk: endsChunk)
         }
-        if var chunks = chunked?.parts, let report = chunked?.report, ChunkRun.standForOneReading(chunks) {
+        if var chunks = chunked?.chunks.map(\.part), let report = chunked?.report, ChunkRun.standForOneReading(chunks) {
             var last = chunks.removeLast()   // its views still open end at the log's last event
             try last.stream.finish(into: &last.sink)
             chunks.append(last)

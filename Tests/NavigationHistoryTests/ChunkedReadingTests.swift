@@ -6,9 +6,16 @@ import Testing
 @Suite struct ChunkedReadingTests {
     /// The events each chunk was handed, with whether each ends the chunk.
     static func chunks(_ path: String, count: Int) throws -> (parts: [[(event: NavigationEvent, endsChunk: Bool)]], report: ReadReport)? {
-        try LogReader(path: path).readInChunks(count: count, minimumBytes: 0, make: { _ in [(event: NavigationEvent, endsChunk: Bool)]() }) {
-            part, event, endsChunk in part.append((event, endsChunk))
-        }
+        try chunksWithPositions(path, count: count).map { read in (read.parts.map { $0.map { ($0.event, $0.endsChunk) } }, read.report) }
+    }
+
+    /// The events each chunk was handed, with their positions as a reading in order numbers them.
+    static func chunksWithPositions(_ path: String, count: Int)
+        throws -> (parts: [[(event: NavigationEvent, position: EventPosition, endsChunk: Bool)]], report: ReadReport)? {
+        let read = try LogReader(path: path).readInChunks(count: count, minimumBytes: 0, make: { _ in
+            [(event: NavigationEvent, position: EventPosition, endsChunk: Bool)]()
+        }) { part, event, position, endsChunk in part.append((event, position, endsChunk)) }
+        return read.map { read in (read.chunks.map { chunk in chunk.part.map { ($0.event, chunk.position($0.position), $0.endsChunk) } }, read.report) }
     }
 
     @Test(arguments: [2, 3, 8])
@@ -34,6 +41,62 @@ import Testing
         #expect(read.report.sessions == inOrder.sessions)
         #expect(read.report.bytes == inOrder.bytes)
         #expect(read.report.firstSeq == 1 && read.report.lastSeq == 3000)
+    }
+
+    @Test func positionsAreNumberedAsInOrderAcrossSegments() throws {
+        let directory = TemporaryDirectory()
+        var generator = LogGenerator(seed: 3)
+        try generator.writeLog(to: directory.path + "/log", events: 4000, segmentSize: 64 << 10, snapshotInterval: 500)
+        var inOrder: [EventPosition] = []
+        let source = try LogSource(path: directory.path + "/log")
+        _ = try LogReader(path: source.path).scan(files: source.files, segmented: true) { _, position in
+            inOrder.append(position)
+            return true
+        }
+        let read = try #require(try Self.chunksWithPositions(directory.path + "/log", count: 5))
+        #expect(read.parts.count == 5)
+        let positions = read.parts.enumerated().flatMap { k, part in part.dropLast(k < read.parts.count - 1 ? 1 : 0).map(\.position) }
+        #expect(positions == inOrder)
+        #expect(Set(positions.map(\.file)).count > 5, "the log has many segments")
+    }
+
+    @Test(arguments: [(2, false, 256), (3, true, 256), (6, false, 1), (4, true, 1)])
+    func anIndexBuiltInChunksIsTheIndexBuiltInOrder(count: Int, segmented: Bool, interval: Int) throws {
+        let directory = TemporaryDirectory()
+        // Pops of more than a stack holds, here and there: anomalies, counted across chunks.
+        let events = generatedEvents(6000, seed: 11).map { event in
+            guard event.seq % 997 == 0 else { return event }
+            var anomalous = event
+            anomalous.action = .pop(scene: "main", stack: "nowhere", count: 3)
+            return anomalous
+        }
+        let path: String
+        if segmented {
+            path = directory.path + "/log"
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            for (k, start) in stride(from: 0, to: events.count, by: 1000).enumerated() {
+                let segment = events[start..<min(start + 1000, events.count)].flatMap { LineEncoder.encode($0) }
+                _ = directory.file(String(format: "log/%08d.jsonl", k + 1), segment)
+            }
+        } else {
+            path = directory.file("log.jsonl", logBytes(events))
+        }
+        let source = try LogSource(path: path)
+        // At interval 1 the event that begins each chunk has an entry too.
+        let inOrder = try SnapshotIndex.updated(source, interval: interval, save: false, threads: 1)
+        let chunked = try SnapshotIndex.updated(source, interval: interval, save: false, threads: count, chunkedFrom: 0)
+        #expect(inOrder.chunks == 1)
+        #expect(chunked.chunks == count)
+        #expect(inOrder.index.firstAnomaly != nil && inOrder.index.entries.last!.anomaliesBefore > 2)
+        // The first entry and session that differ, rather than thousands of them.
+        #expect(chunked.index.entries.count == inOrder.index.entries.count)
+        #expect(zip(chunked.index.entries, inOrder.index.entries).first { $0 != $1 }.map(\.0) == nil)
+        #expect(chunked.index.sessions.count == inOrder.index.sessions.count)
+        #expect(zip(chunked.index.sessions, inOrder.index.sessions).first { $0 != $1 }.map(\.0) == nil)
+        #expect(chunked.index.firstAnomaly == inOrder.index.firstAnomaly)
+        #expect(chunked.report.events == inOrder.report.events && chunked.report.bytes == inOrder.report.bytes)
+        let sameBytes = chunked.index.encoded() == inOrder.index.encoded()
+        #expect(sameBytes, "the index files are the same bytes")
     }
 
     @Test func aLogWithOneSessionIsOneChunk() throws {

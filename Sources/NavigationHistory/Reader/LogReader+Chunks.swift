@@ -7,7 +7,8 @@ extension LogReader {
     ///
     /// The log's bytes are cut into `count` equal ranges. Each range after the first begins at its
     /// first `session.start`; a range without one joins the range before. A chunk's events go to
-    /// `consume` in order, on the chunk's thread, with the chunk's own part. Its last event is the
+    /// `consume` in order, on the chunk's thread, with the chunk's own part and its position, whose
+    /// line ``ReadChunk/position(_:)`` numbers as a reading in order does. Its last event is the
     /// next chunk's first, handed over with `endsChunk` true, so that the sessions that event ends
     /// are ended as a reading in order ends them. Every line is checked, once, by the chunk that
     /// reads it.
@@ -17,14 +18,14 @@ extension LogReader {
     ///   - minimumBytes: Logs smaller than this are not read in chunks.
     ///   - make: Makes the part of chunk `k`, on the calling thread.
     ///   - consume: Hands an event to its chunk's part.
-    /// - Returns: The parts in order, with the report a reading in order gives; nil when nothing was
+    /// - Returns: The chunks in order, with the report a reading in order gives; nil when nothing was
     ///   read, or when the chunks' readings cannot stand for one in order: a chunk met a defect or
     ///   a warning (whose line a chunk begun mid-file cannot number), or did not end at the next
     ///   chunk's first event. Then read the log in order, which reports what it found.
     /// - Throws: `noInput` and `io`, and the first error `consume` throws, in chunk order.
     package func readInChunks<Part>(count: Int, minimumBytes: Int, make: (Int) -> Part,
-                                    _ consume: @escaping @Sendable (inout Part, NavigationEvent, _ endsChunk: Bool) throws -> Void)
-        throws -> (parts: [Part], report: ReadReport)? {
+                                    _ consume: @escaping @Sendable (inout Part, NavigationEvent, EventPosition, _ endsChunk: Bool) throws -> Void)
+        throws -> (chunks: [ReadChunk<Part>], report: ReadReport)? {
         let (files, segmented) = try LogFiles.resolve(path)
         let layout = try ChunkLayout(files: files, count: count)
         guard count > 1, layout.total >= minimumBytes, !checksSnapshots else { return nil }
@@ -54,11 +55,11 @@ extension LogReader {
 
     /// Reads a chunk from its start to the next chunk's first event.
     private func readChunk<Part>(_ chunk: inout Chunk<Part>, in layout: ChunkLayout, segmented: Bool,
-                                 _ consume: (inout Part, NavigationEvent, Bool) throws -> Void) throws {
+                                 _ consume: (inout Part, NavigationEvent, EventPosition, Bool) throws -> Void) throws {
         var reader = self
         reader.threads = 1
         let (limit, end) = (chunk.limit, chunk.end)
-        var endedAtNext = false
+        var endedAtNext: EventPosition?
         var part = chunk.part
         defer {
             chunk.part = part
@@ -69,22 +70,28 @@ extension LogReader {
         chunk.report = try reader.scan(files: layout.files, segmented: segmented, from: start) { event, position in
             if let end, case let at = layout.offset(of: position), at >= limit, at >= end {
                 guard at == end else { return false }   // the next chunk's first event never came
-                try consume(&part, event, true)
-                endedAtNext = true
+                try consume(&part, event, position, true)
+                endedAtNext = position
                 return false
             }
-            try consume(&part, event, false)
+            try consume(&part, event, position, false)
             return true
         }
     }
 
     /// The chunks' parts, with their reports merged into the one a reading in order gives; nil when
     /// they cannot stand for a reading in order.
-    private func merge<Part>(_ chunks: [Chunk<Part>], in layout: ChunkLayout) -> (parts: [Part], report: ReadReport)? {
+    private func merge<Part>(_ chunks: [Chunk<Part>], in layout: ChunkLayout) -> (chunks: [ReadChunk<Part>], report: ReadReport)? {
         var merged = ReadReport(mode: mode)
+        var read: [ReadChunk<Part>] = []
         for (n, chunk) in chunks.enumerated() {
             guard let report = chunk.report, report.defectCount == 0, report.warningCount == 0, report.tornTail == nil,
-                  report.stoppedAt == nil, chunk.end == nil || chunk.endedAtNext else { return nil }
+                  report.stoppedAt == nil, chunk.end == nil || chunk.endedAtNext != nil else { return nil }
+            // Numbered from 1 where it begins: its first line's number is the one the chunk before
+            // gave the event that ended it.
+            var start = chunk.start
+            if n > 0 { start.line = read[n - 1].position(chunks[n - 1].endedAtNext!).line }
+            read.append(ReadChunk(part: chunk.part, start: start))
             merged.events += report.events - (n > 0 ? 1 : 0)   // a chunk's first event also ends the one before
             merged.firstSeq = merged.firstSeq ?? report.firstSeq
             merged.lastSeq = report.lastSeq ?? merged.lastSeq
@@ -93,7 +100,7 @@ extension LogReader {
         }
         merged.sessions = merged.sessionIDs.count
         merged.segments = layout.files.count
-        return (chunks.map(\.part), merged)
+        return (read, merged)
     }
 
     /// The position of the first `session.start` whose line begins in `[from, before)`, in log
@@ -111,7 +118,7 @@ extension LogReader {
         _ = try reader.scan(files: layout.files, segmented: segmented, from: position) { event, position in
             guard layout.offset(of: position) < before else { return false }
             guard event.startsSession else { return true }
-            found = position
+            found = EventPosition(file: position.file, offset: position.offset, line: 1)   // a chunk numbers its lines from 1
             return false
         }
         return found
@@ -172,6 +179,22 @@ private struct ChunkLayout: Sendable {
     }
 }
 
+/// A chunk of a log read by ``LogReader/readInChunks(count:minimumBytes:make:_:)``: what it made of
+/// its events, and where it begins.
+package struct ReadChunk<Part> {
+    package var part: Part
+    /// The position of its first event, its line numbered as a reading in order numbers it.
+    package var start: EventPosition
+
+    /// A position the chunk's reading gave, its line numbered as a reading in order numbers it:
+    /// the chunk numbered the lines of its first file from 1.
+    package func position(_ position: EventPosition) -> EventPosition {
+        var numbered = position
+        if position.file == start.file { numbered.line += start.line - 1 }
+        return numbered
+    }
+}
+
 /// A chunk of a reading: where it begins, where its own range ends and where the next chunk
 /// begins (nil for the last), what it made of its events and what its reading found.
 private struct Chunk<Part> {
@@ -180,7 +203,8 @@ private struct Chunk<Part> {
     let limit: Int
     let end: Int?
     var report: ReadReport?
-    var endedAtNext = false
+    /// Where the next chunk's first event was, when this chunk got to it.
+    var endedAtNext: EventPosition?
 
     init(part: Part, start: EventPosition, limit: Int, end: Int?) {
         self.part = part

@@ -38,6 +38,8 @@ extension SnapshotIndex {
         package var rebuilt: Bool
         /// Why the index file could not be written, if it could not.
         package var saveError: String?
+        /// In how many chunks the log was read at once; 1 when in order.
+        package var chunks = 1
     }
 
     /// Loads the index of the log, checks it against the log and extends it to the log's end — or
@@ -45,7 +47,8 @@ extension SnapshotIndex {
     ///
     /// - Throws: what reading the log throws in `mode`.
     package static func updated(_ source: LogSource, interval: Int = defaultInterval, mode: RecoveryMode = .tolerateTornTail,
-                                save: Bool = true, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Update {
+                                save: Bool = true, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+                                chunkedFrom: Int = 8 << 20) throws -> Update {
         let file = path(forLog: source.path, segmented: source.segmented)
         var index = SnapshotIndex(interval: interval)
         index.mode = mode
@@ -55,42 +58,128 @@ extension SnapshotIndex {
             index = loaded
             rebuilt = false
         }
-        let start = index.entries.last
-        var state = start?.state ?? NavigationState()
-        var tracker = start.map { SessionTracker(resumingFrom: $0.sessions, sessions: index.sessions) } ?? SessionTracker()
-        var anomalies = start?.anomaliesBefore ?? 0
-        if let first = index.firstAnomaly, let start, first.seq >= start.seq { index.firstAnomaly = nil }
         let entriesBefore = index.entries.count
         let sessionsBefore = index.sessions
-        let from = start.flatMap { source.position(file: $0.file, offset: $0.offset, line: $0.line) }
         let reader = LogReader(path: source.path, mode: mode, threads: threads)
-        // The entries' seqs, kept apart: reading them from the entries for every event would copy
-        // an entry, state and all, each time.
-        var firstEntrySeq = index.entries.first?.seq
-        var lastEntrySeq = index.entries.last?.seq ?? Int.min
-        let report = try reader.scan(files: source.files, segmented: source.segmented, from: from) { event, position in
-            let base = firstEntrySeq ?? event.seq
-            if (event.seq - base) % index.interval == 0, event.seq > lastEntrySeq {
-                firstEntrySeq = base
-                lastEntrySeq = event.seq
-                index.entries.append(Entry(seq: event.seq, file: source.names[position.file], offset: position.offset, line: position.line,
-                                           timestamp: event.timestamp, session: event.session, anomaliesBefore: anomalies,
-                                           state: state, sessions: tracker.checkpoint))
+        let report: ReadReport
+        var chunks = 1
+        if index.entries.isEmpty, let built = try builtInChunks(source, reader: reader, interval: interval, chunkedFrom: chunkedFrom) {
+            (index.entries, index.sessions, index.firstAnomaly) = (built.entries, built.sessions, built.firstAnomaly)
+            report = built.report
+            chunks = built.chunks
+        } else {
+            let start = index.entries.last
+            var building = Building(interval: interval, resumingAfter: index)
+            let from = start.flatMap { source.position(file: $0.file, offset: $0.offset, line: $0.line) }
+            report = try reader.scan(files: source.files, segmented: source.segmented, from: from) { event, position in
+                building.consume(event, at: position, in: source)
+                return true
             }
-            if let anomaly = Projection.fold(&state, event) {
-                anomalies += 1
-                if index.firstAnomaly == nil { index.firstAnomaly = anomaly }
-            }
-            tracker.consume(event)
-            return true
+            index.entries += building.entries
+            index.sessions = building.tracker.sessions
+            index.firstAnomaly = building.firstAnomaly
         }
         try mode.throwIfStopped(report)
-        index.sessions = tracker.sessions
         var saveError: String?
         if save, rebuilt || index.entries.count != entriesBefore || index.sessions != sessionsBefore {
             saveError = index.save(to: file)
         }
-        return Update(index: index, report: report, rebuilt: rebuilt, saveError: saveError)
+        return Update(index: index, report: report, rebuilt: rebuilt, saveError: saveError, chunks: chunks)
+    }
+
+    /// What building the index keeps while it reads: the fold, the sessions, the anomalies, and
+    /// the entries made.
+    private struct Building {
+        let interval: Int
+        var state: NavigationState
+        var tracker: SessionTracker
+        var anomalies: Int
+        var firstAnomaly: Projection.Anomaly?
+        var entries: [Entry] = []
+        /// The entries' seqs, kept apart: reading them from the entries for every event would
+        /// copy an entry, state and all, each time.
+        var firstEntrySeq: Int?
+        var lastEntrySeq = Int.min
+        /// Whether the next event gets no entry: a chunk's first, whose entry, with the state
+        /// before it, the chunk before makes.
+        var skipsEntry = false
+
+        /// Building from the last entry of `index` on, or from the log's start when it has none.
+        init(interval: Int, resumingAfter index: SnapshotIndex) {
+            self.interval = interval
+            let start = index.entries.last
+            state = start?.state ?? NavigationState()
+            tracker = start.map { SessionTracker(resumingFrom: $0.sessions, sessions: index.sessions) } ?? SessionTracker()
+            anomalies = start?.anomaliesBefore ?? 0
+            firstAnomaly = index.firstAnomaly
+            if let first = firstAnomaly, let start, first.seq >= start.seq { firstAnomaly = nil }
+            firstEntrySeq = index.entries.first?.seq
+            lastEntrySeq = start?.seq ?? Int.min
+        }
+
+        /// Building chunk `k`, which begins at a `session.start` unless it is the first, of a log whose
+        /// first seq is `firstSeq`.
+        init(interval: Int, chunk k: Int, ofLogFrom firstSeq: Int) {
+            self.interval = interval
+            state = NavigationState()
+            tracker = SessionTracker()
+            anomalies = 0
+            firstEntrySeq = firstSeq
+            skipsEntry = k > 0
+        }
+
+        mutating func consume(_ event: NavigationEvent, at position: EventPosition, in source: LogSource) {
+            let base = firstEntrySeq ?? event.seq
+            if skipsEntry {
+                skipsEntry = false
+            } else if (event.seq - base) % interval == 0, event.seq > lastEntrySeq {
+                firstEntrySeq = base
+                lastEntrySeq = event.seq
+                entries.append(Entry(seq: event.seq, file: source.names[position.file], offset: position.offset, line: position.line,
+                                     timestamp: event.timestamp, session: event.session, anomaliesBefore: anomalies,
+                                     state: state, sessions: tracker.checkpoint))
+            }
+            if let anomaly = Projection.fold(&state, event) {
+                anomalies += 1
+                if firstAnomaly == nil { firstAnomaly = anomaly }
+            }
+            tracker.consume(event)
+        }
+    }
+
+    /// Builds the index of a log of at least `chunkedFrom` bytes in chunks on the reader's threads,
+    /// each begun at a `session.start`, where the fold and the sessions start over; nil when it
+    /// cannot be built so (see ``LogReader/readInChunks(count:minimumBytes:make:_:)``).
+    private static func builtInChunks(_ source: LogSource, reader: LogReader, interval: Int, chunkedFrom: Int)
+        throws -> (entries: [Entry], sessions: [SessionSummary], firstAnomaly: Projection.Anomaly?, report: ReadReport, chunks: Int)? {
+        guard reader.threads > 1, let first = source.names.first, let firstSeq = source.event(file: first, offset: 0)?.seq else { return nil }
+        guard let read = try reader.readInChunks(count: reader.threads, minimumBytes: chunkedFrom, make: { k in
+            Building(interval: interval, chunk: k, ofLogFrom: firstSeq)
+        }, { building, event, position, _ in
+            // The event that begins the next chunk gets its entry here, with the state before it
+            // as a reading in order has it, and ends this chunk's last session.
+            building.consume(event, at: position, in: source)
+        }) else { return nil }
+        var entries: [Entry] = []
+        var sessions: [SessionSummary] = []
+        var anomalies = 0
+        var firstAnomaly: Projection.Anomaly?
+        for (n, chunk) in read.chunks.enumerated() {
+            let building = chunk.part
+            for var entry in building.entries {
+                if let file = source.names.firstIndex(of: entry.file) {
+                    entry.line = chunk.position(EventPosition(file: file, offset: entry.offset, line: entry.line)).line
+                }
+                entry.anomaliesBefore += anomalies
+                entry.sessions.completed += sessions.count
+                entries.append(entry)
+            }
+            firstAnomaly = firstAnomaly ?? building.firstAnomaly
+            anomalies += building.anomalies
+            // A chunk's last session, begun by the next chunk's first event, is the next chunk's.
+            sessions += n < read.chunks.count - 1 ? building.tracker.completed : building.tracker.sessions
+        }
+        return (entries, sessions, firstAnomaly, read.report, read.chunks.count)
     }
 
     /// Whether the index still describes the log: its first entry is the log's first line and its
