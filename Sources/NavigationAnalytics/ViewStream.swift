@@ -8,26 +8,22 @@ import NavigationHistory
 /// event.
 public enum ViewStream {
     /// Reads the log at `path` and hands each screen view that passes `filter` to `body` (and, when
-    /// `events` is given, every event with its session's app version and the state after it; when
-    /// `sessionStarts` is given, the first event of every session, as
-    /// ``NavigationHistory/NavigationEvent/beginsSession(after:)`` tells, with the state before it,
-    /// before it is folded).
+    /// `events` is given, every event with its session's app version and the state after it).
     ///
     /// - Returns: The reader's report (events, seq range, defects tolerated by `mode`).
     /// - Throws: What reading the log throws in `mode`.
     @discardableResult
     public static func read(_ path: String, mode: RecoveryMode = .tolerateTornTail, filter: AnalyticsFilter = AnalyticsFilter(),
                             cleaning: PathCleaning = PathCleaning(), idle: Duration? = nil,
-                            sessionStarts: ((_ event: NavigationEvent, _ stateBefore: NavigationState) throws -> Void)? = nil,
                             events: ((_ event: NavigationEvent, _ app: String?, _ stateAfter: NavigationState) throws -> Void)? = nil,
                             _ body: (AnalyticsView) throws -> Void) throws -> ReadReport {
         // One value holds the reading's state: captured by the reader's closure, it is accessed
         // once per event rather than a dozen variables each checked for exclusive access.
         var stream = Stream(filter: filter, clean: cleaning.isEmpty ? nil : cleaning.cleaner(), gap: idle.map { max(1, $0.milliseconds) })
         return try withoutActuallyEscaping(body) { body in
-            var sink = ClosureSink(body: body)
+            var sink = ClosureSink(body: body, events: events)
             let report = try LogReader(path: path, mode: mode).read { event in
-                try stream.consume(event, sessionStarts: sessionStarts, events: events, into: &sink)
+                try stream.consume(event, into: &sink)
             }
             try stream.finish(into: &sink)
             return report
@@ -86,7 +82,7 @@ public enum ViewStream {
         var sink = QuerySink(query: query)
         var counted = 0
         let report = try LogReader(path: path, mode: mode).read { event in
-            try stream.consume(event, sessionStarts: nil, events: nil, into: &sink)
+            try stream.consume(event, into: &sink)
             if let progress { ChunkRun<Query>.count(&counted, progress) }
         }
         try stream.finish(into: &sink)
@@ -105,27 +101,58 @@ public protocol ViewQuery: Sendable {
     mutating func finish()
     /// Adds the counts of `later`: a copy of the query, made before it counted anything, that
     /// counted the views after this one's. Both are finished, and no session has views in both.
+    /// When the query sees events, `later` began with the `session.start` this one saw last.
     mutating func merge(_ later: Self)
+
+    /// Whether the query also sees events: ``beginSession(_:stateBefore:)`` and ``see(_:)``.
+    /// False by default.
+    static var seesEvents: Bool { get }
+    /// Sees the first event of every session, as ``NavigationHistory/NavigationEvent/beginsSession(after:)``
+    /// tells, with the state before it, before it is folded. Nothing by default.
+    mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState)
+    /// Sees every event, after the views it ended. Nothing by default.
+    mutating func see(_ event: NavigationEvent)
 }
 
 extension ViewQuery {
     /// Nothing held back: the default.
     public mutating func finish() {}
+    /// Views only: the default.
+    public static var seesEvents: Bool { false }
+    public mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {}
+    public mutating func see(_ event: NavigationEvent) {}
 }
 
-/// Where a ``Stream`` hands its views.
+/// Where a ``Stream`` hands its views, and the events of those who want them.
 private protocol ViewSink {
+    /// Whether it sees the first event of every session, with the state before it.
+    var seesSessionStarts: Bool { get }
+    /// Whether it sees every event.
+    var seesEvents: Bool { get }
     mutating func take(_ view: AnalyticsView) throws
+    mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) throws
+    mutating func see(_ event: NavigationEvent, app: String?, stateAfter: NavigationState) throws
 }
 
 private struct ClosureSink: ViewSink {
     let body: (AnalyticsView) throws -> Void
+    let events: ((NavigationEvent, String?, NavigationState) throws -> Void)?
+
+    var seesSessionStarts: Bool { false }
+    var seesEvents: Bool { events != nil }
     func take(_ view: AnalyticsView) throws { try body(view) }
+    func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {}
+    func see(_ event: NavigationEvent, app: String?, stateAfter: NavigationState) throws { try events?(event, app, stateAfter) }
 }
 
 private struct QuerySink<Query: ViewQuery>: ViewSink {
     var query: Query
+
+    var seesSessionStarts: Bool { Query.seesEvents }
+    var seesEvents: Bool { Query.seesEvents }
     mutating func take(_ view: AnalyticsView) { query.add(view) }
+    mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) { query.beginSession(event, stateBefore: stateBefore) }
+    mutating func see(_ event: NavigationEvent, app _: String?, stateAfter _: NavigationState) { query.see(event) }
 }
 
 /// One chunk of a chunked reading: its stream and its copy of the query.
@@ -145,7 +172,7 @@ private struct ChunkRun<Query: ViewQuery> {
 
     mutating func consume(_ event: NavigationEvent, endsChunk: Bool) throws {
         if endsChunk { seenBeforeEnd = stream.seen }
-        try stream.consume(event, sessionStarts: nil, events: nil, into: &sink)
+        try stream.consume(event, into: &sink)
         if let progress { Self.count(&counted, progress) }
     }
 
@@ -199,13 +226,11 @@ private struct Stream {
         self.gap = gap
     }
 
-    mutating func consume<Sink: ViewSink>(_ event: NavigationEvent, sessionStarts: ((NavigationEvent, NavigationState) throws -> Void)?,
-                                          events: ((NavigationEvent, String?, NavigationState) throws -> Void)?,
-                                          into sink: inout Sink) throws {
-        if let sessionStarts, event.beginsSession(after: tracker.session) {
+    mutating func consume<Sink: ViewSink>(_ event: NavigationEvent, into sink: inout Sink) throws {
+        if sink.seesSessionStarts, event.beginsSession(after: tracker.session) {
             // Asked for here, before the fold, rather than kept after every event by the caller:
             // a copy kept of the state makes the next fold copy it, stacks and all.
-            try sessionStarts(event, tracker.state)
+            try sink.beginSession(event, stateBefore: tracker.state)
         }
         if !event.isSnapshot {
             if event.beginsSession(after: last?.session), seen.contains(event.session) {
@@ -227,9 +252,9 @@ private struct Stream {
             viewApp = nil
             eventApp = (event.session, app)
         }
-        guard let events else { return }
+        guard sink.seesEvents else { return }
         if eventApp?.session != event.session { eventApp = (event.session, apps[event.session]) }
-        try events(event, eventApp!.app, tracker.state)
+        try sink.see(event, app: eventApp!.app, stateAfter: tracker.state)
     }
 
     mutating func finish<Sink: ViewSink>(into sink: inout Sink) throws {

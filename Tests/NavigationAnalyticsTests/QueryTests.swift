@@ -63,10 +63,26 @@ let logDirectory: String = {
             (4, "c", .sessionStart(app: "1.0", launch: .cold, meta: nil)),
             (5, "c", .sceneOpen(scene: "main", kind: nil)),
         ])
-        var starts: [(seq: Int, before: NavigationState)] = []
-        var after: [Int: NavigationState] = [:]
-        try ViewStream.read(path, sessionStarts: { event, before in starts.append((event.seq, before)) },
-                            events: { event, _, state in after[event.seq] = state }) { _ in }
+        /// The session starts and the state after every event, as a query that sees events has them.
+        struct Starts: ViewQuery {
+            static var seesEvents: Bool { true }
+            var starts: [(seq: Int, before: NavigationState)] = []
+            var folded = NavigationState()
+            var after: [Int: NavigationState] = [:]
+
+            mutating func add(_ view: AnalyticsView) {}
+            mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) { starts.append((event.seq, stateBefore)) }
+            mutating func see(_ event: NavigationEvent) {
+                Projection.fold(&folded, event)
+                after[event.seq] = folded
+            }
+            mutating func merge(_ later: Starts) {
+                starts += later.starts
+                after.merge(later.after) { $1 }
+            }
+        }
+        let (query, _) = try ViewStream.run(Starts(), over: path)
+        let (starts, after) = (query.starts, query.after)
         #expect(starts.map(\.seq) == [1, 4, 6])
         #expect(starts[0].before == NavigationState())
         #expect(starts[1].before == after[3])

@@ -129,7 +129,7 @@ extension NavigationEvent {
     /// Whether this is a `session.start`, which clears the state. A function of its own: a pattern
     /// inlined into a large function copies the whole action.
     @inline(never)
-    var startsSession: Bool {
+    package var startsSession: Bool {
         if case .sessionStart = action { true } else { false }
     }
 }

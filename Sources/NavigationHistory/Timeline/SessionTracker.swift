@@ -50,6 +50,17 @@ package struct SessionTracker: Sendable {
         return completed + [last]
     }
 
+    /// Joins the sessions `later` tracked: a tracker that began at the `session.start` this one
+    /// consumed last, which ended this one's session before it, and begins the one `later` goes on.
+    package mutating func append(_ later: SessionTracker) {
+        completed += later.completed
+        current = later.current
+        inSession = later.inSession
+        scenes = later.scenes
+        ended = later.ended
+        lastScene = later.lastScene
+    }
+
     package mutating func consume(_ event: NavigationEvent) {
         let kind = Kind.of(event.action)
         if !inSession || kind == .start || event.session != current.id { begin(event) }

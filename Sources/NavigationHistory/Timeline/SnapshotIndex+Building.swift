@@ -161,25 +161,24 @@ extension SnapshotIndex {
             building.consume(event, at: position, in: source)
         }) else { return nil }
         var entries: [Entry] = []
-        var sessions: [SessionSummary] = []
+        var sessions = SessionTracker()
         var anomalies = 0
         var firstAnomaly: Projection.Anomaly?
-        for (n, chunk) in read.chunks.enumerated() {
+        for chunk in read.chunks {
             let building = chunk.part
             for var entry in building.entries {
                 if let file = source.names.firstIndex(of: entry.file) {
                     entry.line = chunk.position(EventPosition(file: file, offset: entry.offset, line: entry.line)).line
                 }
                 entry.anomaliesBefore += anomalies
-                entry.sessions.completed += sessions.count
+                entry.sessions.completed += sessions.completed.count
                 entries.append(entry)
             }
             firstAnomaly = firstAnomaly ?? building.firstAnomaly
             anomalies += building.anomalies
-            // A chunk's last session, begun by the next chunk's first event, is the next chunk's.
-            sessions += n < read.chunks.count - 1 ? building.tracker.completed : building.tracker.sessions
+            sessions.append(building.tracker)
         }
-        return (entries, sessions, firstAnomaly, read.report, read.chunks.count)
+        return (entries, sessions.sessions, firstAnomaly, read.report, read.chunks.count)
     }
 
     /// Whether the index still describes the log: its first entry is the log's first line and its

@@ -1,3 +1,4 @@
+import Foundation
 import NavigationAnalytics
 import NavigationHistory
 
@@ -15,68 +16,36 @@ struct ReportData {
         var maximumSteps = 2000
     }
 
-    /// A session to replay: its first state and its events.
-    private struct Replay {
-        var id: String
-        var start: NavigationState
-        var events: [NavigationEvent] = []
-    }
-
     var report = ReadReport(mode: .tolerateTornTail)
     var sessions: [SessionSummary] = []
-    var screens = ScreensQuery()
-    var bounces = BouncesQuery()
-    var exits: ExitsQuery
-    var flow: FlowQuery
-    var funnels: [FunnelQuery]
+    private var gathered: Gathering
+    var screens: ScreensQuery { gathered.screens }
+    var bounces: BouncesQuery { gathered.bounces }
+    var exits: ExitsQuery { gathered.exits }
+    var flow: FlowQuery { gathered.flow }
+    var funnels: [FunnelQuery] { gathered.funnels }
     private var replays: [Replay] = []
-    private let options: Options
+    /// In how many chunks the log was read at once; 1 when in order.
+    private(set) var chunks = 1
 
     init(options: Options) {
-        self.options = options
-        exits = ExitsQuery(crashPaths: options.crashPaths)
-        flow = FlowQuery(steps: options.steps, top: options.top)
-        funnels = options.funnels.map { FunnelQuery(steps: $0, mode: .ordered, entry: .first) }
+        gathered = Gathering(options: options)
     }
 
-    /// Reads the log once.
-    mutating func gather(_ path: String, mode: RecoveryMode, filter: AnalyticsFilter, cleaning: PathCleaning, idle: Duration?) throws {
-        var tracker = SessionTracker()
-        var current: Replay?
-        var namedKept: [Replay] = [], recentKept: [Replay] = []
-        let recent = options.recent, named = options.sessions, limit = options.maximumSteps
-        func close(_ replay: Replay?) {
-            guard let replay, !replay.events.isEmpty else { return }
-            if named.contains(replay.id) { return namedKept.append(replay) }
-            recentKept.append(replay)
-            if recentKept.count > recent { recentKept.removeFirst() }
-        }
-        var progress = Progress(path)
+    /// Reads the log once, on every core when it is large.
+    mutating func gather(_ path: String, mode: RecoveryMode, filter: AnalyticsFilter, cleaning: PathCleaning, idle: Duration?,
+                         threads: Int = ProcessInfo.processInfo.activeProcessorCount, chunkedFrom: Int = 16 << 20) throws {
+        let progress = SharedProgress(path)
         defer { progress.finish() }
-        report = try ViewStream.read(path, mode: mode, filter: filter, cleaning: cleaning, idle: idle, sessionStarts: { event, before in
-            close(current)
-            let isStart = if case .sessionStart = event.action { true } else { false }
-            current = Replay(id: event.session, start: isStart ? NavigationState() : before)
-        }, events: { event, _, _ in
-            progress.tick()
-            tracker.consume(event)
-            if !event.isSnapshot, current!.events.count < limit { current!.events.append(event) }
-        }) { view in
-            screens.add(view)
-            bounces.add(view)
-            exits.add(view)
-            flow.add(view)
-            for k in funnels.indices { funnels[k].add(view) }
-        }
-        close(current)
-        exits.finish()
-        for k in funnels.indices { funnels[k].finish() }
+        let run = try ViewStream.run(gathered, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
+                                     threads: threads, chunkedFrom: chunkedFrom, progress: progress.enabled ? progress.add : nil)
+        (gathered, report, chunks) = (run.query, run.report, run.chunks)
         // The overview counts the sessions the filters admit by their app, id and start time (a
         // session spans scenes, so the scene filter does not apply to it).
         var sessionFilter = filter
         sessionFilter.scenes = []
-        sessions = tracker.sessions.filter { sessionFilter.admits(start: $0.start, app: $0.app, session: $0.id, scene: "") }
-        replays = namedKept + recentKept.reversed()   // the named sessions, then the latest first
+        sessions = gathered.tracker.sessions.filter { sessionFilter.admits(start: $0.start, app: $0.app, session: $0.id, scene: "") }
+        replays = gathered.replays
     }
 
     /// The report's data as one JSON object.
@@ -173,5 +142,87 @@ struct ReportData {
         }
         w.raw("}")
         return w.bytes
+    }
+}
+
+/// A session to replay: its first state and its events.
+private struct Replay: Sendable {
+    var id: String
+    var start: NavigationState
+    var events: [NavigationEvent] = []
+}
+
+/// What the report gathers from the views and the events: a query, so that it runs over chunks
+/// of a large log at once.
+private struct Gathering: ViewQuery {
+    static var seesEvents: Bool { true }
+
+    let recent: Int, named: Set<String>, limit: Int
+    var screens = ScreensQuery()
+    var bounces = BouncesQuery()
+    var exits: ExitsQuery
+    var flow: FlowQuery
+    var funnels: [FunnelQuery]
+    var tracker = SessionTracker()
+    /// The session being read, and the ones kept: those named, and the latest others.
+    private var current: Replay?
+    private var namedKept: [Replay] = [], recentKept: [Replay] = []
+
+    init(options: ReportData.Options) {
+        (recent, named, limit) = (options.recent, options.sessions, options.maximumSteps)
+        exits = ExitsQuery(crashPaths: options.crashPaths)
+        flow = FlowQuery(steps: options.steps, top: options.top)
+        funnels = options.funnels.map { FunnelQuery(steps: $0, mode: .ordered, entry: .first) }
+    }
+
+    /// The sessions to replay: the named ones, then the latest first.
+    var replays: [Replay] {
+        var (named, recent) = (namedKept, recentKept)
+        Self.close(current, named: self.named, keeping: self.recent, into: &named, &recent)
+        return named + recent.reversed()
+    }
+
+    mutating func add(_ view: AnalyticsView) {
+        screens.add(view)
+        bounces.add(view)
+        exits.add(view)
+        flow.add(view)
+        for k in funnels.indices { funnels[k].add(view) }
+    }
+
+    mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {
+        Self.close(current, named: named, keeping: recent, into: &namedKept, &recentKept)
+        current = Replay(id: event.session, start: event.startsSession ? NavigationState() : stateBefore)
+    }
+
+    mutating func see(_ event: NavigationEvent) {
+        tracker.consume(event)
+        if !event.isSnapshot, current!.events.count < limit { current!.events.append(event) }
+    }
+
+    mutating func finish() {
+        exits.finish()
+        for k in funnels.indices { funnels[k].finish() }
+    }
+
+    mutating func merge(_ later: Gathering) {
+        screens.merge(later.screens)
+        bounces.merge(later.bounces)
+        exits.merge(later.exits)
+        flow.merge(later.flow)
+        for k in funnels.indices { funnels[k].merge(later.funnels[k]) }
+        // `later` began with the session.start this chunk saw last: the session it began is
+        // later's, and the one before it was closed here.
+        tracker.append(later.tracker)
+        current = later.current
+        namedKept += later.namedKept
+        recentKept = Array((recentKept + later.recentKept).suffix(recent))
+    }
+
+    private static func close(_ replay: Replay?, named: Set<String>, keeping recent: Int, into namedKept: inout [Replay], _ recentKept: inout [Replay]) {
+        guard let replay, !replay.events.isEmpty else { return }
+        if named.contains(replay.id) { return namedKept.append(replay) }
+        recentKept.append(replay)
+        if recentKept.count > recent { recentKept.removeFirst() }
     }
 }
