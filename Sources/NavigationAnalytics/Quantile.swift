@@ -18,7 +18,6 @@ public struct QuantileCounter: Sendable, Hashable {
         total += value
     }
 
-    /// The quantile for `percent` (0...100), or nil when no value was added.
     /// Adds every value `other` counted.
     public mutating func merge(_ other: QuantileCounter) {
         counts.merge(other.counts, uniquingKeysWith: +)
@@ -26,6 +25,7 @@ public struct QuantileCounter: Sendable, Hashable {
         total += other.total
     }
 
+    /// The quantile for `percent` (0...100), or nil when no value was added.
     public func quantile(percent: Int) -> Int64? {
         guard count > 0 else { return nil }
         let rank = max(1, (percent * count + 99) / 100)

@@ -17,28 +17,23 @@ public enum ViewStream {
                             cleaning: PathCleaning = PathCleaning(), idle: Duration? = nil,
                             events: ((_ event: NavigationEvent, _ app: String?, _ stateAfter: NavigationState) throws -> Void)? = nil,
                             _ body: (AnalyticsView) throws -> Void) throws -> ReadReport {
-        // One value holds the reading's state: captured by the reader's closure, it is accessed
-        // once per event rather than a dozen variables each checked for exclusive access.
-        var stream = Stream(filter: filter, clean: cleaning.isEmpty ? nil : cleaning.cleaner(), gap: idle.map { max(1, $0.milliseconds) })
+        var stream = Stream(filter: filter, cleaning: cleaning, idle: idle)
         return try withoutActuallyEscaping(body) { body in
             var sink = ClosureSink(body: body, events: events)
-            let report = try LogReader(path: path, mode: mode).read { event in
-                try stream.consume(event, into: &sink)
-            }
-            try stream.finish(into: &sink)
-            return report
+            return try readInOrder(path, mode: mode, &stream, into: &sink)
         }
     }
 
     /// Runs `query` over the screen views of the log at `path` that pass `filter`, and finishes it.
     ///
     /// With several cores, a large log is read in chunks at once, each beginning at a
-    /// `session.start`, with a copy of `query` each, merged in order at the end. The result is the
-    /// same as that of a reading in order, which is what happens when the chunks cannot stand for
-    /// one: a log with defects or warnings, or a session id used again in a later chunk.
+    /// `session.start`, with a copy of `query` each, merged in order at the end: so `query` must be
+    /// a value that has counted nothing yet. The result is that of a reading in order, which is
+    /// what happens when the chunks cannot stand for one: a log with defects, warnings or a torn
+    /// tail, a session id used again in a later chunk, or few session starts.
     ///
-    /// - Parameter progress: Called now and then, from any thread, with the number of events read
-    ///   since it was last called.
+    /// - Parameter progress: Called now and then, from any thread, with a count of events read
+    ///   since: enough for a progress line, not an exact count.
     /// - Returns: The finished query, and the reader's report (events, seq range, defects
     ///   tolerated by `mode`).
     /// - Throws: What reading the log throws in `mode`.
@@ -51,43 +46,59 @@ public enum ViewStream {
         return (run.query, run.report)
     }
 
-    /// ``run(_:over:mode:filter:cleaning:idle:)`` in `threads` chunks when the log holds at least
-    /// `chunkedFrom` bytes (what tests use to read small logs in many chunks); also says in how
-    /// many chunks it was read, 1 when in order.
+    /// ``run(_:over:mode:filter:cleaning:idle:progress:)`` in `threads` chunks when the log holds
+    /// at least `chunkedFrom` bytes (what tests use to read small logs in many chunks); also says in
+    /// how many chunks it was read, 1 when in order.
     package static func run<Query: ViewQuery>(_ query: Query, over path: String, mode: RecoveryMode, filter: AnalyticsFilter,
                                               cleaning: PathCleaning, idle: Duration?, threads: Int, chunkedFrom: Int,
                                               progress: (@Sendable (Int) -> Void)? = nil) throws -> (query: Query, report: ReadReport, chunks: Int) {
-        let gap = idle.map { max(1, $0.milliseconds) }
-        let chunked = try LogReader(path: path, mode: mode).readInChunks(count: threads, minimumBytes: chunkedFrom, make: { _ in
-            // A cleaner each: its memo is not shared between threads.
-            ChunkRun(stream: Stream(filter: filter, clean: cleaning.isEmpty ? nil : cleaning.cleaner(), gap: gap), sink: QuerySink(query: query),
-                     progress: progress)
-        }) { chunk, event, _, endsChunk in
-            try chunk.consume(event, endsChunk: endsChunk)
+        if let chunked = try runInChunks(query, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
+                                         threads: threads, chunkedFrom: chunkedFrom, progress: progress) {
+            return chunked
         }
-        if var chunks = chunked?.chunks.map(\.part), let report = chunked?.report, ChunkRun.standForOneReading(chunks) {
-            var last = chunks.removeLast()   // its views still open end at the log's last event
-            try last.stream.finish(into: &last.sink)
-            chunks.append(last)
-            var result = chunks[0].sink.query
-            result.finish()
-            for chunk in chunks.dropFirst() {
-                var later = chunk.sink.query
-                later.finish()
-                result.merge(later)
-            }
-            return (result, report, chunks.count)
-        }
-        var stream = Stream(filter: filter, clean: cleaning.isEmpty ? nil : cleaning.cleaner(), gap: gap)
+        var stream = Stream(filter: filter, cleaning: cleaning, idle: idle, progress: progress)
         var sink = QuerySink(query: query)
-        var counted = 0
-        let report = try LogReader(path: path, mode: mode).read { event in
-            try stream.consume(event, into: &sink)
-            if let progress { ChunkRun<Query>.count(&counted, progress) }
-        }
-        try stream.finish(into: &sink)
+        let report = try readInOrder(path, mode: mode, &stream, into: &sink)
         sink.query.finish()
         return (sink.query, report, 1)
+    }
+
+    /// Reads the log in order through `stream` into `sink`, and ends the views still open at its end.
+    private static func readInOrder<Sink: ViewSink>(_ path: String, mode: RecoveryMode, _ stream: inout Stream,
+                                                    into sink: inout Sink) throws -> ReadReport {
+        let report = try LogReader(path: path, mode: mode).read { event in
+            try stream.consume(event, into: &sink)
+        }
+        try stream.finish(into: &sink)
+        return report
+    }
+
+    /// ``run(_:over:mode:filter:cleaning:idle:progress:)`` in chunks; nil when the log is not read
+    /// so, or when the chunks' views are not those of a reading in order.
+    private static func runInChunks<Query: ViewQuery>(_ query: Query, over path: String, mode: RecoveryMode, filter: AnalyticsFilter,
+                                                      cleaning: PathCleaning, idle: Duration?, threads: Int, chunkedFrom: Int,
+                                                      progress: (@Sendable (Int) -> Void)?) throws -> (query: Query, report: ReadReport, chunks: Int)? {
+        let (files, segmented) = try LogFiles.resolve(path)
+        guard let read = try LogReader(path: path, mode: mode).readInChunks(files: files, segmented: segmented, count: threads,
+                                                                            minimumBytes: chunkedFrom, make: { _ in
+            // A stream each, with a cleaner of its own: the cleaner's memo is not for sharing.
+            ChunkRun(stream: Stream(filter: filter, cleaning: cleaning, idle: idle, progress: progress), sink: QuerySink(query: query))
+        }, { chunk, event, _, endsChunk in
+            try chunk.consume(event, endsChunk: endsChunk)
+        }) else { return nil }
+        var chunks = read.chunks.map(\.part)
+        guard ChunkRun.standForOneReading(chunks) else { return nil }
+        var last = chunks.removeLast()   // its views still open end at the log's last event
+        try last.stream.finish(into: &last.sink)
+        chunks.append(last)
+        var result = chunks[0].sink.query
+        result.finish()
+        for chunk in chunks.dropFirst() {
+            var later = chunk.sink.query
+            later.finish()
+            result.merge(later)
+        }
+        return (result, read.report, chunks.count)
     }
 }
 
@@ -147,10 +158,24 @@ private struct ClosureSink: ViewSink {
 
 private struct QuerySink<Query: ViewQuery>: ViewSink {
     var query: Query
+    /// The sessions of the views taken, as they are named (`SESSION#2` for a later part).
+    private(set) var sessions: Set<String> = []
+    private var lastSession: String?
+
+    init(query: Query) { self.query = query }
 
     var seesSessionStarts: Bool { Query.seesEvents }
     var seesEvents: Bool { Query.seesEvents }
-    mutating func take(_ view: AnalyticsView) { query.add(view) }
+
+    mutating func take(_ view: AnalyticsView) {
+        // Views come session by session: a set insertion per session, not per view.
+        if view.session != lastSession {
+            lastSession = view.session
+            sessions.insert(view.session)
+        }
+        query.add(view)
+    }
+
     mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) { query.beginSession(event, stateBefore: stateBefore) }
     mutating func see(_ event: NavigationEvent, app _: String?, stateAfter _: NavigationState) { query.see(event) }
 }
@@ -159,41 +184,26 @@ private struct QuerySink<Query: ViewQuery>: ViewSink {
 private struct ChunkRun<Query: ViewQuery> {
     var stream: Stream
     var sink: QuerySink<Query>
-    let progress: (@Sendable (Int) -> Void)?
-    /// The sessions seen before the event that begins the next chunk.
+    /// The session ids seen before the event that begins the next chunk.
     var seenBeforeEnd: Set<String> = []
-    private var counted = 0
-
-    init(stream: Stream, sink: QuerySink<Query>, progress: (@Sendable (Int) -> Void)?) {
-        self.stream = stream
-        self.sink = sink
-        self.progress = progress
-    }
 
     mutating func consume(_ event: NavigationEvent, endsChunk: Bool) throws {
         if endsChunk { seenBeforeEnd = stream.seen }
         try stream.consume(event, into: &sink)
-        if let progress { Self.count(&counted, progress) }
-    }
-
-    /// Counts an event, and tells `progress` of every 65,536.
-    static func count(_ counted: inout Int, _ progress: @Sendable (Int) -> Void) {
-        counted += 1
-        if counted & 0xFFFF == 0 { progress(0x10000) }
     }
 
     /// Whether the chunks' views are those of a reading in order. Each chunk began with a
-    /// `session.start`, with the fold's state empty, as in order. They differ only when a session
-    /// id a chunk saw was seen by a chunk before: in order, it would be numbered as a new part.
+    /// `session.start`, where the fold's state is empty and no view is open, as in order. They
+    /// differ when a session id a chunk saw was seen by a chunk before: in order, it would be
+    /// numbered as a new part. And the queries' merges need each session's views in one chunk:
+    /// a view that a store snapshot at the log's start began is of the snapshot's session, which
+    /// its `session.start` may begin in the next chunk.
     static func standForOneReading(_ chunks: [Self]) -> Bool {
-        // A later part of a session is named SESSION#N, which a session id elsewhere may be too.
-        if chunks.contains(where: { !$0.stream.cuts.isEmpty }), chunks.contains(where: { $0.stream.seen.contains { $0.contains("#") } }) {
-            return false
-        }
-        var earlier: Set<String> = []
+        var earlier: Set<String> = [], earlierViews: Set<String> = []
         for chunk in chunks {
-            guard earlier.isDisjoint(with: chunk.stream.seen) else { return false }
+            guard earlier.isDisjoint(with: chunk.stream.seen), earlierViews.isDisjoint(with: chunk.sink.sessions) else { return false }
             earlier.formUnion(chunk.seenBeforeEnd)
+            earlierViews.formUnion(chunk.sink.sessions)
         }
         return true
     }
@@ -220,13 +230,22 @@ private struct Stream {
     var seen: Set<String> = []
     var last: (session: String, time: Int64)?
 
-    init(filter: AnalyticsFilter, clean: ((String) -> String)?, gap: Int64?) {
+    /// Called with every 65,536 events read.
+    let progress: (@Sendable (Int) -> Void)?
+    private var counted = 0
+
+    init(filter: AnalyticsFilter, cleaning: PathCleaning, idle: Duration?, progress: (@Sendable (Int) -> Void)? = nil) {
         self.filter = filter
-        self.clean = clean
-        self.gap = gap
+        clean = cleaning.isEmpty ? nil : cleaning.cleaner()
+        gap = idle.map { max(1, $0.milliseconds) }
+        self.progress = progress
     }
 
     mutating func consume<Sink: ViewSink>(_ event: NavigationEvent, into sink: inout Sink) throws {
+        if let progress {
+            counted += 1
+            if counted & 0xFFFF == 0 { progress(0x10000) }
+        }
         if sink.seesSessionStarts, event.beginsSession(after: tracker.session) {
             // Asked for here, before the fold, rather than kept after every event by the caller:
             // a copy kept of the state makes the next fold copy it, stacks and all.

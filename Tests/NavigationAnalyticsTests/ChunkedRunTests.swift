@@ -96,6 +96,40 @@ import Testing
         #expect(chunked.report == inOrder.report)
     }
 
+    @Test func aSessionWhoseFirstViewAStoreSnapshotBeganIsReadInOrder() throws {
+        // The log begins with a store snapshot of session z, which shows a screen: that view is
+        // z's. The snapshot fills more than half the log, so the second chunk begins at z's
+        // session.start, and z's views would be split between two chunks.
+        let long = String(repeating: "x", count: 150)
+        let routes = (0..<300).map { Route(screen: "recipe", id: long + "\($0)") }
+        let state = NavigationState(active: "main", scenes: ["main": SceneState(tab: "home", stacks: ["home": routes])])
+        let start = Timestamp("2026-10-01T08:00:00.000Z")!.millisecondsSince1970
+        var events = [NavigationEvent(seq: 1, timestamp: Timestamp(millisecondsSince1970: start), session: "z", action: .snapshot(state: state))]
+        let z: [NavigationAction] = [
+            .sessionStart(app: "1.0", launch: .cold, meta: nil), .sceneOpen(scene: "main", kind: nil), .tabSelect(scene: "main", tab: "home"),
+            .push(scene: "main", stack: "home", route: Route(screen: "recipe", id: "1")), .sessionEnd(reason: nil),
+        ]
+        for (k, action) in z.enumerated() {
+            events.append(NavigationEvent(seq: k + 2, timestamp: Timestamp(millisecondsSince1970: start + Int64(k + 1) * 5000), session: "z", action: action))
+        }
+        let snapshotBytes = LineEncoder.encode(events[0]).count
+        var bytes = events.flatMap { LineEncoder.encode($0) }
+        for event in Self.generatedEvents(2000, seed: 6) where bytes.count < snapshotBytes * 100 / 56 {
+            var event = event
+            event.seq += events.count
+            bytes += LineEncoder.encode(event)
+        }
+        let path = logDirectory + "/" + UUID().uuidString + ".jsonl"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        var sessions: [String] = []
+        try ViewStream.read(path) { if sessions.last != $0.session { sessions.append($0.session) } }
+        #expect(sessions.prefix(2) == ["z", "s1-" + sessions[1].dropFirst(3)] && sessions.filter { $0 == "z" }.count == 1)
+        let inOrder = try Self.answers(path, threads: 1)
+        let chunked = try Self.answers(path, threads: 2)
+        #expect(chunked.chunks.allSatisfy { $0 == 1 })
+        #expect(chunked.rows == inOrder.rows)
+    }
+
     @Test(arguments: [RecoveryMode.salvage, .tolerateTornTail, .absolute, .pointInTime])
     func aDefectInAChunkIsReportedAsInOrder(mode: RecoveryMode) throws {
         var bytes = Data(Self.generatedEvents(3000, seed: 5).flatMap { LineEncoder.encode($0) })

@@ -12,7 +12,8 @@ import Testing
     /// The events each chunk was handed, with their positions as a reading in order numbers them.
     static func chunksWithPositions(_ path: String, count: Int)
         throws -> (parts: [[(event: NavigationEvent, position: EventPosition, endsChunk: Bool)]], report: ReadReport)? {
-        let read = try LogReader(path: path).readInChunks(count: count, minimumBytes: 0, make: { _ in
+        let (files, segmented) = try LogFiles.resolve(path)
+        let read = try LogReader(path: path).readInChunks(files: files, segmented: segmented, count: count, minimumBytes: 0, make: { _ in
             [(event: NavigationEvent, position: EventPosition, endsChunk: Bool)]()
         }) { part, event, position, endsChunk in part.append((event, position, endsChunk)) }
         return read.map { read in (read.chunks.map { chunk in chunk.part.map { ($0.event, chunk.position($0.position), $0.endsChunk) } }, read.report) }
@@ -24,7 +25,8 @@ import Testing
         let events = generatedEvents(3000, seed: 7)
         let path = directory.file("log.jsonl", logBytes(events))
         let read = try #require(try Self.chunks(path, count: count))
-        #expect(read.parts.count == count)
+        // A range may have no session start in its first quarter: then it joins the one before.
+        #expect(read.parts.count > count / 2 && read.parts.count <= count)
         var joined: [NavigationEvent] = []
         for (k, part) in read.parts.enumerated() {
             if k > 0 {
@@ -99,7 +101,7 @@ import Testing
         #expect(sameBytes, "the index files are the same bytes")
     }
 
-    @Test func aLogWithOneSessionIsOneChunk() throws {
+    @Test func aLogWithOneSessionIsLeftToAReadingInOrder() throws {
         let directory = TemporaryDirectory()
         let events = generatedEvents(3000, seed: 7).enumerated().map { k, event in
             var event = event
@@ -107,9 +109,24 @@ import Testing
             return event
         }
         let path = directory.file("log.jsonl", logBytes(events))
+        #expect(try Self.chunks(path, count: 4) == nil)
+        #expect(try Self.chunks(directory.file("empty.jsonl", []), count: 4) == nil)
+    }
+
+    @Test func aRangeWhoseSessionStartComesLateJoinsTheRangeBefore() throws {
+        // Session starts only in the first tenth of the log and in its last third: of four ranges,
+        // the second has none, and the third has one only past its first quarter.
+        let directory = TemporaryDirectory()
+        let events = generatedEvents(4000, seed: 7).enumerated().map { k, event in
+            var event = event
+            if k > 400, k < 2700, event.startsSession { event.action = .sessionEnd(reason: nil) }
+            return event
+        }
+        let path = directory.file("log.jsonl", logBytes(events))
         let read = try #require(try Self.chunks(path, count: 4))
-        #expect(read.parts.count == 1)
-        #expect(read.parts[0].map(\.event) == events)
+        #expect(read.parts.count == 2)
+        #expect(read.parts[1].first!.event.seq > 2700)
+        #expect(read.parts[0].count + read.parts[1].count - 1 == events.count)
     }
 
     @Test func aChunkThatMeetsADefectLeavesTheLogToAReadingInOrder() throws {

@@ -43,8 +43,8 @@ public struct FlowQuery: ViewQuery {
 
     public mutating func merge(_ later: FlowQuery) {
         last = nil
-        // A path in both goes on as it would have in one query (chunks share no session).
-        paths.merge(later.paths) { mine, theirs in Array((mine + theirs).prefix(steps)) }
+        // Paths are keyed by session: the queries merged share none.
+        paths.merge(later.paths) { mine, _ in mine }
     }
 
     public var rows: [Row] {

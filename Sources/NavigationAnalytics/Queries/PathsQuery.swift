@@ -112,8 +112,9 @@ public struct PathsQuery: ViewQuery {
 
     public mutating func merge(_ later: PathsQuery) {
         currentSession = nil
+        let ids = later.names.map { intern($0) }   // later's ids, as this query's
         for (gram, tally) in later.tallies {
-            tallies[gram.map { intern(later.names[Int($0)]) }, default: Tally()].add(tally)
+            tallies[gram.map { ids[Int($0)] }, default: Tally()].add(tally)
         }
     }
 

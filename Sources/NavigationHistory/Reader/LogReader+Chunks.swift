@@ -2,49 +2,56 @@ import Dispatch
 import Foundation
 
 extension LogReader {
-    /// Reads the log in chunks at once, one thread each, every chunk after the first beginning at
-    /// a `session.start`, where the fold starts over from an empty state.
+    /// Reads the log's `files` in chunks at once, one thread each, every chunk after the first
+    /// beginning at a `session.start`, where the fold starts over from an empty state.
     ///
-    /// The log's bytes are cut into `count` equal ranges. Each range after the first begins at its
-    /// first `session.start`; a range without one joins the range before. A chunk's events go to
-    /// `consume` in order, on the chunk's thread, with the chunk's own part and its position, whose
-    /// line ``ReadChunk/position(_:)`` numbers as a reading in order does. Its last event is the
-    /// next chunk's first, handed over with `endsChunk` true, so that the sessions that event ends
-    /// are ended as a reading in order ends them. Every line is checked, once, by the chunk that
-    /// reads it.
+    /// The files' bytes are cut into `count` equal ranges. Each range after the first begins at the
+    /// first `session.start` in its first quarter; a range without one joins the range before. A
+    /// chunk's events go to `consume` in order, on the chunk's thread, with the chunk's own part and
+    /// the event's position, whose line ``ReadChunk/position(_:)`` numbers as a reading in order
+    /// does. A chunk's last event is the next chunk's first, handed over with `endsChunk` true, so
+    /// that what that event ends is ended as a reading in order ends it. Every line is checked by
+    /// the chunk it is in; the first of each chunk after the first by the chunk before too.
     ///
     /// - Parameters:
-    ///   - count: How many chunks, and threads; fewer than 2 reads nothing.
+    ///   - files: The log's files, in order, as ``LogFiles/resolve(_:)`` lists them; `segmented`
+    ///     says they are store segments, whose lines must all carry a `crc`.
+    ///   - count: How many ranges, and threads; fewer than 2 reads nothing.
     ///   - minimumBytes: Logs smaller than this are not read in chunks.
-    ///   - make: Makes the part of chunk `k`, on the calling thread.
+    ///   - make: Makes the part of the chunk that begins in range `k`, on the calling thread.
     ///   - consume: Hands an event to its chunk's part.
-    /// - Returns: The chunks in order, with the report a reading in order gives; nil when nothing was
-    ///   read, or when the chunks' readings cannot stand for one in order: a chunk met a defect or
-    ///   a warning (whose line a chunk begun mid-file cannot number), or did not end at the next
-    ///   chunk's first event. Then read the log in order, which reports what it found.
-    /// - Throws: `noInput` and `io`, and the first error `consume` throws, in chunk order.
-    package func readInChunks<Part>(count: Int, minimumBytes: Int, make: (Int) -> Part,
-                                    _ consume: @escaping @Sendable (inout Part, NavigationEvent, EventPosition, _ endsChunk: Bool) throws -> Void)
+    /// - Returns: The chunks in order, with the report a reading in order gives. Nil when fewer than
+    ///   two chunks begin, or when the chunks' readings cannot stand for one in order: a chunk met
+    ///   a defect, a warning or a torn tail (whose line a chunk begun mid-file cannot number), or
+    ///   did not end at the next chunk's first event. Then read the log in order, which reports
+    ///   what it found.
+    /// - Throws: `io`, and the first error `consume` throws, in chunk order.
+    package func readInChunks<Part>(files: [String], segmented: Bool, count: Int, minimumBytes: Int, make: (Int) -> Part,
+                                    _ consume: @Sendable (inout Part, NavigationEvent, EventPosition, _ endsChunk: Bool) throws -> Void)
         throws -> (chunks: [ReadChunk<Part>], report: ReadReport)? {
-        let (files, segmented) = try LogFiles.resolve(path)
+        guard count > 1, !checksSnapshots, !files.isEmpty else { return nil }
         let layout = try ChunkLayout(files: files, count: count)
-        guard count > 1, layout.total >= minimumBytes, !checksSnapshots else { return nil }
+        guard layout.total > 0, layout.total >= minimumBytes else { return nil }
         // First where each chunk begins, then the chunks: a chunk that waited for the next one's
-        // beginning could wait for a thread that never comes.
+        // beginning could wait for a thread that never comes. A range is searched only in its first
+        // quarter: a log with few session starts is left to a reading in order without decoding
+        // much of it twice.
         let starts = Slots<EventPosition?>(count: count)
         starts[0] = EventPosition(file: 0, offset: 0, line: 1)
         DispatchQueue.concurrentPerform(iterations: count - 1) { j in
             let k = j + 1
+            let before = layout.nominal(k) + max(1, (layout.nominal(k + 1) - layout.nominal(k)) / 4)
             starts[k] = starts.attempt(k) {
-                try findSessionStart(in: layout, from: layout.nominal(k), before: layout.nominal(k + 1), segmented: segmented)
+                try findSessionStart(in: layout, from: layout.nominal(k), before: before, segmented: segmented)
             } ?? nil
         }
         try starts.throwFirstError()
-        let begun = (0..<count).compactMap { k in starts[k]!.map { (chunk: k, start: $0) } }
+        let begun = (0..<count).compactMap { k in starts[k]!.map { (range: k, start: $0) } }
+        guard begun.count > 1 else { return nil }
         let chunks = Slots<Chunk<Part>>(count: begun.count)
         for (n, chunk) in begun.enumerated() {
             let end = n + 1 < begun.count ? layout.offset(of: begun[n + 1].start) : nil
-            chunks[n] = Chunk(part: make(chunk.chunk), start: chunk.start, limit: layout.nominal(chunk.chunk + 1), end: end)
+            chunks[n] = Chunk(part: make(chunk.range), start: chunk.start, end: end)
         }
         DispatchQueue.concurrentPerform(iterations: begun.count) { n in
             chunks.attempt(n) { try readChunk(&chunks[n]!, in: layout, segmented: segmented, consume) }
@@ -58,17 +65,17 @@ extension LogReader {
                                  _ consume: (inout Part, NavigationEvent, EventPosition, Bool) throws -> Void) throws {
         var reader = self
         reader.threads = 1
-        let (limit, end) = (chunk.limit, chunk.end)
+        reader.keepsSessionIDs = true
+        let end = chunk.end
         var endedAtNext: EventPosition?
         var part = chunk.part
         defer {
             chunk.part = part
             chunk.endedAtNext = endedAtNext
         }
-        // Lines are only compared with where the next chunk begins once past this one's own range.
         let start = chunk.start.file == 0 && chunk.start.offset == 0 ? nil : chunk.start
         chunk.report = try reader.scan(files: layout.files, segmented: segmented, from: start) { event, position in
-            if let end, case let at = layout.offset(of: position), at >= limit, at >= end {
+            if let end, case let at = layout.offset(of: position), at >= end {
                 guard at == end else { return false }   // the next chunk's first event never came
                 try consume(&part, event, position, true)
                 endedAtNext = position
@@ -86,7 +93,7 @@ extension LogReader {
         var read: [ReadChunk<Part>] = []
         for (n, chunk) in chunks.enumerated() {
             guard let report = chunk.report, report.defectCount == 0, report.warningCount == 0, report.tornTail == nil,
-                  report.stoppedAt == nil, chunk.end == nil || chunk.endedAtNext != nil else { return nil }
+                  chunk.end == nil || chunk.endedAtNext != nil else { return nil }
             // Numbered from 1 where it begins: its first line's number is the one the chunk before
             // gave the event that ended it.
             var start = chunk.start
@@ -179,7 +186,7 @@ private struct ChunkLayout: Sendable {
     }
 }
 
-/// A chunk of a log read by ``LogReader/readInChunks(count:minimumBytes:make:_:)``: what it made of
+/// A chunk of a log read by ``LogReader/readInChunks(files:segmented:count:minimumBytes:make:_:)``: what it made of
 /// its events, and where it begins.
 package struct ReadChunk<Part> {
     package var part: Part
@@ -195,21 +202,19 @@ package struct ReadChunk<Part> {
     }
 }
 
-/// A chunk of a reading: where it begins, where its own range ends and where the next chunk
-/// begins (nil for the last), what it made of its events and what its reading found.
+/// A chunk of a reading: where it begins and where the next chunk begins (nil for the last), what
+/// it made of its events and what its reading found.
 private struct Chunk<Part> {
     var part: Part
     let start: EventPosition
-    let limit: Int
     let end: Int?
     var report: ReadReport?
     /// Where the next chunk's first event was, when this chunk got to it.
     var endedAtNext: EventPosition?
 
-    init(part: Part, start: EventPosition, limit: Int, end: Int?) {
+    init(part: Part, start: EventPosition, end: Int?) {
         self.part = part
         self.start = start
-        self.limit = limit
         self.end = end
     }
 }

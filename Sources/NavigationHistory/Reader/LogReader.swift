@@ -41,6 +41,9 @@ public struct LogReader: Sendable {
     /// from the folded one as a ``DefectKind/snapshotMismatch`` defect, and count anomalies in the
     /// report. What `navlog verify` does; off by default, as it costs a fold per event.
     public var checksSnapshots = false
+    /// Whether the report keeps the sessions' ids (``ReadReport/sessionIDs``), as reports of chunks
+    /// read apart need to be merged; off by default, as they grow with the sessions.
+    package var keepsSessionIDs = false
 
     /// Creates a reader.
     ///
@@ -113,6 +116,7 @@ public struct LogReader: Sendable {
                 break
             }
         }
+        if keepsSessionIDs { merger.report.sessionIDs = merger.sessions }
         return merger.report
     }
 

@@ -29,6 +29,8 @@ struct Merger {
     private var crcRequired: Bool?
     private var lastSeq: Int?
     private var skippedSinceLastEvent = false
+    /// The distinct sessions of the delivered events.
+    private(set) var sessions = Set<String>()
     private var lastSession: String?
 
     /// The folded state, when snapshots are checked; nil when they are not.
@@ -82,7 +84,7 @@ struct Merger {
         report.events += 1
         if event.session != lastSession {
             lastSession = event.session
-            if report.sessionIDs.insert(event.session).inserted { report.sessions += 1 }
+            if sessions.insert(event.session).inserted { report.sessions += 1 }
         }
         if try !body(event, EventPosition(file: fileIndex, offset: offset, line: line)) { stopped = true }
     }

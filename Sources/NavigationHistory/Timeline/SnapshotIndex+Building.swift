@@ -29,7 +29,7 @@ package struct LogSource: Sendable {
 }
 
 extension SnapshotIndex {
-    /// What ``updated(_:interval:mode:save:)`` did.
+    /// What ``updated(_:interval:mode:save:threads:chunkedFrom:)`` did.
     package struct Update: Sendable {
         package var index: SnapshotIndex
         /// The report of the reading it did: from the last entry on, or of the whole log.
@@ -149,11 +149,12 @@ extension SnapshotIndex {
 
     /// Builds the index of a log of at least `chunkedFrom` bytes in chunks on the reader's threads,
     /// each begun at a `session.start`, where the fold and the sessions start over; nil when it
-    /// cannot be built so (see ``LogReader/readInChunks(count:minimumBytes:make:_:)``).
+    /// cannot be built so (see ``LogReader/readInChunks(files:segmented:count:minimumBytes:make:_:)``).
     private static func builtInChunks(_ source: LogSource, reader: LogReader, interval: Int, chunkedFrom: Int)
         throws -> (entries: [Entry], sessions: [SessionSummary], firstAnomaly: Projection.Anomaly?, report: ReadReport, chunks: Int)? {
         guard reader.threads > 1, let first = source.names.first, let firstSeq = source.event(file: first, offset: 0)?.seq else { return nil }
-        guard let read = try reader.readInChunks(count: reader.threads, minimumBytes: chunkedFrom, make: { k in
+        guard let read = try reader.readInChunks(files: source.files, segmented: source.segmented, count: reader.threads,
+                                                 minimumBytes: chunkedFrom, make: { k in
             Building(interval: interval, chunk: k, ofLogFrom: firstSeq)
         }, { building, event, position, _ in
             // The event that begins the next chunk gets its entry here, with the state before it

@@ -30,31 +30,41 @@ enum AnalyticsOutput {
     /// splitting, and the recovery mode (unless `--mode` means something else to the subcommand).
     static func views(_ path: String, _ parsed: Arguments, recoveryModeOption: Bool = true,
                       _ body: (AnalyticsView) throws -> Void) throws -> (ReadReport, AnalyticsFilter) {
-        let filter = try self.filter(parsed)
-        let cleaning = try PathCleaning(rules: parsed.all("--alias"))
-        let idle = try parsed.value("--idle").map { try duration($0, option: "--idle") }
-        let mode: RecoveryMode = recoveryModeOption ? try parsed.choice("--mode", default: .tolerateTornTail) : .tolerateTornTail
+        let common = try Common(parsed, recoveryModeOption: recoveryModeOption)
         var progress = Progress(path)
         // No callback at all when nothing is drawn: a call for every event costs 4% of a query.
-        let report = try ViewStream.read(path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
+        let report = try ViewStream.read(path, mode: common.mode, filter: common.filter, cleaning: common.cleaning, idle: common.idle,
                                          events: progress.enabled ? { _, _, _ in progress.tick() } : nil, body)
         progress.finish()
-        return (report, filter)
+        return (report, common.filter)
     }
 
     /// Runs `query` over the screen views of `path` with the common options, as ``views(_:_:recoveryModeOption:_:)``
     /// reads them, on every core when the log is large.
     static func run<Query: ViewQuery>(_ query: Query, over path: String, _ parsed: Arguments,
                                       recoveryModeOption: Bool = true) throws -> (Query, ReadReport, AnalyticsFilter) {
-        let filter = try self.filter(parsed)
-        let cleaning = try PathCleaning(rules: parsed.all("--alias"))
-        let idle = try parsed.value("--idle").map { try duration($0, option: "--idle") }
-        let mode: RecoveryMode = recoveryModeOption ? try parsed.choice("--mode", default: .tolerateTornTail) : .tolerateTornTail
+        let common = try Common(parsed, recoveryModeOption: recoveryModeOption)
         let progress = SharedProgress(path)
-        let (result, report) = try ViewStream.run(query, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
-                                                  progress: progress.enabled ? progress.add : nil)
+        let (result, report) = try ViewStream.run(query, over: path, mode: common.mode, filter: common.filter, cleaning: common.cleaning,
+                                                  idle: common.idle, progress: progress.enabled ? progress.add : nil)
         progress.finish()
-        return (result, report, filter)
+        return (result, report, common.filter)
+    }
+
+    /// The common options' values: filters, path cleaning, idle splitting and the recovery mode
+    /// (unless `--mode` means something else to the subcommand).
+    private struct Common {
+        var filter: AnalyticsFilter
+        var cleaning: PathCleaning
+        var idle: Duration?
+        var mode: RecoveryMode
+
+        init(_ parsed: Arguments, recoveryModeOption: Bool) throws {
+            filter = try AnalyticsOutput.filter(parsed)
+            cleaning = try PathCleaning(rules: parsed.all("--alias"))
+            idle = try parsed.value("--idle").map { try duration($0, option: "--idle") }
+            mode = recoveryModeOption ? try parsed.choice("--mode", default: .tolerateTornTail) : .tolerateTornTail
+        }
     }
 
     /// Refuses `--alias` and `--idle` where the rows are deep links: events, not screen views.
