@@ -59,8 +59,9 @@ public enum ViewStream {
         var stream = Stream(filter: filter, cleaning: cleaning, idle: idle, progress: progress)
         var sink = QuerySink(query: query)
         let report = try readInOrder(path, mode: mode, &stream, into: &sink)
-        sink.query.finish()
-        return (sink.query, report, 1)
+        var result = sink.query as! Query
+        result.finish()
+        return (result, report, 1)
     }
 
     /// Reads the log in order through `stream` into `sink`, and ends the views still open at its end.
@@ -91,10 +92,10 @@ public enum ViewStream {
         var last = chunks.removeLast()   // its views still open end at the log's last event
         try last.stream.finish(into: &last.sink)
         chunks.append(last)
-        var result = chunks[0].sink.query
+        var result = chunks[0].sink.query as! Query
         result.finish()
         for chunk in chunks.dropFirst() {
-            var later = chunk.sink.query
+            var later = chunk.sink.query as! Query
             later.finish()
             result.merge(later)
         }
@@ -156,16 +157,23 @@ private struct ClosureSink: ViewSink {
     func see(_ event: NavigationEvent, app: String?, stateAfter: NavigationState) throws { try events?(event, app, stateAfter) }
 }
 
-private struct QuerySink<Query: ViewQuery>: ViewSink {
-    var query: Query
+/// Hands views and events to a query. The query is held as an existential rather than as a
+/// generic parameter: the code that runs it per event lives in this module, unspecialized for the
+/// caller's query type, and a generic wrapper there looked up its type's metadata for every event
+/// (7% of a query's instructions).
+private struct QuerySink: ViewSink {
+    var query: any ViewQuery
+    let seesEvents: Bool
     /// The sessions of the views taken, as they are named (`SESSION#2` for a later part).
     private(set) var sessions: Set<String> = []
     private var lastSession: String?
 
-    init(query: Query) { self.query = query }
+    init(query: some ViewQuery) {
+        self.query = query
+        seesEvents = type(of: query).seesEvents
+    }
 
-    var seesSessionStarts: Bool { Query.seesEvents }
-    var seesEvents: Bool { Query.seesEvents }
+    var seesSessionStarts: Bool { seesEvents }
 
     mutating func take(_ view: AnalyticsView) {
         // Views come session by session: a set insertion per session, not per view.
@@ -181,9 +189,9 @@ private struct QuerySink<Query: ViewQuery>: ViewSink {
 }
 
 /// One chunk of a chunked reading: its stream and its copy of the query.
-private struct ChunkRun<Query: ViewQuery> {
+private struct ChunkRun {
     var stream: Stream
-    var sink: QuerySink<Query>
+    var sink: QuerySink
     /// The session ids seen before the event that begins the next chunk.
     var seenBeforeEnd: Set<String> = []
 
