@@ -148,7 +148,9 @@ public struct ScreenViewTracker: Sendable {
             return
         }
         swap(&view, &open[index])   // the view ending, moved out rather than copied
-        close(view, at: (event.seq, event.timestamp), crashed: false, into: &ended)
+        // Consumed: passed as it is, the view was copied, and the copy's strings retained (4% of a
+        // query's instructions).
+        close(consume view, at: (event.seq, event.timestamp), crashed: false, into: &ended)
     }
 
     private static func visible(_ scene: inout SceneState) -> (VisibleScreen, String?) { (scene.visibleScreen, scene.tab) }
