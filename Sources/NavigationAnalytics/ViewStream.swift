@@ -30,7 +30,8 @@ public enum ViewStream {
     /// `session.start`, with a copy of `query` each, merged in order at the end: so `query` must be
     /// a value that has counted nothing yet. The result is that of a reading in order, which is
     /// what happens when the chunks cannot stand for one: a log with defects, warnings or a torn
-    /// tail, a session id used again in a later chunk, or few session starts.
+    /// tail, a session id used again in a later chunk, a session whose first view a store snapshot
+    /// began before its `session.start`, or few session starts.
     ///
     /// - Parameter progress: Called now and then, from any thread, with a count of events read
     ///   since: enough for a progress line, not an exact count.
@@ -42,7 +43,7 @@ public enum ViewStream {
                                              idle: Duration? = nil,
                                              progress: (@Sendable (_ events: Int) -> Void)? = nil) throws -> (query: Query, report: ReadReport) {
         let run = try run(query, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
-                          threads: ProcessInfo.processInfo.activeProcessorCount, chunkedFrom: 16 << 20, progress: progress)
+                          threads: ProcessInfo.processInfo.activeProcessorCount, chunkedFrom: LogReader.chunkedBytes, progress: progress)
         return (run.query, run.report)
     }
 
@@ -57,7 +58,7 @@ public enum ViewStream {
             return chunked
         }
         var stream = Stream(filter: filter, cleaning: cleaning, idle: idle, progress: progress)
-        var sink = QuerySink(query: query)
+        var sink = QuerySink(query: query, tracksSessions: false)
         let report = try readInOrder(path, mode: mode, &stream, into: &sink)
         var result = sink.query as! Query
         result.finish()
@@ -83,7 +84,7 @@ public enum ViewStream {
         guard let read = try LogReader(path: path, mode: mode).readInChunks(files: files, segmented: segmented, count: threads,
                                                                             minimumBytes: chunkedFrom, make: { _ in
             // A stream each, with a cleaner of its own: the cleaner's memo is not for sharing.
-            ChunkRun(stream: Stream(filter: filter, cleaning: cleaning, idle: idle, progress: progress), sink: QuerySink(query: query))
+            ChunkRun(stream: Stream(filter: filter, cleaning: cleaning, idle: idle, progress: progress), sink: QuerySink(query: query, tracksSessions: true))
         }, { chunk, event, _, endsChunk in
             try chunk.consume(event, endsChunk: endsChunk)
         }) else { return nil }
@@ -103,7 +104,7 @@ public enum ViewStream {
     }
 }
 
-/// A query over screen views that ``ViewStream/run(_:over:mode:filter:cleaning:idle:)`` can run
+/// A query over screen views that ``ViewStream/run(_:over:mode:filter:cleaning:idle:progress:)`` can run
 /// over chunks of a log at once, one copy each, and merge.
 public protocol ViewQuery: Sendable {
     /// Counts a view. Views come session by session; within a (session, scene), in the order they
@@ -121,8 +122,12 @@ public protocol ViewQuery: Sendable {
     static var seesEvents: Bool { get }
     /// Sees the first event of every session, as ``NavigationHistory/NavigationEvent/beginsSession(after:)``
     /// tells, with the state before it, before it is folded. Nothing by default.
+    ///
+    /// In chunks, the `session.start` that begins a chunk is seen by two copies, last by the one
+    /// before and first by the one after: ``merge(_:)`` counts it once.
     mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState)
-    /// Sees every event, after the views it ended. Nothing by default.
+    /// Sees every event, after the views it ended (in chunks, as ``beginSession(_:stateBefore:)``
+    /// says). Nothing by default.
     mutating func see(_ event: NavigationEvent)
 }
 
@@ -137,9 +142,7 @@ extension ViewQuery {
 
 /// Where a ``Stream`` hands its views, and the events of those who want them.
 private protocol ViewSink {
-    /// Whether it sees the first event of every session, with the state before it.
-    var seesSessionStarts: Bool { get }
-    /// Whether it sees every event.
+    /// Whether it sees every event, and the first of every session with the state before it.
     var seesEvents: Bool { get }
     mutating func take(_ view: AnalyticsView) throws
     mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) throws
@@ -150,10 +153,9 @@ private struct ClosureSink: ViewSink {
     let body: (AnalyticsView) throws -> Void
     let events: ((NavigationEvent, String?, NavigationState) throws -> Void)?
 
-    var seesSessionStarts: Bool { false }
     var seesEvents: Bool { events != nil }
     func take(_ view: AnalyticsView) throws { try body(view) }
-    func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {}
+    func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {}   // the closures take events only
     func see(_ event: NavigationEvent, app: String?, stateAfter: NavigationState) throws { try events?(event, app, stateAfter) }
 }
 
@@ -164,20 +166,21 @@ private struct ClosureSink: ViewSink {
 private struct QuerySink: ViewSink {
     var query: any ViewQuery
     let seesEvents: Bool
+    /// Whether it keeps ``sessions``: a chunk's sink does, for the chunks to be checked.
+    let tracksSessions: Bool
     /// The sessions of the views taken, as they are named (`SESSION#2` for a later part).
     private(set) var sessions: Set<String> = []
     private var lastSession: String?
 
-    init(query: some ViewQuery) {
+    init(query: some ViewQuery, tracksSessions: Bool) {
         self.query = query
         seesEvents = type(of: query).seesEvents
+        self.tracksSessions = tracksSessions
     }
-
-    var seesSessionStarts: Bool { seesEvents }
 
     mutating func take(_ view: AnalyticsView) {
         // Views come session by session: a set insertion per session, not per view.
-        if view.session != lastSession {
+        if tracksSessions, view.session != lastSession {
             lastSession = view.session
             sessions.insert(view.session)
         }
@@ -254,7 +257,7 @@ private struct Stream {
             counted += 1
             if counted & 0xFFFF == 0 { progress(0x10000) }
         }
-        if sink.seesSessionStarts, event.beginsSession(after: tracker.session) {
+        if sink.seesEvents, event.beginsSession(after: tracker.session) {
             // Asked for here, before the fold, rather than kept after every event by the caller:
             // a copy kept of the state makes the next fold copy it, stacks and all.
             try sink.beginSession(event, stateBefore: tracker.state)

@@ -77,10 +77,23 @@ let logDirectory: String = {
                 after[event.seq] = folded
             }
             mutating func merge(_ later: Starts) {
-                starts += later.starts
+                starts += later.starts.dropFirst()   // the start that begins a chunk was the one before's last
                 after.merge(later.after) { $1 }
             }
         }
+        // In chunks, as in order.
+        let generated = logDirectory + "/" + UUID().uuidString + ".jsonl"
+        var generator = LogGenerator(seed: 8)
+        try generator.writeLog(to: generated, events: 3000)
+        let inOrder = try ViewStream.run(Starts(), over: generated, mode: .tolerateTornTail, filter: AnalyticsFilter(), cleaning: PathCleaning(),
+                                         idle: nil, threads: 1, chunkedFrom: 0)
+        let chunked = try ViewStream.run(Starts(), over: generated, mode: .tolerateTornTail, filter: AnalyticsFilter(), cleaning: PathCleaning(),
+                                         idle: nil, threads: 3, chunkedFrom: 0)
+        #expect(chunked.chunks == 3)
+        #expect(chunked.query.starts.map(\.seq) == inOrder.query.starts.map(\.seq))
+        #expect(chunked.query.starts.map(\.before) == inOrder.query.starts.map(\.before))
+        #expect(chunked.query.after == inOrder.query.after)
+
         let (query, _) = try ViewStream.run(Starts(), over: path)
         let (starts, after) = (query.starts, query.after)
         #expect(starts.map(\.seq) == [1, 4, 6])

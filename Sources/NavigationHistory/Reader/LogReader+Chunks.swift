@@ -2,6 +2,10 @@ import Dispatch
 import Foundation
 
 extension LogReader {
+    /// How large a log must be for what can read it in chunks to do so: below it, a reading in
+    /// order takes a few milliseconds.
+    package static let chunkedBytes = 16 << 20
+
     /// Reads the log's `files` in chunks at once, one thread each, every chunk after the first
     /// beginning at a `session.start`, where the fold starts over from an empty state.
     ///
@@ -20,12 +24,13 @@ extension LogReader {
     ///   - minimumBytes: Logs smaller than this are not read in chunks.
     ///   - make: Makes the part of the chunk that begins in range `k`, on the calling thread.
     ///   - consume: Hands an event to its chunk's part.
-    /// - Returns: The chunks in order, with the report a reading in order gives. Nil when fewer than
-    ///   two chunks begin, or when the chunks' readings cannot stand for one in order: a chunk met
-    ///   a defect, a warning or a torn tail (whose line a chunk begun mid-file cannot number), or
-    ///   did not end at the next chunk's first event. Then read the log in order, which reports
+    /// - Returns: The chunks in order, with the report a reading in order gives. Nil when there are
+    ///   no files, fewer than `minimumBytes`, `count` below 2, snapshots to check, or fewer than two
+    ///   chunks that begin; or when the chunks' readings cannot stand for one in order: a chunk
+    ///   met a defect, a warning or a torn tail (whose line a chunk begun mid-file cannot number),
+    ///   or did not end at the next chunk's first event. Then read the log in order, which reports
     ///   what it found.
-    /// - Throws: `io`, and the first error `consume` throws, in chunk order.
+    /// - Throws: `noInput` and `io`, and the first error `consume` throws, in chunk order.
     package func readInChunks<Part>(files: [String], segmented: Bool, count: Int, minimumBytes: Int, make: (Int) -> Part,
                                     _ consume: @Sendable (inout Part, NavigationEvent, EventPosition, _ endsChunk: Bool) throws -> Void)
         throws -> (chunks: [ReadChunk<Part>], report: ReadReport)? {
@@ -106,6 +111,7 @@ extension LogReader {
             if n == chunks.count - 1 { merged.bytes = layout.offset(of: chunk.start) + report.bytes }
         }
         merged.sessions = merged.sessionIDs.count
+        merged.sessionIDs = []   // as a reading in order's report: they grow with the sessions
         merged.segments = layout.files.count
         return (read, merged)
     }

@@ -8,8 +8,8 @@ public struct ReadReport: Sendable {
     public var lastSeq: Int?
     /// The number of distinct sessions among the delivered events.
     public var sessions = 0
-    /// The distinct sessions themselves, when the reader was asked to keep them: what reports of
-    /// chunks read apart are merged by.
+    /// The distinct sessions themselves, in the report of a chunk read apart: what such reports
+    /// are merged by. Empty otherwise.
     package var sessionIDs: Set<String> = []
     /// The files read (segments, or the single file).
     public var segments = 0

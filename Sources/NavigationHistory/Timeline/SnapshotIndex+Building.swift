@@ -48,7 +48,7 @@ extension SnapshotIndex {
     /// - Throws: what reading the log throws in `mode`.
     package static func updated(_ source: LogSource, interval: Int = defaultInterval, mode: RecoveryMode = .tolerateTornTail,
                                 save: Bool = true, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                                chunkedFrom: Int = 8 << 20) throws -> Update {
+                                chunkedFrom: Int = LogReader.chunkedBytes) throws -> Update {
         let file = path(forLog: source.path, segmented: source.segmented)
         var index = SnapshotIndex(interval: interval)
         index.mode = mode

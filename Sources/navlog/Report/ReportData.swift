@@ -34,7 +34,7 @@ struct ReportData {
 
     /// Reads the log once, on every core when it is large.
     mutating func gather(_ path: String, mode: RecoveryMode, filter: AnalyticsFilter, cleaning: PathCleaning, idle: Duration?,
-                         threads: Int = ProcessInfo.processInfo.activeProcessorCount, chunkedFrom: Int = 16 << 20) throws {
+                         threads: Int = ProcessInfo.processInfo.activeProcessorCount, chunkedFrom: Int = LogReader.chunkedBytes) throws {
         let progress = SharedProgress(path)
         defer { progress.finish() }
         let run = try ViewStream.run(gathered, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
@@ -177,9 +177,9 @@ private struct Gathering: ViewQuery {
 
     /// The sessions to replay: the named ones, then the latest first.
     var replays: [Replay] {
-        var (named, recent) = (namedKept, recentKept)
-        Self.close(current, named: self.named, keeping: self.recent, into: &named, &recent)
-        return named + recent.reversed()
+        var (namedReplays, recentReplays) = (namedKept, recentKept)
+        Self.close(current, named: named, keeping: recent, into: &namedReplays, &recentReplays)
+        return namedReplays + recentReplays.reversed()
     }
 
     mutating func add(_ view: AnalyticsView) {
