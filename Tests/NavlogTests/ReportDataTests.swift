@@ -35,3 +35,4 @@ import NavigationAnalytics
         #expect(same, "the report's data is the same bytes")
     }
 }
+
