@@ -29,9 +29,10 @@ public enum ViewStream {
     /// With several cores, a large log is read in chunks at once, each beginning at a
     /// `session.start`, with a copy of `query` each, merged in order at the end: so `query` must be
     /// a value that has counted nothing yet. The result is that of a reading in order, which is
-    /// what happens when the chunks cannot stand for one: a log with defects, warnings or a torn
-    /// tail, a session id used again in a later chunk, a session whose first view a store snapshot
-    /// began before its `session.start`, or few session starts.
+    /// what happens when the chunks cannot stand for one: a defect where `mode` stops reading, a
+    /// session id used again in a later chunk, a session whose first view a store snapshot began
+    /// before its `session.start`, or few session starts. (Warnings, a tolerated torn tail and, in
+    /// `salvage`, defects are reported as a reading in order reports them.)
     ///
     /// - Parameter progress: Called now and then, from any thread, with a count of events read
     ///   since: enough for a progress line, not an exact count.

@@ -27,9 +27,8 @@ extension LogReader {
     /// - Returns: The chunks in order, with the report a reading in order gives. Nil when there are
     ///   no files, fewer than `minimumBytes`, `count` below 2, snapshots to check, or fewer than two
     ///   chunks that begin; or when the chunks' readings cannot stand for one in order: a chunk
-    ///   met a defect, a warning or a torn tail (whose line a chunk begun mid-file cannot number),
-    ///   or did not end at the next chunk's first event. Then read the log in order, which reports
-    ///   what it found.
+    ///   met a defect (but in `salvage`), or did not end at the next chunk's first event. Then read
+    ///   the log in order, which reports what it found.
     /// - Throws: `noInput` and `io`, and the first error `consume` throws, in chunk order.
     package func readInChunks<Part>(files: [String], segmented: Bool, count: Int, minimumBytes: Int, make: (Int) -> Part,
                                     _ consume: @Sendable (inout Part, NavigationEvent, EventPosition, _ endsChunk: Bool) throws -> Void)
@@ -62,7 +61,7 @@ extension LogReader {
             chunks.attempt(n) { try readChunk(&chunks[n]!, in: layout, segmented: segmented, consume) }
         }
         try chunks.throwFirstError()
-        return merge((0..<begun.count).map { chunks[$0]! }, in: layout)
+        return merge((0..<begun.count).map { chunks[$0]! }, in: layout, segmented: segmented)
     }
 
     /// Reads a chunk from its start to the next chunk's first event.
@@ -93,17 +92,37 @@ extension LogReader {
 
     /// The chunks' parts, with their reports merged into the one a reading in order gives; nil when
     /// they cannot stand for a reading in order.
-    private func merge<Part>(_ chunks: [Chunk<Part>], in layout: ChunkLayout) -> (chunks: [ReadChunk<Part>], report: ReadReport)? {
+    ///
+    /// What a chunk found stands for what a reading in order finds, its lines renumbered: warnings,
+    /// a torn tail (only ever the last chunk's), and, in `salvage`, defects — each line is checked
+    /// as in order, the first of a chunk by the chunk before. Not a defect that stops the reading
+    /// (in order, nothing after it is read), nor, in a file that is not a store segment, a missing
+    /// `crc`, required after a chunk's first line if it has one, and in order only if the file's
+    /// first line has one.
+    private func merge<Part>(_ chunks: [Chunk<Part>], in layout: ChunkLayout, segmented: Bool) -> (chunks: [ReadChunk<Part>], report: ReadReport)? {
         var merged = ReadReport(mode: mode)
         var read: [ReadChunk<Part>] = []
         for (n, chunk) in chunks.enumerated() {
-            guard let report = chunk.report, report.defectCount == 0, report.warningCount == 0, report.tornTail == nil,
-                  chunk.end == nil || chunk.endedAtNext != nil else { return nil }
+            guard let report = chunk.report, chunk.end == nil || chunk.endedAtNext != nil, report.stoppedAt == nil,
+                  report.defectCount == 0 || mode == .salvage && report.defects.count == report.defectCount
+                    && (segmented || !report.defects.contains { $0.kind == .missingCRC }) else { return nil }
             // Numbered from 1 where it begins: its first line's number is the one the chunk before
             // gave the event that ended it.
             var start = chunk.start
             if n > 0 { start.line = read[n - 1].position(chunks[n - 1].endedAtNext!).line }
-            read.append(ReadChunk(part: chunk.part, start: start))
+            let numbered = ReadChunk(part: chunk.part, start: start)
+            read.append(numbered)
+            func renumbered(_ found: LogDefect) -> LogDefect {
+                guard let file = layout.files.firstIndex(of: found.file) else { return found }
+                var defect = found
+                defect.line = numbered.position(EventPosition(file: file, offset: found.offset, line: found.line)).line
+                return defect
+            }
+            for defect in report.defects { merged.addDefect(renumbered(defect)) }
+            merged.defectCount += report.defectCount - report.defects.count
+            for warning in report.warnings { merged.addWarning(renumbered(warning)) }
+            merged.warningCount += report.warningCount - report.warnings.count
+            merged.tornTail = report.tornTail.map(renumbered) ?? merged.tornTail
             merged.events += report.events - (n > 0 ? 1 : 0)   // a chunk's first event also ends the one before
             merged.firstSeq = merged.firstSeq ?? report.firstSeq
             merged.lastSeq = report.lastSeq ?? merged.lastSeq
