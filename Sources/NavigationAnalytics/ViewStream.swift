@@ -105,42 +105,6 @@ public enum ViewStream {
     }
 }
 
-/// A query over screen views that ``ViewStream/run(_:over:mode:filter:cleaning:idle:progress:)`` can run
-/// over chunks of a log at once, one copy each, and merge.
-public protocol ViewQuery: Sendable {
-    /// Counts a view. Views come session by session; within a (session, scene), in the order they
-    /// began.
-    mutating func add(_ view: AnalyticsView)
-    /// Counts what the query held back until its views ended.
-    mutating func finish()
-    /// Adds the counts of `later`: a copy of the query, made before it counted anything, that
-    /// counted the views after this one's. Both are finished, and no session has views in both.
-    /// When the query sees events, `later` began with the `session.start` this one saw last.
-    mutating func merge(_ later: Self)
-
-    /// Whether the query also sees events: ``beginSession(_:stateBefore:)`` and ``see(_:)``.
-    /// False by default.
-    static var seesEvents: Bool { get }
-    /// Sees the first event of every session, as ``NavigationHistory/NavigationEvent/beginsSession(after:)``
-    /// tells, with the state before it, before it is folded. Nothing by default.
-    ///
-    /// In chunks, the `session.start` that begins a chunk is seen by two copies, last by the one
-    /// before and first by the one after: ``merge(_:)`` counts it once.
-    mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState)
-    /// Sees every event, after the views it ended (in chunks, as ``beginSession(_:stateBefore:)``
-    /// says). Nothing by default.
-    mutating func see(_ event: NavigationEvent)
-}
-
-extension ViewQuery {
-    /// Nothing held back: the default.
-    public mutating func finish() {}
-    /// Views only: the default.
-    public static var seesEvents: Bool { false }
-    public mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {}
-    public mutating func see(_ event: NavigationEvent) {}
-}
-
 /// Where a ``Stream`` hands its views, and the events of those who want them.
 private protocol ViewSink {
     /// Whether it sees every event, and the first of every session with the state before it.
@@ -321,50 +285,6 @@ private struct Stream {
             if number > 1 { row.session += "#\(number)" }
             if let clean { row.screen = clean(row.screen) }
             try sink.take(row)
-        }
-    }
-}
-
-/// Path cleaning: `REGEX=NAME` rules applied in order to every screen name before anything else
-/// (PostHog's path cleaning). Each rule replaces every match of its pattern with its name, as SQL's
-/// `regexp_replace(screen, REGEX, NAME, 'g')` does.
-public struct PathCleaning: Sendable {
-    private let rules: [(pattern: String, name: String)]
-
-    /// No rules: names are kept.
-    public init() { rules = [] }
-
-    /// Rules written `REGEX=NAME` (the last `=` separates them).
-    ///
-    /// - Throws: ``NavigationHistoryError`` with code `invalidEvent` for a rule without `=` or with
-    ///   a pattern that is not a regular expression.
-    public init(rules texts: [String]) throws {
-        rules = try texts.map { text in
-            guard let equals = text.lastIndex(of: "=") else {
-                throw NavigationHistoryError(code: .invalidEvent, message: "--alias '\(text)' is not REGEX=NAME")
-            }
-            let pattern = String(text[..<equals])
-            do { _ = try Regex(pattern) } catch {
-                throw NavigationHistoryError(code: .invalidEvent, message: "--alias '\(text)': not a regular expression (\(error))")
-            }
-            return (pattern, String(text[text.index(after: equals)...]))
-        }
-    }
-
-    /// Whether there are rules at all.
-    public var isEmpty: Bool { rules.isEmpty }
-
-    /// A function that cleans names: the rules compiled once, each distinct name cleaned once.
-    public func cleaner() -> (String) -> String {
-        guard !rules.isEmpty else { return { $0 } }
-        let compiled = rules.compactMap { rule in (try? Regex(rule.pattern)).map { ($0, rule.name) } }
-        var memo: [String: String] = [:]
-        return { screen in
-            if let known = memo[screen] { return known }
-            var name = screen
-            for (regex, replacement) in compiled { name = name.replacing(regex, with: replacement) }
-            memo[screen] = name
-            return name
         }
     }
 }

@@ -1,0 +1,37 @@
+import NavigationHistory
+
+/// A query over screen views that ``ViewStream/run(_:over:mode:filter:cleaning:idle:progress:)`` can run
+/// over chunks of a log at once, one copy each, and merge.
+public protocol ViewQuery: Sendable {
+    /// Counts a view. Views come session by session; within a (session, scene), in the order they
+    /// began.
+    mutating func add(_ view: AnalyticsView)
+    /// Counts what the query held back until its views ended.
+    mutating func finish()
+    /// Adds the counts of `later`: a copy of the query, made before it counted anything, that
+    /// counted the views after this one's. Both are finished, and no session has views in both.
+    /// When the query sees events, `later` began with the `session.start` this one saw last.
+    mutating func merge(_ later: Self)
+
+    /// Whether the query also sees events: ``beginSession(_:stateBefore:)`` and ``see(_:)``.
+    /// False by default.
+    static var seesEvents: Bool { get }
+    /// Sees the first event of every session, as ``NavigationHistory/NavigationEvent/beginsSession(after:)``
+    /// tells, with the state before it, before it is folded. Nothing by default.
+    ///
+    /// In chunks, the `session.start` that begins a chunk is seen by two copies, last by the one
+    /// before and first by the one after: ``merge(_:)`` counts it once.
+    mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState)
+    /// Sees every event, after the views it ended (in chunks, as ``beginSession(_:stateBefore:)``
+    /// says). Nothing by default.
+    mutating func see(_ event: NavigationEvent)
+}
+
+extension ViewQuery {
+    /// Nothing held back: the default.
+    public mutating func finish() {}
+    /// Views only: the default.
+    public static var seesEvents: Bool { false }
+    public mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {}
+    public mutating func see(_ event: NavigationEvent) {}
+}
