@@ -269,9 +269,8 @@ private struct Stream {
         return 1 + list.countOfLeading { $0 <= seq }   // cuts are in seq order
     }
 
-    /// Hands the views in `ended` that pass the filter to `body`, cleaned and numbered by part,
-    /// and empties `ended` (unless `body` throws). Each view is moved out of it into its row:
-    /// copying it would retain every string once more.
+    /// Hands the views in `ended` that pass the filter to `sink`, cleaned and numbered by part,
+    /// and empties `ended` (unless `sink` throws). Each view is popped off it, not copied out.
     private mutating func deliverEnded<Sink: ViewSink>(into sink: inout Sink) throws {
         ended.reverse()
         while let view = ended.popLast() {

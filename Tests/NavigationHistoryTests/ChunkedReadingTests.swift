@@ -101,6 +101,25 @@ import Testing
         #expect(sameBytes, "the index files are the same bytes")
     }
 
+    @Test func anIndexWhoseFirstLineIsSkippedInSalvageIsBuiltAsInOrder() throws {
+        // Store segments must carry a crc: in salvage the first line, without one, is skipped, and
+        // the entries fall every interval from the second event on.
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/log"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        var lines = generatedEvents(4000, seed: 13).map { String(decoding: LineEncoder.encode($0), as: UTF8.self) }
+        lines[0] = lines[0].replacing(/,"crc":"[0-9a-f]{8}"\}/, with: "}")
+        _ = directory.file("log/00000001.jsonl", Array(lines.joined().utf8))
+        let source = try LogSource(path: path)
+        let inOrder = try SnapshotIndex.updated(source, interval: 100, mode: .salvage, save: false, threads: 1)
+        let chunked = try SnapshotIndex.updated(source, interval: 100, mode: .salvage, save: false, threads: 3, chunkedFrom: 0)
+        #expect(inOrder.report.defects.map(\.line) == [1])
+        #expect(inOrder.index.entries.first?.seq == 2)
+        #expect(chunked.index.entries.map(\.seq) == inOrder.index.entries.map(\.seq))
+        let sameBytes = chunked.index.encoded() == inOrder.index.encoded()
+        #expect(sameBytes, "the index files are the same bytes")
+    }
+
     @Test func aLogWithOneSessionIsLeftToAReadingInOrder() throws {
         let directory = TemporaryDirectory()
         let events = generatedEvents(3000, seed: 7).enumerated().map { k, event in

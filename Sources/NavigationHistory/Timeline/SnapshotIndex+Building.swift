@@ -161,6 +161,9 @@ extension SnapshotIndex {
             // as a reading in order has it, and ends this chunk's last session.
             building.consume(event, at: position, in: source)
         }) else { return nil }
+        // The entries are every interval from the first event read, which the chunks took to be
+        // the first line's: not so when that line is skipped as a defect (in salvage).
+        guard read.report.firstSeq == firstSeq else { return nil }
         var entries: [Entry] = []
         var sessions = SessionTracker()
         var anomalies = 0
