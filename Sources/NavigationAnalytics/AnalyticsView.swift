@@ -81,11 +81,6 @@ public struct AnalyticsView: Sendable, Hashable {
     /// How long the view lasted, in milliseconds.
     public var dwellMilliseconds: Int64 { end.millisecondsSince1970 - start.millisecondsSince1970 }
 
-    init(_ view: consuming ScreenView, app: String?) {
-        self.view = view
-        self.app = app
-    }
-
     // Equal rows have equal columns, whatever else their views hold (the seq that ended them, the
     // number of sheets).
     public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -101,5 +96,11 @@ public struct AnalyticsView: Sendable, Hashable {
         hasher.combine(scene)
         hasher.combine(screen)
         hasher.combine(startSeq)
+    }
+}
+
+extension AnalyticsView {
+    init(_ view: consuming ScreenView, app: String?) {
+        self.init(view: view, app: app)
     }
 }

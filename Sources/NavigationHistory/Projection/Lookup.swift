@@ -12,6 +12,9 @@ struct Lookup<Value>: Sendable where Value: Sendable {
 
 extension Dictionary where Key == String, Value: Sendable {
     /// The index of `key`, taken from `last` when it names the same key, and remembered in it.
+    /// Always inlined, where `Value` is known: a merged copy for both dictionaries copied `last`
+    /// through its type's value witnesses (4% of a query's instructions).
+    @inline(__always)
     func index(forKey key: String, remembering last: inout Lookup<Value>?) -> Index? {
         if let last, last.key == key { return last.index }
         guard let index = index(forKey: key) else { return nil }
