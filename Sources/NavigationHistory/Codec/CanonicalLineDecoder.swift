@@ -182,6 +182,23 @@ private struct CanonicalCursor {
 
     @inline(__always) mutating func stringBytes() -> UnsafeBufferPointer<UInt8>? {
         let start = index
+        // Eight bytes at a time while eight can be read within the line, looking for the first
+        // quote, backslash or control character among them: every member's value is a string.
+        while lineLength - index >= 8 {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let stops = Self.zeroBytes(word ^ Self.quotes) | Self.zeroBytes(word ^ Self.backslashes) | Self.bytesBelowSpace(word)
+            guard stops != 0 else {
+                if word & Self.highBits != 0 { asciiOnly = false }
+                index += 8
+                continue
+            }
+            let offset = stops.trailingZeroBitCount / 8
+            if word & Self.highBits & ((1 << UInt64(offset * 8)) &- 1) != 0 { asciiOnly = false }
+            index += offset
+            guard index < end, base[index] == 0x22 else { return nil }
+            index += 1
+            return UnsafeBufferPointer(start: base + start, count: index - 1 - start)
+        }
         while index < end {
             let byte = base[index]
             if byte == 0x22 {
@@ -194,6 +211,18 @@ private struct CanonicalCursor {
         }
         return nil
     }
+
+    private static let quotes: UInt64 = 0x2222_2222_2222_2222
+    private static let backslashes: UInt64 = 0x5C5C_5C5C_5C5C_5C5C
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+
+    /// The high bit of each zero byte of `word` set. Bytes above the lowest zero byte may be
+    /// flagged falsely (a borrow runs upward), the lowest flagged byte never: only it is read.
+    @inline(__always) static func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highBits }
+
+    /// The high bit of each byte below 0x20 set, with ``zeroBytes(_:)``'s caveat.
+    @inline(__always) static func bytesBelowSpace(_ word: UInt64) -> UInt64 { (word &- ones &* 0x20) & ~word & highBits }
 
     mutating func enumeration<E: RawRepresentable>(_: E.Type) -> E? where E.RawValue == String {
         string().flatMap(E.init(rawValue:))
