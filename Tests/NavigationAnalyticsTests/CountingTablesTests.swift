@@ -1,0 +1,73 @@
+import Testing
+@testable import NavigationAnalytics
+import NavigationHistory
+
+/// The tables `paths` counts in: they must agree with a plain dictionary however many keys they
+/// hold, through every growth of their slots.
+@Suite struct CountingTablesTests {
+    /// Names short and long, ASCII and not, some equal in content but made apart.
+    static func name(_ k: Int) -> String {
+        switch k % 4 {
+        case 0: "s\(k)"
+        case 1: "screen-with-a-long-name-\(k)"
+        case 2: "écran-\(k)"
+        default: String("x\(k)".reversed())
+        }
+    }
+
+    @Test func screenIDsNumberNamesInTheOrderFirstSeenAndFindEachAgain() {
+        var ids = ScreenIDs()
+        var reference: [String: Int32] = [:]
+        var random = SeededRandom(seed: 7)
+        for _ in 0..<20_000 {
+            let name = Self.name(Int(random.next() % 3_000))
+            let expected = reference[name] ?? Int32(reference.count)
+            reference[name] = expected
+            #expect(ids.id(name) == expected)
+        }
+        #expect(ids.names.count == reference.count)
+        for (name, id) in reference {
+            #expect(ids.names[Int(id)] == name)
+            #expect(ids.existingID(String(decoding: Array(name.utf8), as: UTF8.self)) == id)   // equal content, made apart
+        }
+        #expect(ids.existingID("never seen") == nil)
+    }
+
+    @Test func nGramCountsAgreeWithADictionaryOfArrays() {
+        for length in [1, 2, 3, 5] {
+            var counts = NGramCounts(length: length)
+            var reference: [[Int32]: (occurrences: Int, sessions: Set<Int>)] = [:]
+            var random = SeededRandom(seed: UInt64(length))
+            var session = 0
+            for _ in 0..<30_000 {
+                if random.chance(0.05) { session += 1 }
+                let gram = (0..<length).map { _ in Int32(random.next() % 12) }
+                counts.count(ArraySlice(gram), session: session)
+                reference[gram, default: (0, [])].occurrences += 1
+                reference[gram, default: (0, [])].sessions.insert(session)
+            }
+            #expect(counts.tallies.count == reference.count)
+            for k in counts.tallies.indices {
+                let expected = reference[Array(counts.gram(k))]
+                #expect(counts.tallies[k].occurrences == expected?.occurrences)
+                #expect(counts.tallies[k].sessions == expected?.sessions.count)
+            }
+        }
+    }
+
+    @Test func addedTalliesSumWithTheCountedOnes() {
+        var counts = NGramCounts(length: 2)
+        counts.count([1, 2], session: 1)
+        counts.count([1, 2], session: 1)
+        var other = NGramCounts(length: 2)
+        other.count([3, 4], session: 1)
+        other.count([1, 2], session: 1)
+        other.count([1, 2], session: 2)
+        for k in other.tallies.indices { counts.add(other.tallies[k], of: other.gram(k)) }
+        #expect(counts.tallies.count == 2)
+        #expect(counts.tallies[0].occurrences == 4)
+        #expect(counts.tallies[0].sessions == 3)
+        #expect(Array(counts.gram(1)) == [3, 4])
+        #expect(counts.tallies[1].occurrences == 1)
+    }
+}
