@@ -15,8 +15,8 @@ import NavigationHistory
         }
     }
 
-    @Test func screenIDsNumberNamesInTheOrderFirstSeenAndFindEachAgain() {
-        var ids = ScreenIDs()
+    @Test func nameIDsNumberNamesInTheOrderFirstSeenAndFindEachAgain() {
+        var ids = NameIDs()
         var reference: [String: Int32] = [:]
         var random = SeededRandom(seed: 7)
         for _ in 0..<20_000 {

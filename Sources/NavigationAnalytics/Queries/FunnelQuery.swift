@@ -38,6 +38,10 @@ public struct FunnelQuery: ViewQuery {
     private var reached: [Int]
     private var times: [QuantileCounter]
     private var session: String?
+    /// Screens and scenes are kept as numbers: compared without comparing their names, and
+    /// forgotten at a session's end without releasing any. The steps' screens are numbered first.
+    private var screens = NameIDs(), scenes = NameIDs()
+    private let stepIDs: [Int32]
 
     public init(steps: [String], mode: Mode = .ordered, entry: Entry = .first, window: Duration = .seconds(86_400)) {
         precondition(!steps.isEmpty, "a funnel needs at least one step")
@@ -47,6 +51,9 @@ public struct FunnelQuery: ViewQuery {
         self.window = window
         reached = Array(repeating: 0, count: steps.count)
         times = Array(repeating: QuantileCounter(), count: steps.count)
+        var screens = NameIDs()
+        stepIDs = steps.map { screens.id($0) }
+        self.screens = screens
     }
 
     /// Adds a view; a session's views must come together (a log's sessions do not interleave), in
@@ -56,10 +63,16 @@ public struct FunnelQuery: ViewQuery {
             endSession()
             session = view.session
         }
-        pending.append((view.startSeq, view.scene, view.screen, view.start.millisecondsSince1970))
+        pending.append(Pending(seq: view.startSeq, scene: scenes.id(view.scene), screen: screens.id(view.screen),
+                               start: view.start.millisecondsSince1970))
     }
 
-    private var pending: [(seq: Int, scene: String, screen: String, start: Int64)] = []
+    private struct Pending {
+        var seq: Int
+        var scene: Int32, screen: Int32
+        var start: Int64
+    }
+    private var pending: [Pending] = []
 
     /// Ends the last session; call once after the last view.
     public mutating func finish() { endSession() }
@@ -78,12 +91,12 @@ public struct FunnelQuery: ViewQuery {
         // In seq order; views that began with the same event (scenes resuming) by scene. Sorted in
         // place, and only when they are not in order already, as they mostly are: a scene's views
         // end in the order they began.
-        func precedes(_ a: (seq: Int, scene: String, screen: String, start: Int64), _ b: (seq: Int, scene: String, screen: String, start: Int64)) -> Bool {
-            a.seq != b.seq ? a.seq < b.seq : a.scene < b.scene
+        func precedes(_ a: Pending, _ b: Pending) -> Bool {
+            a.seq != b.seq ? a.seq < b.seq : scenes.names[Int(a.scene)] < scenes.names[Int(b.scene)]
         }
         if pending.indices.dropFirst().contains(where: { precedes(pending[$0], pending[$0 - 1]) }) { pending.sort(by: precedes) }
         var best: [Int64] = []   // times from step 1 of the best attempt, one per step reached
-        for start in pending.indices where pending[start].screen == steps[0] {
+        for start in pending.indices where pending[start].screen == stepIDs[0] {
             let attempt = self.attempt(from: start)
             if attempt.count > best.count { best = attempt }
             if entry == .first || best.count == steps.count { break }
@@ -103,7 +116,7 @@ public struct FunnelQuery: ViewQuery {
         switch mode {
         case .ordered, .strict:
             var position = start
-            for step in steps.dropFirst() {
+            for step in stepIDs.dropFirst() {
                 var next = position + 1
                 if mode == .ordered {
                     while next < views.count, views[next].screen != step, views[next].start <= limit { next += 1 }
@@ -114,7 +127,7 @@ public struct FunnelQuery: ViewQuery {
             }
         case .any:
             var latest: Int64 = 0
-            for step in steps.dropFirst() {
+            for step in stepIDs.dropFirst() {
                 guard let seen = views[(start + 1)...].first(where: { $0.screen == step && $0.start <= limit }) else { break }
                 latest = max(latest, seen.start - t0)
                 result.append(latest)

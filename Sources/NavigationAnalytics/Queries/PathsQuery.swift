@@ -13,7 +13,7 @@ public struct PathsQuery: ViewQuery {
     public let from: String?, to: String?
 
     // Screens are numbered: n-grams are then runs of Int32, cheap to hash and compare.
-    private var screens = ScreenIDs()
+    private var screens = NameIDs()
     private var counts: NGramCounts
     /// The paths of the current session, one per scene: their screens since `from` (all of them
     /// when `to` is set, as the last `to` is only known at the path's end), or the recent ones
