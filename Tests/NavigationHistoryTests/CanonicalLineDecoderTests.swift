@@ -75,7 +75,7 @@ import Testing
     @Test func theFastPathDecodesEveryEncodedLineWithoutEscapesAsTheGeneralDecoderDoes() throws {
         var random = SeededRandom(seed: 41)
         var taken = 0
-        let cache = StringCache()
+        let cache = DecodingCache()
         defer { cache.deallocate() }
         for _ in 0..<20_000 {
             let event = Self.randomEvent(&random)
@@ -150,5 +150,46 @@ import Testing
                 #expect(other.withUnsafeBufferPointer { KnownType.match($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) } == nil)
             }
         }
+    }
+}
+
+@Suite struct ChecksumDigitsTests {
+    @Test func eightLowercaseHexDigitsAreReadAsTheirValueAndAnythingElseIsRefused() {
+        // Bytes at and around the edges of 0-9 and a-f, uppercase, and bytes above 0x7F.
+        let alphabet: [UInt8] = Array("0123456789abcdef/:`gAF".utf8) + [0x00, 0x80, 0xB0, 0xE1, 0xFF]
+        var random = SeededRandom(seed: 8)
+        var valid = 0
+        for round in 0..<50_000 {
+            let bytes: [UInt8] = (0..<8).map { _ in
+                round % 2 == 0 ? alphabet[Int(random.next() % 16)] : alphabet[Int(random.next() % UInt64(alphabet.count))]
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let expected = bytes.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) ? UInt32(text, radix: 16) : nil
+            #expect(bytes.withUnsafeBufferPointer { LineDecoder.checksum(hexDigitsAt: $0.baseAddress!) } == expected, "\(bytes)")
+            if expected != nil { valid += 1 }
+        }
+        #expect(valid > 20_000)
+    }
+}
+
+@Suite struct DecodingCacheTests {
+    @Test func aTimestampReadThroughTheCacheIsTheOneParsedAnew() {
+        let cache = DecodingCache()
+        defer { cache.deallocate() }
+        var random = SeededRandom(seed: 9)
+        // A few days, so that the date repeats as in a log, among them the cache's first entry;
+        // some timestamps changed at a random byte, valid or not.
+        let days: [Int64] = [0, 1, 20_000, 20_001, 20_788, -1]
+        let changes = Array("0123456789-T:.Z x".utf8) + [0x00, 0xFF]
+        var valid = 0
+        for _ in 0..<60_000 {
+            let ms = days[Int(random.next() % UInt64(days.count))] * 86_400_000 + Int64(random.next() % 86_400_000)
+            var bytes = Array(Timestamp(millisecondsSince1970: ms).description.utf8)
+            if random.chance(0.3) { bytes[Int(random.next() % 24)] = changes[Int(random.next() % UInt64(changes.count))] }
+            let expected = bytes.withUnsafeBytes { Timestamp.parse($0) }
+            #expect(bytes.withUnsafeBytes { cache.timestamp($0) } == expected, "\(String(decoding: bytes, as: UTF8.self))")
+            if expected != nil { valid += 1 }
+        }
+        #expect(valid > 40_000)
     }
 }

@@ -10,7 +10,7 @@
 enum CanonicalLineDecoder {
     /// The event in `line`, or nil when the line is not in the encoder's exact form. Its short
     /// strings come from `cache` when it holds them.
-    static func decode(_ line: UnsafeRawBufferPointer, cache: StringCache? = nil) -> NavigationEvent? {
+    static func decode(_ line: UnsafeRawBufferPointer, cache: DecodingCache? = nil) -> NavigationEvent? {
         guard line.count <= LineDecoder.maximumLineLength, let (stored, end) = LineDecoder.trailingChecksum(line) else { return nil }
         var cursor = CanonicalCursor(line, end: end, cache: cache)
         // The checksum last: a line left to the general decoder (a snapshot, a string with escapes)
@@ -30,12 +30,12 @@ private struct CanonicalCursor {
     /// Where the line's `,"crc":"xxxxxxxx"}` begins.
     let end: Int
     let lineLength: Int
-    let cache: StringCache?
+    let cache: DecodingCache?
     var index = 0
     /// Whether every string byte so far was ASCII.
     var asciiOnly = true
 
-    init(_ line: UnsafeRawBufferPointer, end: Int, cache: StringCache?) {
+    init(_ line: UnsafeRawBufferPointer, end: Int, cache: DecodingCache?) {
         base = line.baseAddress!.assumingMemoryBound(to: UInt8.self)
         self.end = end
         lineLength = line.count
@@ -251,8 +251,10 @@ private struct CanonicalCursor {
 
     /// `YYYY-MM-DDTHH:MM:SS.sssZ` and its closing quote.
     mutating func timestamp() -> Timestamp? {
-        guard end - index >= 25, base[index + 24] == 0x22,
-              let time = Timestamp.parse(UnsafeRawBufferPointer(start: base + index, count: 24)) else { return nil }
+        guard end - index >= 25, base[index + 24] == 0x22 else { return nil }
+        let bytes = UnsafeRawBufferPointer(start: base + index, count: 24)
+        let time = if let cache { cache.timestamp(bytes) } else { Timestamp.parse(bytes) }
+        guard let time else { return nil }
         index += 25
         return time
     }

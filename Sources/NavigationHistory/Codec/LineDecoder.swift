@@ -18,7 +18,7 @@ package enum LineDecoder {
     package static let maximumSeq = 9_007_199_254_740_991
 
     /// Decodes one line; a `cache` kept across the lines of a log makes their recurring strings once.
-    package static func decode(_ line: UnsafeRawBufferPointer, cache: StringCache? = nil) throws(LineError) -> DecodedLine {
+    package static func decode(_ line: UnsafeRawBufferPointer, cache: DecodingCache? = nil) throws(LineError) -> DecodedLine {
         if let event = CanonicalLineDecoder.decode(line, cache: cache) { return DecodedLine(event: event, hasCRC: true) }
         return try decodeAnyLayout(line)
     }
@@ -82,18 +82,23 @@ package enum LineDecoder {
 
     /// The value of the 8 lowercase hex digits at `p`, nil when they are not.
     ///
-    /// Without a branch per digit: a checksum's digits are random, so branches mispredict.
+    /// All eight at once, as one word: every line has a checksum, and its digits are random, so a
+    /// branch per digit mispredicts.
     @inline(__always) static func checksum(hexDigitsAt p: UnsafePointer<UInt8>) -> UInt32? {
-        var value: UInt32 = 0
-        var invalid: UInt8 = 0
-        for k in 0..<8 {
-            let byte = p[k]
-            let isDigit: UInt8 = byte &- 0x30 < 10 ? 1 : 0
-            let isLetter: UInt8 = byte &- 0x61 < 6 ? 1 : 0
-            invalid |= (isDigit | isLetter) ^ 1
-            value = value << 4 | UInt32((byte & 0xF) &+ 9 &* (byte >> 6))
-        }
-        return invalid == 0 ? value : nil
+        let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+        let high: UInt64 = 0x8080_8080_8080_8080
+        // With each byte's high bit set, subtracting x borrows from no other byte: the high bit
+        // stays set exactly where the byte is at least x.
+        @inline(__always) func atLeast(_ x: UInt64) -> UInt64 { ((word | high) &- x &* 0x0101_0101_0101_0101) & high }
+        let digits = atLeast(0x30) & ~atLeast(0x3A), letters = atLeast(0x61) & ~atLeast(0x67)
+        guard word & high == 0, digits | letters == high else { return nil }
+        // Each byte's value (a letter's low nibble plus 9), the first digit moved to the top byte,
+        // then the nibbles packed pairwise into one 32-bit value.
+        var value = ((word & 0x0F0F_0F0F_0F0F_0F0F) &+ (word >> 6 & 0x0101_0101_0101_0101) &* 9).byteSwapped
+        value = (value | value >> 4) & 0x00FF_00FF_00FF_00FF
+        value = (value | value >> 8) & 0x0000_FFFF_0000_FFFF
+        value = (value | value >> 16) & 0x0000_0000_FFFF_FFFF
+        return UInt32(truncatingIfNeeded: value)
     }
 
     package static func hex8(_ value: UInt32) -> String {

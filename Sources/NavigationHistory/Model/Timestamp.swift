@@ -67,23 +67,29 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Parses exactly `YYYY-MM-DDTHH:MM:SS.sssZ` from raw bytes.
     package static func parse(_ b: UnsafeRawBufferPointer) -> Timestamp? {
-        guard b.count == 24, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A,
-              b[16] == 0x3A, b[19] == 0x2E, b[23] == 0x5A else { return nil }
+        guard b.count == 24, b[4] == 0x2D, b[7] == 0x2D, let time = millisecondsOfDay(b) else { return nil }
         // Every digit read at once and checked together: every event has a timestamp, and a loop
         // per field cost more than the rest of a line's members.
         @inline(__always) func digit(_ i: Int) -> UInt8 { b[i] &- 48 }
         let y0 = digit(0), y1 = digit(1), y2 = digit(2), y3 = digit(3), mo0 = digit(5), mo1 = digit(6), d0 = digit(8), d1 = digit(9)
-        let h0 = digit(11), h1 = digit(12), mi0 = digit(14), mi1 = digit(15), s0 = digit(17), s1 = digit(18)
-        let f0 = digit(20), f1 = digit(21), f2 = digit(22)
-        guard max(y0, y1, y2, y3, mo0, mo1, d0, d1, h0) < 10, max(h1, mi0, mi1, s0, s1, f0, f1, f2) < 10 else { return nil }
+        guard max(y0, y1, y2, y3, mo0, mo1, d0, d1) < 10 else { return nil }
         let year = Int64(y0) * 1000 + Int64(y1) * 100 + Int64(y2) * 10 + Int64(y3)
         let month = Int64(mo0) * 10 + Int64(mo1), day = Int64(d0) * 10 + Int64(d1)
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        return Timestamp(millisecondsSince1970: daysFromCivil(year: year, month: month, day: day) * 86_400_000 + time)
+    }
+
+    /// The milliseconds since midnight of the `THH:MM:SS.sssZ` that follows a date in the 24 bytes
+    /// of `b`; nil when they are not that.
+    package static func millisecondsOfDay(_ b: UnsafeRawBufferPointer) -> Int64? {
+        guard b.count == 24, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x2E, b[23] == 0x5A else { return nil }
+        @inline(__always) func digit(_ i: Int) -> UInt8 { b[i] &- 48 }
+        let h0 = digit(11), h1 = digit(12), mi0 = digit(14), mi1 = digit(15), s0 = digit(17), s1 = digit(18)
+        let f0 = digit(20), f1 = digit(21), f2 = digit(22)
+        guard max(h0, h1, mi0, mi1, s0, s1, f0, f1, f2) < 10 else { return nil }
         let hour = Int64(h0) * 10 + Int64(h1), minute = Int64(mi0) * 10 + Int64(mi1), second = Int64(s0) * 10 + Int64(s1)
-        let milli = Int64(f0) * 100 + Int64(f1) * 10 + Int64(f2)
-        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour < 24, minute < 60, second < 60 else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
-        return Timestamp(millisecondsSince1970: ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + milli)
+        guard hour < 24, minute < 60, second < 60 else { return nil }
+        return ((hour * 60 + minute) * 60 + second) * 1000 + Int64(f0) * 100 + Int64(f1) * 10 + Int64(f2)
     }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {

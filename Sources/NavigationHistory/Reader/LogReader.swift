@@ -266,7 +266,7 @@ public struct LogReader: Sendable {
     /// Decodes the lines in `[start, end)` on this thread, handing each to the merger as it goes.
     private func deliverPart(_ base: UnsafeRawBufferPointer, start: Int, end: Int, fileOffset: Int,
                              finalLine: Bool, merger: inout Merger, _ body: PositionedBody) throws {
-        let cache = StringCache()
+        let cache = DecodingCache()
         defer { cache.deallocate() }
         var lineStart = start
         while lineStart < end, !merger.stopped {
@@ -288,7 +288,7 @@ public struct LogReader: Sendable {
     /// Decodes the lines in `[start, end)` into a ``DecodedPart``, on a worker thread.
     static func decodePart(_ base: UnsafeRawBufferPointer, start: Int, end: Int) -> DecodedPart {
         let part = DecodedPart(capacity: (end - start) / 128 + 1)
-        let cache = StringCache()
+        let cache = DecodingCache()
         defer { cache.deallocate() }
         var lineStart = start
         while lineStart < end {
