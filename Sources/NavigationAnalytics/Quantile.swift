@@ -26,14 +26,21 @@ public struct QuantileCounter: Sendable, Hashable {
     }
 
     /// The quantile for `percent` (0...100), or nil when no value was added.
-    public func quantile(percent: Int) -> Int64? {
-        guard count > 0 else { return nil }
-        let rank = max(1, (percent * count + 99) / 100)
-        var seen = 0
-        for value in counts.keys.sorted() {
-            seen += counts[value]!
-            if seen >= rank { return value }
+    public func quantile(percent: Int) -> Int64? { quantiles(percent: [percent])[0] }
+
+    /// The quantiles for each of `percents` (0...100), with one sort of the values: nil each when
+    /// no value was added.
+    public func quantiles(percent percents: [Int]) -> [Int64?] {
+        guard count > 0 else { return percents.map { _ in nil } }
+        let values = counts.sorted { $0.key < $1.key }
+        return percents.map { percent in
+            let rank = max(1, (percent * count + 99) / 100)
+            var seen = 0
+            for (value, times) in values {
+                seen += times
+                if seen >= rank { return value }
+            }
+            return nil
         }
-        return nil
     }
 }

@@ -45,6 +45,23 @@ import Testing
         #expect(read.report.firstSeq == 1 && read.report.lastSeq == 3000)
     }
 
+    @Test(arguments: [2, 5])
+    func sessionIdsSeenByManyChunksAreCountedOnce(count: Int) throws {
+        // Five ids, used again and again: every chunk sees most of them.
+        var ids: [String: String] = [:]
+        let events = generatedEvents(3000, seed: 7).map { event in
+            var event = event
+            event.session = ids[event.session] ?? { ids[event.session] = "s\(ids.count % 5)"; return ids[event.session]! }()
+            return event
+        }
+        let directory = TemporaryDirectory()
+        let path = directory.file("log.jsonl", logBytes(events))
+        let read = try #require(try Self.chunks(path, count: count))
+        #expect(read.parts.count > 1)
+        #expect(read.report.sessions == 5)
+        #expect(try LogReader(path: path).read { _ in }.sessions == 5)
+    }
+
     @Test func positionsAreNumberedAsInOrderAcrossSegments() throws {
         let directory = TemporaryDirectory()
         var generator = LogGenerator(seed: 3)

@@ -138,11 +138,12 @@ public struct FunnelQuery: ViewQuery {
 
     public var rows: [Row] {
         func basisPoints(_ part: Int, _ whole: Int) -> Int? { whole > 0 ? (part * 10_000 + whole / 2) / whole : nil }
+        let quantiles = times.map { $0.quantiles(percent: [50, 90]) }
         return steps.indices.map { k in
             Row(step: k + 1, screen: steps[k], sessions: reached[k], dropOff: k == 0 ? 0 : reached[k - 1] - reached[k],
                 conversionFromPrevious: k == 0 ? basisPoints(reached[0], reached[0]) : basisPoints(reached[k], reached[k - 1]),
                 conversionFromFirst: basisPoints(reached[k], reached[0]),
-                medianMilliseconds: times[k].quantile(percent: 50), p90Milliseconds: times[k].quantile(percent: 90))
+                medianMilliseconds: quantiles[k][0], p90Milliseconds: quantiles[k][1])
         }
     }
 }

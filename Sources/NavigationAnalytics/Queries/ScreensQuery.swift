@@ -55,8 +55,9 @@ public struct ScreensQuery: ViewQuery {
 
     public var rows: [Row] {
         tallies.map { screen, tally in
-            Row(screen: screen, views: tally.views, sessions: tally.sessions, dwellMedian: tally.dwell.quantile(percent: 50),
-                dwellP90: tally.dwell.quantile(percent: 90), dwellTotal: tally.dwell.total)
+            let dwell = tally.dwell.quantiles(percent: [50, 90])
+            return Row(screen: screen, views: tally.views, sessions: tally.sessions, dwellMedian: dwell[0], dwellP90: dwell[1],
+                       dwellTotal: tally.dwell.total)
         }.sorted { ($0.views, $1.screen) > ($1.views, $0.screen) }
     }
 }

@@ -126,11 +126,13 @@ extension LogReader {
             merged.events += report.events - (n > 0 ? 1 : 0)   // a chunk's first event also ends the one before
             merged.firstSeq = merged.firstSeq ?? report.firstSeq
             merged.lastSeq = report.lastSeq ?? merged.lastSeq
-            merged.sessionIDs.formUnion(report.sessionIDs)
+            // Each session once: not those an earlier chunk saw too (at least the one whose start
+            // begins this chunk). Counted rather than gathered into one set, which hashed every
+            // id again.
+            let earlier = chunks[..<n].map { $0.report!.sessionIDs }
+            merged.sessions += report.sessionIDs.count - report.sessionIDs.count { id in earlier.contains { $0.contains(id) } }
             if n == chunks.count - 1 { merged.bytes = layout.offset(of: chunk.start) + report.bytes }
         }
-        merged.sessions = merged.sessionIDs.count
-        merged.sessionIDs = []   // as a reading in order's report: they grow with the sessions
         merged.segments = layout.files.count
         return (read, merged)
     }
