@@ -96,7 +96,10 @@ public struct ScreenViewTracker: Sendable {
         if let scene = event.action.scene, !event.action.changesEveryScene {
             if anomaly == nil { update(scene, after: event, into: &ended) }   // an anomaly changed nothing
         } else {
-            for scene in Set(open.map(\.scene)).union(state.scenes.keys).sorted() { update(scene, after: event, into: &ended) }
+            // The scenes with a view or a state: a few, gathered in an array rather than a set.
+            var scenes = open.map(\.scene)
+            for scene in state.scenes.keys where !scenes.contains(scene) { scenes.append(scene) }
+            for scene in scenes.sorted() { update(scene, after: event, into: &ended) }
         }
         return anomaly
     }
