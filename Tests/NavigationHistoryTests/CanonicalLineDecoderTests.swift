@@ -100,6 +100,8 @@ import Testing
         let changes: [UInt8] = Array(" ,:\"\\{}[]0123456789.eE-+ntfaluxX".utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xB5, 0xC3, 0xA9, 0xFF]
         var random = SeededRandom(seed: 42)
         var agreed = 0, leftOver = 0
+        let cache = DecodingCache()
+        defer { cache.deallocate() }
         for _ in 0..<40_000 {
             let event = Self.randomEvent(&random)
             var writer = JSONWriter(capacity: 256)
@@ -116,6 +118,8 @@ import Testing
             closed.bytes = body
             closed.closeLineWithChecksum(from: 0)
             let line = Array(closed.bytes.dropLast())
+            // A cache shared by every line, changed or not, changes nothing either.
+            #expect(line.withUnsafeBytes { CanonicalLineDecoder.decode($0, cache: cache) } == Self.fast(line))
             if let fast = Self.fast(line) {
                 #expect((try? Self.general(line).get()) == fast, "\(String(decoding: line, as: UTF8.self))")
                 agreed += 1
@@ -192,4 +196,34 @@ import Testing
         }
         #expect(valid > 40_000)
     }
+
+    @Test func aKeptMapIsFoundOnlyByItsOwnBytes() {
+        let cache = DecodingCache()
+        defer { cache.deallocate() }
+        // Families of objects of one length that differ in one word only — the first, a middle
+        // one, the last — so that many share a slot with another.
+        let families: [(Int) -> String] = [
+            { "{\"a\(1_000 + $0)\":\"x\"}" }, { "{\"xyzw\":\"\(100_000 + $0)\"}" }, { "{\"key\":\"value-\(1_000 + $0)\"}" },
+        ]
+        for family in families {
+            var kept: [(bytes: [UInt8], map: [String: String])] = []
+            for k in 0..<600 {
+                let text = family(k)
+                let bytes = Array(text.utf8) + Array(repeating: 0x20, count: 8)   // readable past the object
+                let map = [String(text.dropFirst(2).prefix { $0 != "\"" }): String(k)]
+                bytes.withUnsafeBufferPointer { cache.keep(map, madeOf: $0.baseAddress!, text.utf8.count) }
+                kept.append((bytes, map))
+                if k % 50 == 49 {
+                    for (bytes, map) in kept {
+                        let found = bytes.withUnsafeBufferPointer { cache.map($0.baseAddress!, bytes.count - 8) }
+                        #expect(found == nil || found == map, "\(String(decoding: bytes, as: UTF8.self))")
+                    }
+                }
+            }
+            // The last one kept is found.
+            let last = kept.last!
+            #expect(last.bytes.withUnsafeBufferPointer { cache.map($0.baseAddress!, last.bytes.count - 8) } == last.map)
+        }
+    }
 }
+

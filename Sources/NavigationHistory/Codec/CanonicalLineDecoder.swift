@@ -138,7 +138,34 @@ private struct CanonicalCursor {
     }
 
     /// An object of strings; a repeated key keeps its last value, as in the general decoder.
+    ///
+    /// A log repeats a few such objects: with a cache, the object's extent is found first, and a
+    /// map made before of the same bytes is taken as it is.
     mutating func stringMap() -> [String: String]? {
+        let start = index
+        guard let cache, skipStringMap(), index - start <= DecodingCache.maximumMapLength else {
+            index = start
+            return makeStringMap()
+        }
+        if let map = cache.map(base + start, index - start) { return map }
+        let end = index
+        index = start
+        guard let map = makeStringMap() else { return nil }
+        cache.keep(map, madeOf: base + start, end - start)
+        return map
+    }
+
+    /// Moves past an object of strings; false when it is not one.
+    mutating func skipStringMap() -> Bool {
+        guard literal("{") else { return false }
+        if literal("}") { return true }
+        repeat {
+            guard literal("\""), stringBytes() != nil, literal(":\""), stringBytes() != nil else { return false }
+        } while literal(",")
+        return literal("}")
+    }
+
+    mutating func makeStringMap() -> [String: String]? {
         guard literal("{") else { return nil }
         var map = [String: String]()
         if literal("}") { return map }

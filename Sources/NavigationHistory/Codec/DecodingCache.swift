@@ -2,7 +2,9 @@
 /// - the strings of the few values it repeats — sessions, scenes, stacks, screens — in a small
 ///   table keyed by their bytes. Making a `String` checks its bytes again and costs about as much
 ///   as the rest of a member; finding it here, a few loads and compares;
-/// - the day of its timestamps, which changes once a day: the date is read only when it does.
+/// - the day of its timestamps, which changes once a day: the date is read only when it does;
+/// - its small maps of strings (route params, a session's meta), found by their bytes: making a
+///   dictionary hashes every key.
 ///
 /// For one decoding thread at a time. A struct of pointers rather than a class, so that looking a
 /// string up retains nothing; like a pointer, its copies share the table, and whoever made it
@@ -15,6 +17,13 @@ package struct DecodingCache {
     /// Each slot's bytes, zero-padded, with the length in the top byte of the second word.
     private let keys: UnsafeMutablePointer<(UInt64, UInt64)>
     private let strings: UnsafeMutablePointer<String>
+    /// Maps of strings no longer than this many bytes are kept.
+    static let maximumMapLength = 48
+    private static let mapSlots = 64, wordsPerMap = maximumMapLength / 8
+    /// Each kept map's bytes, zero-padded words, its length (-1 for none), and the map.
+    private let mapWords: UnsafeMutablePointer<UInt64>
+    private let mapLengths: UnsafeMutablePointer<Int>
+    private let maps: UnsafeMutablePointer<[String: String]>
     /// The first ten bytes of the last timestamp parsed (its date), and the time of its midnight.
     private let day: UnsafeMutablePointer<(date: UInt64, dayOfMonth: UInt16, midnight: Int64)>
 
@@ -24,6 +33,12 @@ package struct DecodingCache {
         keys.initialize(repeating: (0, .max), count: Self.slots)
         strings = .allocate(capacity: Self.slots)
         strings.initialize(repeating: "", count: Self.slots)
+        mapWords = .allocate(capacity: Self.mapSlots * Self.wordsPerMap)
+        mapWords.initialize(repeating: 0, count: Self.mapSlots * Self.wordsPerMap)
+        mapLengths = .allocate(capacity: Self.mapSlots)
+        mapLengths.initialize(repeating: -1, count: Self.mapSlots)
+        maps = .allocate(capacity: Self.mapSlots)
+        maps.initialize(repeating: [:], count: Self.mapSlots)
         day = .allocate(capacity: 1)
         // The epoch's date and midnight: a true entry, as any bytes may come.
         let epoch = Array("1970-01-01".utf8)
@@ -34,7 +49,45 @@ package struct DecodingCache {
         keys.deallocate()
         strings.deinitialize(count: Self.slots)
         strings.deallocate()
+        mapWords.deallocate()
+        mapLengths.deallocate()
+        maps.deinitialize(count: Self.mapSlots)
+        maps.deallocate()
         day.deallocate()
+    }
+
+    /// The map made before of the `count` bytes at `p`, a JSON object of strings, if it is kept.
+    /// At least 7 bytes after them may be read.
+    @inline(__always)
+    func map(_ p: UnsafePointer<UInt8>, _ count: Int) -> [String: String]? {
+        let slot = Self.mapSlot(p, count)
+        guard mapLengths[slot] == count else { return nil }
+        let words = mapWords + slot * Self.wordsPerMap
+        for k in 0..<(count + 7) / 8 where words[k] != Self.word(k, of: p, count) { return nil }
+        return maps[slot]
+    }
+
+    /// Keeps `map`, made of the `count` bytes at `p` (at most ``maximumMapLength``), for
+    /// ``map(_:_:)`` to find; at least 7 bytes after them may be read.
+    func keep(_ map: [String: String], madeOf p: UnsafePointer<UInt8>, _ count: Int) {
+        let slot = Self.mapSlot(p, count)
+        let words = mapWords + slot * Self.wordsPerMap
+        for k in 0..<(count + 7) / 8 { words[k] = Self.word(k, of: p, count) }
+        mapLengths[slot] = count
+        maps[slot] = map
+    }
+
+    /// Word `k` of the `count` bytes at `p`, its bytes past them zero.
+    @inline(__always) private static func word(_ k: Int, of p: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
+        let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self))
+        let left = count - 8 * k
+        return left >= 8 ? word : word & ((1 << UInt64(left * 8)) &- 1)
+    }
+
+    /// A slot for the `count` bytes at `p`, by their first and last words and their length.
+    @inline(__always) private static func mapSlot(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        let first = word(0, of: p, count), last = word((count - 1) / 8, of: p, count)
+        return Int(truncatingIfNeeded: ((first ^ last &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)) &* 0xBF58_476D_1CE4_E5B9) >> 58)
     }
 
     /// The timestamp in the 24 bytes of `bytes`, as ``Timestamp/parse(_:)`` reads it; its date is
