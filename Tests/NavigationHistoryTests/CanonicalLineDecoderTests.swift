@@ -227,3 +227,19 @@ import Testing
     }
 }
 
+
+@Suite struct ByteComparisonTests {
+    @Test func bytesCompareEqualExactlyWhenNoByteDiffersWhateverTheirCount() {
+        var random = SeededRandom(seed: 10)
+        for count in 0...40 {
+            let a: [UInt8] = (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            #expect(a.withUnsafeBufferPointer { p in Array(a).withUnsafeBufferPointer { memcmpEqual(p.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.baseAddress ?? UnsafePointer(bitPattern: 1)!, count) } })
+            for position in 0..<count {
+                var b = a
+                b[position] ^= 1 << UInt8(random.next() % 8)
+                #expect(!a.withUnsafeBufferPointer { p in b.withUnsafeBufferPointer { memcmpEqual(p.baseAddress!, $0.baseAddress!, count) } },
+                        "count \(count), byte \(position)")
+            }
+        }
+    }
+}
