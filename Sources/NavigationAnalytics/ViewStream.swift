@@ -238,8 +238,13 @@ private struct Stream {
                 ended = tracker.resume(before: event)
                 try deliverEnded(into: &sink)
             }
-            if last?.session != event.session { seen.insert(event.session) }
-            last = (event.session, event.timestamp.millisecondsSince1970)
+            // The session's id copied only when it changes: nearly every event is of the last one's.
+            if last?.session == event.session {
+                last!.time = event.timestamp.millisecondsSince1970
+            } else {
+                seen.insert(event.session)
+                last = (event.session, event.timestamp.millisecondsSince1970)
+            }
         }
         tracker.consume(event, appendingTo: &ended)
         try deliverEnded(into: &sink)
