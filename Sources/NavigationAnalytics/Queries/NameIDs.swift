@@ -16,11 +16,18 @@ struct NameIDs {
     /// while it is here.
     private var recent = [(bits: Representation, id: Int32, name: String)](repeating: (.none, -1, ""), count: 64)
 
-    /// The id of `name`, numbering it when it is new.
+    /// The id of `name`, numbering it when it is new. The cache's answer inlined where it is
+    /// asked; the rest a call.
+    @inline(__always)
     mutating func id(_ name: String) -> Int32 {
         let bits = Representation(name)
         let cached = bits.slot & (recent.count - 1)
         if bits.isSome, recent[cached].bits == bits { return recent[cached].id }
+        return idRemembered(name, bits: bits, in: cached)
+    }
+
+    @inline(never)
+    private mutating func idRemembered(_ name: String, bits: Representation, in cached: Int) -> Int32 {
         let id = idOfContent(name)
         if bits.isSome { recent[cached] = (bits, id, name) }
         return id
