@@ -193,6 +193,7 @@ let logDirectory: String = {
     @Test func flowKeysTransitionsByPositionAndFoldsRareScreensIntoOther() throws {
         var flow = FlowQuery(steps: 3, top: 1)
         for view in try Self.views(try Self.log(Self.sample)) { flow.add(view) }
+        flow.finish()
         // Paths: a = home, recipe, reviews, (recipe); b = home, recipe, recipe. At position 3
         // recipe and reviews tie at one path each; by name, recipe is kept.
         #expect(flow.rows == [

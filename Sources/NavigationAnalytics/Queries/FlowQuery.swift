@@ -12,13 +12,15 @@ public struct FlowQuery: ViewQuery {
 
     public let steps: Int
     public let top: Int
-    private struct Key: Hashable { var session: String, scene: String }
-    /// The first `steps` screens of every path (memory grows with paths, not events).
-    private var paths: [Key: [String]] = [:]
-    /// The path the last view went to, and where it is: a path's views mostly come one after
-    /// another, and finding it again spares hashing its session and scene. Forgotten when a path
-    /// is added, which may move the others.
-    private var last: (key: Key, index: [Key: [String]].Index)?
+    // Screens are numbered: a path is a short array of Int32, and the rows are counted in arrays.
+    private var screens = NameIDs()
+    /// The first `steps` screens of every path that ended (memory grows with paths, not events).
+    private var done: [[Int32]] = []
+    /// The paths of the current session, one per scene: a log's sessions do not interleave, so a
+    /// session's paths are done when the next begins. A session has a few scenes, found by
+    /// comparing ids.
+    private var open: [(scene: String, screens: [Int32])] = []
+    private var session: String?
 
     public init(steps: Int, top: Int = 5) {
         self.steps = max(2, steps)
@@ -26,42 +28,66 @@ public struct FlowQuery: ViewQuery {
     }
 
     public mutating func add(_ view: AnalyticsView) {
-        let key = Key(session: view.session, scene: view.scene)
-        let index: [Key: [String]].Index
-        if let last, last.key == key {
-            index = last.index
-        } else if let found = paths.index(forKey: key) {
-            index = found
-            last = (key, found)
-        } else {
-            paths[key] = [view.screen]
-            last = nil
+        if view.session != session {
+            endSession()
+            session = view.session
+        }
+        let screen = screens.id(view.screen)
+        guard let k = open.firstIndex(where: { $0.scene == view.scene }) else {
+            open.append((view.scene, [screen]))
             return
         }
-        if paths.values[index].count < steps { paths.values[index].append(view.screen) }
+        if open[k].screens.count < steps { open[k].screens.append(screen) }
+    }
+
+    /// Ends the last session's paths; call once after the last view.
+    public mutating func finish() { endSession() }
+
+    private mutating func endSession() {
+        for path in open { done.append(path.screens) }
+        open.removeAll(keepingCapacity: true)
     }
 
     public mutating func merge(_ later: FlowQuery) {
-        last = nil
-        // Paths are keyed by session: the queries merged share none.
-        paths.merge(later.paths) { mine, _ in mine }
+        session = nil
+        // Paths are of sessions: the queries merged share none.
+        let ids = later.screens.names.map { screens.id($0) }   // later's ids, as this query's
+        for path in later.done { done.append(path.map { ids[Int($0)] }) }
     }
 
     public var rows: [Row] {
+        let names = screens.names
         // The top screens at each position, by the paths that have them there, then by name.
-        var atPosition: [[String: Int]] = Array(repeating: [:], count: steps)
-        for screens in paths.values { for (p, screen) in screens.enumerated() { atPosition[p][screen, default: 0] += 1 } }
-        let kept: [Set<String>] = atPosition.map { counts in
-            Set(counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(top).map(\.key))
+        var atPosition = Array(repeating: Array(repeating: 0, count: names.count), count: steps)
+        for path in done { for (p, screen) in path.enumerated() { atPosition[p][Int(screen)] += 1 } }
+        // Each position's nodes: the kept screens, then `other` (a kept screen named "other" is
+        // that node too), as indexes into `nodes[p]`.
+        var nodes: [[String]] = [], nodeOf: [[Int]] = []
+        for counts in atPosition {
+            let kept = counts.indices.filter { counts[$0] > 0 }
+                .sorted { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : names[$0] < names[$1] }.prefix(top)
+            let position = kept.map { names[$0] }.filter { $0 != "other" } + ["other"]
+            var of = Array(repeating: position.count - 1, count: names.count)
+            for screen in kept where names[screen] != "other" { of[screen] = position.firstIndex(of: names[screen])! }
+            nodes.append(position)
+            nodeOf.append(of)
         }
-        func node(_ p: Int, _ screen: String) -> String { "\(p + 1)_" + (kept[p].contains(screen) ? screen : "other") }
-        var counts: [Row: Int] = [:]
-        for screens in paths.values where screens.count > 1 {
-            for p in 0..<(screens.count - 1) {
-                counts[Row(step: p + 1, from: node(p, screens[p]), to: node(p + 1, screens[p + 1]), count: 0), default: 0] += 1
+        let width = top + 1
+        var counts = Array(repeating: 0, count: steps * width * width)
+        for path in done where path.count > 1 {
+            for p in 0..<(path.count - 1) {
+                counts[(p * width + nodeOf[p][Int(path[p])]) * width + nodeOf[p + 1][Int(path[p + 1])]] += 1
             }
         }
-        return counts.map { Row(step: $0.key.step, from: $0.key.from, to: $0.key.to, count: $0.value) }
-            .sorted { ($0.step, -$0.count, $0.from, $0.to) < ($1.step, -$1.count, $1.from, $1.to) }
+        var rows: [Row] = []
+        for p in 0..<(steps - 1) {
+            for from in nodes[p].indices {
+                for to in nodes[p + 1].indices where counts[(p * width + from) * width + to] > 0 {
+                    rows.append(Row(step: p + 1, from: "\(p + 1)_\(nodes[p][from])", to: "\(p + 2)_\(nodes[p + 1][to])",
+                                    count: counts[(p * width + from) * width + to]))
+                }
+            }
+        }
+        return rows.sorted { ($0.step, -$0.count, $0.from, $0.to) < ($1.step, -$1.count, $1.from, $1.to) }
     }
 }

@@ -202,6 +202,7 @@ private struct Gathering: ViewQuery {
 
     mutating func finish() {
         exits.finish()
+        flow.finish()
         for k in funnels.indices { funnels[k].finish() }
     }
 
