@@ -5,6 +5,9 @@
 /// in practice is close to the number of views of a screen; exact quantiles need them).
 public struct QuantileCounter: Sendable, Hashable {
     private var counts: [Int64: Int] = [:]
+    /// The counts of the counters merged in, kept apart: hashing each of their values again, on
+    /// one thread after the chunks, cost more than counting them. A value may be in several parts.
+    private var parts: [[Int64: Int]] = []
     /// How many values were added.
     public private(set) var count = 0
     /// Their sum.
@@ -20,7 +23,8 @@ public struct QuantileCounter: Sendable, Hashable {
 
     /// Adds every value `other` counted.
     public mutating func merge(_ other: QuantileCounter) {
-        counts.merge(other.counts, uniquingKeysWith: +)
+        if !other.counts.isEmpty { parts.append(other.counts) }
+        parts += other.parts
         count += other.count
         total += other.total
     }
@@ -28,19 +32,63 @@ public struct QuantileCounter: Sendable, Hashable {
     /// The quantile for `percent` (0...100), or nil when no value was added.
     public func quantile(percent: Int) -> Int64? { quantiles(percent: [percent])[0] }
 
-    /// The quantiles for each of `percents` (0...100), with one sort of the values: nil each when
-    /// no value was added.
+    /// The quantiles for each of `percents` (0...100): nil each when no value was added.
     public func quantiles(percent percents: [Int]) -> [Int64?] {
         guard count > 0 else { return percents.map { _ in nil } }
-        let values = counts.sorted { $0.key < $1.key }
-        return percents.map { percent in
-            let rank = max(1, (percent * count + 99) / 100)
-            var seen = 0
-            for (value, times) in values {
-                seen += times
-                if seen >= rank { return value }
+        var values = Array(counts)
+        for part in parts { values += part }
+        return percents.map { percent in Self.value(atRank: max(1, (percent * count + 99) / 100), in: &values) }
+    }
+
+    /// The value at 1-based `rank` among the values `counted` holds (each counted so many times,
+    /// a value perhaps in several entries): found by selection, which reorders `counted`, rather
+    /// than by sorting it.
+    private static func value(atRank rank: Int, in counted: inout [(key: Int64, value: Int)]) -> Int64? {
+        var low = 0, high = counted.count, rank = rank
+        while low < high {
+            // Three ways around the middle of three: below, equal, above.
+            let a = counted[low].key, b = counted[(low + high) / 2].key, c = counted[high - 1].key
+            let pivot = max(min(a, b), min(max(a, b), c))
+            var below = low, equal = low, above = high
+            var belowCount = 0, equalCount = 0
+            while equal < above {
+                let key = counted[equal].key
+                if key < pivot {
+                    belowCount += counted[equal].value
+                    counted.swapAt(below, equal)
+                    below += 1
+                    equal += 1
+                } else if key > pivot {
+                    above -= 1
+                    counted.swapAt(equal, above)
+                } else {
+                    equalCount += counted[equal].value
+                    equal += 1
+                }
             }
-            return nil
+            if rank <= belowCount {
+                high = below
+            } else if rank <= belowCount + equalCount {
+                return pivot
+            } else {
+                rank -= belowCount + equalCount
+                low = above
+            }
         }
+        return nil
+    }
+
+    // Equal counters counted the same values, however they were merged.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.count == rhs.count && lhs.total == rhs.total && lhs.allCounts == rhs.allCounts
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        hasher.combine(total)
+    }
+
+    private var allCounts: [Int64: Int] {
+        parts.reduce(into: counts) { all, part in all.merge(part, uniquingKeysWith: +) }
     }
 }

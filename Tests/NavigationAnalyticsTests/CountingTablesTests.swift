@@ -71,3 +71,36 @@ import NavigationHistory
         #expect(counts.tallies[1].occurrences == 1)
     }
 }
+
+/// Quantiles found by selection over merged counters, against sorting every value.
+@Suite struct QuantileCounterTests {
+    @Test func quantilesOfMergedCountersAreThoseOfAllTheirValuesSorted() {
+        var random = SeededRandom(seed: 11)
+        for round in 0..<200 {
+            // Few distinct values or many; one counter or several merged, sharing values.
+            let spread = round % 3 == 0 ? 5 : 10_000
+            var counters = (0..<(1 + round % 4)).map { _ in QuantileCounter() }
+            var all: [Int64] = []
+            for _ in 0..<Int(random.next() % 3_000) {
+                let value = Int64(random.next() % UInt64(spread))
+                counters[Int(random.next() % UInt64(counters.count))].add(value)
+                all.append(value)
+            }
+            // Merged from the last one back, so that counters that merged others are merged too.
+            var merged = counters.last!
+            for counter in counters.dropLast().reversed() {
+                var earlier = counter
+                earlier.merge(merged)
+                merged = earlier
+            }
+            all.sort()
+            let percents = [0, 1, 50, 90, 99, 100]
+            let expected = percents.map { all.isEmpty ? nil : all[max(1, ($0 * all.count + 99) / 100) - 1] }
+            #expect(merged.quantiles(percent: percents) == expected)
+            #expect(merged.count == all.count && merged.total == all.reduce(0, +))
+            var single = QuantileCounter()
+            for value in all.shuffled(using: &random) { single.add(value) }
+            #expect(merged == single)
+        }
+    }
+}
