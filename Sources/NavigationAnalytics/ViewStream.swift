@@ -175,12 +175,14 @@ private struct ChunkRun {
     /// a view that a store snapshot at the log's start began is of the snapshot's session, which
     /// its `session.start` may begin in the next chunk.
     static func standForOneReading(_ chunks: [Self]) -> Bool {
-        // Each pair compared as it is, rather than each chunk against a union of those before:
-        // making the union hashed every session id again, on one thread, after the chunks.
-        for (k, chunk) in chunks.enumerated() {
-            for earlier in chunks[..<k] {
-                guard earlier.seenBeforeEnd.isDisjoint(with: chunk.stream.seen),
-                      earlier.sink.sessions.isDisjoint(with: chunk.sink.sessions) else { return false }
+        guard var earlier = chunks.first.map({ ($0.seenBeforeEnd, $0.sink.sessions) }) else { return true }
+        for (k, chunk) in chunks.enumerated().dropFirst() {
+            guard earlier.0.isDisjoint(with: chunk.stream.seen), earlier.1.isDisjoint(with: chunk.sink.sessions) else { return false }
+            // The union of those before, made only for a third chunk and on: with two, the first
+            // chunk's sets are compared as they are rather than hashed again into a new one.
+            if k < chunks.count - 1 {
+                earlier.0.formUnion(chunk.seenBeforeEnd)
+                earlier.1.formUnion(chunk.sink.sessions)
             }
         }
         return true

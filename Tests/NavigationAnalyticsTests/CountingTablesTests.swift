@@ -19,8 +19,12 @@ import NavigationHistory
         var ids = NameIDs()
         var reference: [String: Int32] = [:]
         var random = SeededRandom(seed: 7)
+        // Half the names asked again as the same string (long ones too, found by their storage's
+        // address), half made anew.
+        let made = (0..<3_000).map(Self.name)
         for _ in 0..<20_000 {
-            let name = Self.name(Int(random.next() % 3_000))
+            let k = Int(random.next() % 3_000)
+            let name = random.chance(0.5) ? made[k] : Self.name(k)
             let expected = reference[name] ?? Int32(reference.count)
             reference[name] = expected
             #expect(ids.id(name) == expected)
@@ -41,8 +45,10 @@ import NavigationHistory
             var session = 0
             for _ in 0..<30_000 {
                 if random.chance(0.05) { session += 1 }
-                let gram = (0..<length).map { _ in Int32(random.next() % 12) }
-                counts.count(ArraySlice(gram), session: session)
+                let gram = (0..<length).map { _ in Int32(random.next() % (length == 1 ? 1_000 : 12)) }
+                // Counted as a slice of a longer path, as paths counts them.
+                let path = [7, 7] + gram + [7]
+                counts.count(path[2..<(2 + length)], session: session)
                 reference[gram, default: (0, [])].occurrences += 1
                 reference[gram, default: (0, [])].sessions.insert(session)
             }

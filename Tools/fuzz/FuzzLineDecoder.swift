@@ -12,11 +12,11 @@
 //      gives the same bytes.
 //   4. The fast path for the encoder's own form (`CanonicalLineDecoder`) returns nothing or what
 //      the general decoder returns, for the input and for its re-encoded line; and the same with
-//      a string cache kept across inputs, as a reader keeps one across lines.
+//      a decoding cache kept across inputs (strings, dates, maps), as a reader keeps one across lines.
 // Any violation traps with a message naming the step.
 
 /// One cache for the whole run (libFuzzer calls the target on one thread).
-nonisolated(unsafe) private let cache = StringCache()
+nonisolated(unsafe) private let cache = DecodingCache()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -26,7 +26,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
     let fast = CanonicalLineDecoder.decode(input)
     if CanonicalLineDecoder.decode(input, cache: cache) != fast {
-        fatalError("fast path: the string cache changed the event decoded")
+        fatalError("fast path: the decoding cache changed the event decoded")
     }
     let decoded: DecodedLine
     do {

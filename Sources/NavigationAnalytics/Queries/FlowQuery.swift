@@ -16,9 +16,9 @@ public struct FlowQuery: ViewQuery {
     private var screens = NameIDs()
     /// The first `steps` screens of every path that ended (memory grows with paths, not events).
     private var done: [[Int32]] = []
-    /// The paths of the current session, one per scene: a log's sessions do not interleave, so a
-    /// session's paths are done when the next begins. A session has a few scenes, found by
-    /// comparing ids.
+    /// The paths of the current session, one per scene: views come session by session (a log's
+    /// sessions do not interleave), so a session's paths are done when the next begins. A session
+    /// has a few scenes, found by comparing ids.
     private var open: [(scene: String, screens: [Int32])] = []
     private var session: String?
 
@@ -57,6 +57,7 @@ public struct FlowQuery: ViewQuery {
 
     public var rows: [Row] {
         let names = screens.names
+        let done = done + open.map(\.screens)   // the last session's paths, when finish() was not called
         // The top screens at each position, by the paths that have them there, then by name.
         var atPosition = Array(repeating: Array(repeating: 0, count: names.count), count: steps)
         for path in done { for (p, screen) in path.enumerated() { atPosition[p][Int(screen)] += 1 } }

@@ -4,8 +4,9 @@
 /// Names are found in an open-addressing table by a multiplicative hash of their UTF-8 bytes:
 /// a query looks up a name for every view, and a `[String: Int32]` hashed each with SipHash,
 /// 4% of `paths`' instructions. Before that, a small cache is asked by the string's
-/// representation: the reader makes each name once and hands the same string on, so
-/// nearly every name is found there without reading its bytes.
+/// representation: the reader makes each short name (up to 15 bytes) once and hands the same
+/// string on, so nearly every one is found there without reading its bytes; a longer name, made
+/// anew on each line, is found by its bytes.
 struct NameIDs {
     /// The names, by id.
     private(set) var names: [String] = []

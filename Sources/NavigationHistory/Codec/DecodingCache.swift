@@ -19,7 +19,7 @@ package struct DecodingCache {
     private let strings: UnsafeMutablePointer<String>
     /// Maps of strings no longer than this many bytes are kept.
     static let maximumMapLength = 48
-    private static let mapSlots = 64, wordsPerMap = maximumMapLength / 8
+    private static let mapSlots = 64, wordsPerMap = (maximumMapLength + 7) / 8
     /// Each kept map's bytes, zero-padded words, its length (-1 for none), and the map.
     private let mapWords: UnsafeMutablePointer<UInt64>
     private let mapLengths: UnsafeMutablePointer<Int>

@@ -102,6 +102,7 @@ extension LogReader {
     private func merge<Part>(_ chunks: [Chunk<Part>], in layout: ChunkLayout, segmented: Bool) -> (chunks: [ReadChunk<Part>], report: ReadReport)? {
         var merged = ReadReport(mode: mode)
         var read: [ReadChunk<Part>] = []
+        var earlierIDs: Set<String> = []
         for (n, chunk) in chunks.enumerated() {
             guard let report = chunk.report, chunk.end == nil || chunk.endedAtNext != nil, report.stoppedAt == nil,
                   report.defectCount == 0 || mode == .salvage && report.defects.count == report.defectCount
@@ -127,10 +128,15 @@ extension LogReader {
             merged.firstSeq = merged.firstSeq ?? report.firstSeq
             merged.lastSeq = report.lastSeq ?? merged.lastSeq
             // Each session once: not those an earlier chunk saw too (at least the one whose start
-            // begins this chunk). Counted rather than gathered into one set, which hashed every
-            // id again.
-            let earlier = chunks[..<n].map { $0.report!.sessionIDs }
-            merged.sessions += report.sessionIDs.count - report.sessionIDs.count { id in earlier.contains { $0.contains(id) } }
+            // begins this chunk). The earlier chunks' ids are gathered into one set only for a
+            // third chunk and on: with two, the first chunk's set is asked as it is.
+            let shared = n == 0 ? 0 : report.sessionIDs.count { earlierIDs.contains($0) }
+            merged.sessions += report.sessionIDs.count - shared
+            if n == 0 {
+                earlierIDs = report.sessionIDs
+            } else if n < chunks.count - 1 {
+                earlierIDs.formUnion(report.sessionIDs)
+            }
             if n == chunks.count - 1 { merged.bytes = layout.offset(of: chunk.start) + report.bytes }
         }
         merged.segments = layout.files.count
