@@ -31,6 +31,26 @@ import Testing
         #expect(state.active == "main")
     }
 
+    @Test func routesKeepTheirIdsAndParamsOnStacksAndSheets() {
+        let pushed = Route(screen: "results", id: "q1", params: ["sort": "top"])
+        let replacing = Route(screen: "results", id: "q2", params: ["sort": "recent", "page": "2"])
+        let onSheet = Route(screen: "filterDetail", id: "f", params: ["mode": "advanced"])
+        let sheetRoot = Route(screen: "filters", id: nil, params: ["from": "results"])
+        let (state, anomalies) = Self.fold([
+            .sessionStart(app: nil, launch: .cold, meta: nil), .sceneOpen(scene: "main", kind: nil),
+            .tabSelect(scene: "main", tab: "search"),
+            .push(scene: "main", stack: "search", route: pushed), .push(scene: "main", stack: "search", route: pushed),
+            .replace(scene: "main", stack: "search", route: replacing),
+            .push(scene: "main", stack: "other", route: pushed),
+            .sheetPresent(scene: "main", sheet: "filters", route: sheetRoot, style: nil),
+            .push(scene: "main", stack: "filters", route: onSheet),
+        ])
+        #expect(anomalies.isEmpty)
+        let scene = state.scenes["main"]!
+        #expect(scene.stacks == ["search": [pushed, replacing], "other": [pushed]])
+        #expect(scene.sheets == [Sheet(id: "filters", root: sheetRoot, stack: [onSheet])])
+    }
+
     /// The fold remembers where it last found a scene and a stack; whatever changes them from
     /// outside must not leave it looking in the wrong place (or trap on a stale index).
     @Test func theFoldFindsScenesAndStacksAgainAfterTheyAreChangedFromOutside() {

@@ -137,9 +137,9 @@ extension SceneState {
     /// stack when it does not exist yet. A third of all events are pushes: this spares them the
     /// closure of ``withRoutes(of:_:)`` (8% of the fold's instructions).
     mutating func push(_ route: Route, onto id: String) {
-        if !sheets.isEmpty, let sheet = sheets.lastIndex(where: { $0.id == id }) { return sheets[sheet].stack.append(route) }
-        if let index = stackStorage.index(forKey: id, remembering: &lastStack) { return stackStorage.values[index].append(route) }
-        stacks[id, default: .newStack].append(route)
+        if !sheets.isEmpty, let sheet = sheets.lastIndex(where: { $0.id == id }) { return sheets[sheet].stack.append(route.copied) }
+        if let index = stackStorage.index(forKey: id, remembering: &lastStack) { return stackStorage.values[index].append(route.copied) }
+        stacks[id, default: .newStack].append(route.copied)
     }
 
     /// Runs `body` on the routes of the stack `id` in place when it exists; nil when it does not.
@@ -188,7 +188,7 @@ extension SceneState {
         case .replace(_, let stack, let route):
             let replaced = withExistingRoutes(of: stack) { routes -> Bool in
                 guard !routes.isEmpty else { return false }
-                routes[routes.count - 1] = route
+                routes[routes.count - 1] = route.copied
                 return true
             } ?? false
             guard replaced else { return (.replaceOnEmptyStack, "replace on empty stack '\(stack)'") }
@@ -196,7 +196,7 @@ extension SceneState {
             withRoutes(of: stack) { $0 = path }
         case .sheetPresent(_, let id, let route, let style):
             guard !sheets.contains(where: { $0.id == id }) else { return (.sheetAlreadyPresented, "sheet '\(id)' is already presented") }
-            sheets.append(Sheet(id: id, style: style ?? .sheet, root: route))
+            sheets.append(Sheet(id: id, style: style ?? .sheet, root: route.copied))
         case .sheetDismiss(_, let id):
             if let id {
                 guard let index = sheets.firstIndex(where: { $0.id == id }) else { return (.noSheet, "sheet '\(id)' is not presented") }
