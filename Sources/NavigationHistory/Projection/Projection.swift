@@ -72,7 +72,7 @@ public enum Projection {
             state = snapshot
         case .sceneOpen(let scene, _):
             guard state.scenes[scene] == nil else { return anomaly(.sceneAlreadyOpen, "scene '\(scene)' is already open") }
-            state.scenes[scene] = SceneState()
+            state.scenes[scene] = .opened
             state.active = scene
         case .sceneClose(let scene, _):
             guard state.scenes.removeValue(forKey: scene) != nil else { return anomaly(.sceneNotOpen, "scene '\(scene)' is not open") }
@@ -125,6 +125,14 @@ extension [Route] {
 }
 
 extension SceneState {
+    /// A scene just opened, with room for a few stacks, which it mostly gets soon after it opens:
+    /// growing its table one stack at a time would rehash it twice.
+    static var opened: SceneState {
+        var scene = SceneState()
+        scene.stackStorage.reserveCapacity(4)
+        return scene
+    }
+
     /// Runs `body` on the routes of the stack `id` in place (a sheet's stack when a sheet has that
     /// id), creating the stack when it does not exist yet.
     mutating func withRoutes<T>(of id: String, _ body: (inout [Route]) -> T) -> T {
