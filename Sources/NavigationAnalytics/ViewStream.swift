@@ -281,7 +281,7 @@ private struct Stream {
     /// Hands the views in `ended` that pass the filter to `sink`, cleaned and numbered by part,
     /// and empties `ended` (unless `sink` throws). Each view is popped off it, not copied out.
     private mutating func deliverEnded<Sink: ViewSink>(into sink: inout Sink) throws {
-        ended.reverse()
+        if ended.count > 1 { ended.reverse() }
         while let view = ended.popLast() {
             let session = view.session
             // Views come session by session: look each session's app version up once.
