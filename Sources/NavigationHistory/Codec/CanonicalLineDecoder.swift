@@ -213,14 +213,14 @@ private struct CanonicalCursor {
         // quote, backslash or control character among them: every member's value is a string.
         while lineLength - index >= 8 {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            let stops = Self.zeroBytes(word ^ Self.quotes) | Self.zeroBytes(word ^ Self.backslashes) | Self.bytesBelowSpace(word)
+            let stops = ByteLanes.equal(to: 0x22, word) | ByteLanes.equal(to: 0x5C, word) | ByteLanes.below(0x20, word)
             guard stops != 0 else {
-                if word & Self.highBits != 0 { asciiOnly = false }
+                if word & ByteLanes.highBits != 0 { asciiOnly = false }
                 index += 8
                 continue
             }
-            let offset = stops.trailingZeroBitCount / 8
-            if word & Self.highBits & ((1 << UInt64(offset * 8)) &- 1) != 0 { asciiOnly = false }
+            let offset = ByteLanes.firstFlagged(stops)
+            if word & ByteLanes.highBits & ((1 << UInt64(offset * 8)) &- 1) != 0 { asciiOnly = false }
             index += offset
             guard index < end, base[index] == 0x22 else { return nil }
             index += 1
@@ -238,18 +238,6 @@ private struct CanonicalCursor {
         }
         return nil
     }
-
-    private static let quotes: UInt64 = 0x2222_2222_2222_2222
-    private static let backslashes: UInt64 = 0x5C5C_5C5C_5C5C_5C5C
-    private static let highBits: UInt64 = 0x8080_8080_8080_8080
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-
-    /// The high bit of each zero byte of `word` set. Bytes above the lowest zero byte may be
-    /// flagged falsely (a borrow runs upward), the lowest flagged byte never: only it is read.
-    @inline(__always) static func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highBits }
-
-    /// The high bit of each byte below 0x20 set, with ``zeroBytes(_:)``'s caveat.
-    @inline(__always) static func bytesBelowSpace(_ word: UInt64) -> UInt64 { (word &- ones &* 0x20) & ~word & highBits }
 
     mutating func enumeration<E: RawRepresentable>(_: E.Type) -> E? where E.RawValue == String {
         string().flatMap(E.init(rawValue:))
@@ -287,11 +275,9 @@ private struct CanonicalCursor {
 
     /// How many of `word`'s bytes, from its first, are ASCII digits (8 when all are).
     @inline(__always) static func leadingDigits(_ word: UInt64) -> Int {
-        // As in ``LineDecoder/checksum(hexDigitsAt:)``: with each byte's high bit set, subtracting
-        // borrows from no other byte. A byte above 0x7F is not a digit either.
-        @inline(__always) func atLeast(_ x: UInt64) -> UInt64 { ((word | highBits) &- x &* ones) & highBits }
-        let notDigits = ~(atLeast(0x30) & ~atLeast(0x3A)) & highBits | word & highBits
-        return notDigits.trailingZeroBitCount / 8
+        // A byte above 0x7F is not a digit either.
+        let digits = ByteLanes.atLeast(0x30, word) & ~ByteLanes.atLeast(0x3A, word)
+        return ByteLanes.firstFlagged(~digits & ByteLanes.highBits | word & ByteLanes.highBits)
     }
 
     /// The number the first `count` (1 to 7) bytes of `word`, all digits, write.

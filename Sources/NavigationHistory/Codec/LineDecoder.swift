@@ -86,15 +86,12 @@ package enum LineDecoder {
     /// branch per digit mispredicts.
     @inline(__always) static func checksum(hexDigitsAt p: UnsafePointer<UInt8>) -> UInt32? {
         let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
-        let high: UInt64 = 0x8080_8080_8080_8080
-        // With each byte's high bit set, subtracting x borrows from no other byte: the high bit
-        // stays set exactly where the byte is at least x.
-        @inline(__always) func atLeast(_ x: UInt64) -> UInt64 { ((word | high) &- x &* 0x0101_0101_0101_0101) & high }
-        let digits = atLeast(0x30) & ~atLeast(0x3A), letters = atLeast(0x61) & ~atLeast(0x67)
-        guard word & high == 0, digits | letters == high else { return nil }
+        let digits = ByteLanes.atLeast(0x30, word) & ~ByteLanes.atLeast(0x3A, word)
+        let letters = ByteLanes.atLeast(0x61, word) & ~ByteLanes.atLeast(0x67, word)
+        guard word & ByteLanes.highBits == 0, digits | letters == ByteLanes.highBits else { return nil }
         // Each byte's value (a letter's low nibble plus 9), the first digit moved to the top byte,
         // then the nibbles packed pairwise into one 32-bit value.
-        var value = ((word & 0x0F0F_0F0F_0F0F_0F0F) &+ (word >> 6 & 0x0101_0101_0101_0101) &* 9).byteSwapped
+        var value = ((word & 0x0F0F_0F0F_0F0F_0F0F) &+ (word >> 6 & ByteLanes.ones) &* 9).byteSwapped
         value = (value | value >> 4) & 0x00FF_00FF_00FF_00FF
         value = (value | value >> 8) & 0x0000_FFFF_0000_FFFF
         value = (value | value >> 16) & 0x0000_0000_FFFF_FFFF

@@ -8,7 +8,7 @@ package enum UTF8Validation {
         let count = buffer.count
         var i = 0
         while i < count {
-            if i + 8 <= count, base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            if i + 8 <= count, base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & ByteLanes.highBits == 0 {
                 i += 8
                 continue
             }
