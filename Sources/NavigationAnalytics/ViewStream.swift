@@ -175,14 +175,16 @@ private struct ChunkRun {
     /// a view that a store snapshot at the log's start began is of the snapshot's session, which
     /// its `session.start` may begin in the next chunk.
     static func standForOneReading(_ chunks: [Self]) -> Bool {
-        guard var earlier = chunks.first.map({ ($0.seenBeforeEnd, $0.sink.sessions) }) else { return true }
+        guard var earlier = chunks.first.map({ (seen: $0.seenBeforeEnd, viewSessions: $0.sink.sessions) }) else { return true }
         for (k, chunk) in chunks.enumerated().dropFirst() {
-            guard earlier.0.isDisjoint(with: chunk.stream.seen), earlier.1.isDisjoint(with: chunk.sink.sessions) else { return false }
+            guard earlier.seen.isDisjoint(with: chunk.stream.seen), earlier.viewSessions.isDisjoint(with: chunk.sink.sessions) else {
+                return false
+            }
             // The union of those before, made only for a third chunk and on: with two, the first
             // chunk's sets are compared as they are rather than hashed again into a new one.
             if k < chunks.count - 1 {
-                earlier.0.formUnion(chunk.seenBeforeEnd)
-                earlier.1.formUnion(chunk.sink.sessions)
+                earlier.seen.formUnion(chunk.seenBeforeEnd)
+                earlier.viewSessions.formUnion(chunk.sink.sessions)
             }
         }
         return true
