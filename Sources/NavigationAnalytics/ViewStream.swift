@@ -199,8 +199,8 @@ private struct Stream {
     /// The idle gap that splits a session, in milliseconds.
     let gap: Int64?
     var tracker = ScreenViewTracker()
-    /// The views the last event ended: one array, emptied and reused.
-    var ended: [ScreenView] = []
+    /// The views the last event ended, taken out as they are handed over.
+    let ended = EndedViews()
     var apps: [String: String] = [:]
     /// The app version of the last view's session, and of the last event's.
     var viewApp: (session: String, app: String?)?
@@ -239,7 +239,7 @@ private struct Stream {
             } else if let gap, let previous = last, previous.session == event.session,
                       event.timestamp.millisecondsSince1970 - previous.time >= gap {
                 cuts[event.session, default: []].append(event.seq)
-                ended = tracker.resume(before: event)
+                for view in tracker.resume(before: event) { ended.append(view) }
                 try deliverEnded(into: &sink)
             }
             // The session's id copied only when it changes: nearly every event is of the last one's.
@@ -250,7 +250,7 @@ private struct Stream {
                 last = (event.session, event.timestamp.millisecondsSince1970)
             }
         }
-        tracker.consume(event, appendingTo: &ended)
+        tracker.consume(event, into: ended)
         try deliverEnded(into: &sink)
         // After the views this start ended: they belong to the run before, with its own app.
         if let app = Self.startedApp(event.action) {
@@ -264,7 +264,7 @@ private struct Stream {
     }
 
     mutating func finish<Sink: ViewSink>(into sink: inout Sink) throws {
-        ended = tracker.finish().views
+        for view in tracker.finish().views { ended.append(view) }
         try deliverEnded(into: &sink)
     }
 
@@ -281,17 +281,19 @@ private struct Stream {
     }
 
     /// Hands the views in `ended` that pass the filter to `sink`, cleaned and numbered by part,
-    /// and empties `ended` (unless `sink` throws). Each view is popped off it, not copied out.
+    /// and empties `ended` (unless `sink` throws).
     private mutating func deliverEnded<Sink: ViewSink>(into sink: inout Sink) throws {
-        if ended.count > 1 { ended.reverse() }
-        while let view = ended.popLast() {
-            let session = view.session
+        while let slot = ended.next() {
+            let session = slot.pointee.session
             // Views come session by session: look each session's app version up once.
             if viewApp?.session != session { viewApp = (session, apps[session]) }
             let app = viewApp!.app   // filtered on the session id as the log has it
-            guard filter.admits(start: view.start, app: app, session: session, scene: view.scene) else { continue }
-            let number = part(session, at: view.startSeq)
-            var row = AnalyticsView(view, app: app)
+            guard filter.admits(start: slot.pointee.start, app: app, session: session, scene: slot.pointee.scene) else {
+                slot.deinitialize(count: 1)
+                continue
+            }
+            let number = part(session, at: slot.pointee.startSeq)
+            var row = AnalyticsView(slot.move(), app: app)
             if number > 1 { row.session += "#\(number)" }
             if let clean { row.screen = clean(row.screen) }
             try sink.take(row)

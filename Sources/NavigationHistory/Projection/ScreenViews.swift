@@ -66,20 +66,20 @@ public struct ScreenViewTracker: Sendable {
     /// Folds `event` into the state and returns the fold's anomaly, if any, and the views that
     /// ended with it (sorted by scene).
     public mutating func consume(_ event: NavigationEvent) -> (anomaly: Projection.Anomaly?, ended: [ScreenView]) {
-        var ended: [ScreenView] = []
-        let anomaly = consume(event, appendingTo: &ended)
-        return (anomaly, ended)
+        let ended = EndedViews()
+        let anomaly = consume(event, into: ended)
+        return (anomaly, ended.takeAll())
     }
 
-    /// Like ``consume(_:)``, but appends the views that ended to `ended` (sorted by scene among
-    /// themselves): a caller that empties and reuses one array makes no array per event.
+    /// Like ``consume(_:)``, but adds the views that ended to `ended` (sorted by scene among
+    /// themselves): a caller that takes them out makes no array per event.
     @discardableResult
-    package mutating func consume(_ event: NavigationEvent, appendingTo ended: inout [ScreenView]) -> Projection.Anomaly? {
-        let first = ended.count
-        defer { if ended.count - first > 1 { ended[first...].sort { $0.scene < $1.scene } } }
+    package mutating func consume(_ event: NavigationEvent, into ended: EndedViews) -> Projection.Anomaly? {
+        let first = ended.held
+        defer { ended.sortByScene(from: first) }
         let begins = event.beginsSession(after: session)
         if session != nil, begins {
-            endAll(at: last!, crashed: !sessionEnded, into: &ended)
+            endAll(at: last!, crashed: !sessionEnded, into: ended)
         }
         if begins {
             session = event.session
@@ -89,17 +89,17 @@ public struct ScreenViewTracker: Sendable {
         if event.isSnapshot && session != nil { return anomaly }   // equal to the folded state: no view changes
         last = (event.seq, event.timestamp)
         if case .sessionEnd = event.action {
-            endAll(at: (event.seq, event.timestamp), crashed: false, into: &ended)
+            endAll(at: (event.seq, event.timestamp), crashed: false, into: ended)
             sessionEnded = true
             return anomaly
         }
         if let scene = event.action.scene, !event.action.changesEveryScene {
-            if anomaly == nil { update(scene, after: event, into: &ended) }   // an anomaly changed nothing
+            if anomaly == nil { update(scene, after: event, into: ended) }   // an anomaly changed nothing
         } else {
             // The scenes with a view or a state: a few, gathered in an array rather than a set.
             var scenes = open.map(\.scene)
             for scene in state.scenes.keys where !scenes.contains(scene) { scenes.append(scene) }
-            for scene in scenes.sorted() { update(scene, after: event, into: &ended) }
+            for scene in scenes.sorted() { update(scene, after: event, into: ended) }
         }
         return anomaly
     }
@@ -108,9 +108,9 @@ public struct ScreenViewTracker: Sendable {
     /// session ended (``SessionEnd/open`` unless its `session.end` was seen).
     public mutating func finish() -> (views: [ScreenView], lastSession: SessionEnd?) {
         guard let last, session != nil else { return ([], nil) }
-        var ended: [ScreenView] = []
-        endAll(at: last, crashed: false, into: &ended)
-        return (ended.sorted { $0.scene < $1.scene }, sessionEnded ? .clean : .open)
+        let ended = EndedViews()
+        endAll(at: last, crashed: false, into: ended)   // in the order of their scenes
+        return (ended.takeAll(), sessionEnded ? .clean : .open)
     }
 
     /// Ends every open view at the last event (not crashed) and begins each again at `event`, which
@@ -119,57 +119,56 @@ public struct ScreenViewTracker: Sendable {
     /// begun again are entered by `"resume"`.
     public mutating func resume(before event: NavigationEvent) -> [ScreenView] {
         guard let last else { return [] }
-        open.sort { $0.scene < $1.scene }
-        var ended: [ScreenView] = []
-        for view in open { close(view, at: last, crashed: false, keepInstant: true, into: &ended) }
-        let scenes = open.map(\.scene)
-        open.removeAll()
+        let scenes = open.map(\.scene).sorted()
+        let ended = EndedViews()
+        endAll(at: last, crashed: false, keepInstant: true, into: ended)
         for scene in scenes {
             guard let now = state.scenes[scene] else { continue }
             open.append(ScreenView(session: event.session, scene: scene, tab: now.tab, screen: now.visibleScreen, enteredBy: "resume",
                                    startSeq: event.seq, start: event.timestamp, endSeq: event.seq, end: event.timestamp, crashed: false))
         }
-        return ended
+        return ended.takeAll()
     }
 
-    private mutating func update(_ scene: String, after event: NavigationEvent, into ended: inout [ScreenView]) {
+    private mutating func update(_ scene: String, after event: NavigationEvent, into ended: EndedViews) {
         let index = open.firstIndex { $0.scene == scene }
+        let now = (event.seq, event.timestamp)
         // For a scene-scoped event the fold has just found the scene: found again without hashing
         // its id, and read in place.
         guard let sceneIndex = state.sceneStorage.index(forKey: scene, remembering: &state.lastScene) else {
-            if let index { close(open.remove(at: index), at: (event.seq, event.timestamp), crashed: false, into: &ended) }
+            if let index { ended.end(open.remove(at: index), at: now, crashed: false) }
             return
         }
         // Through the values' modify accessor: their getter copies the scene, stacks and all.
         let (screen, tab) = Self.visible(&state.sceneStorage.values[sceneIndex])
         if let index, open[index].screen.showsSameRoute(as: screen) { return }
-        var view = ScreenView(session: event.session, scene: scene, tab: tab, screen: screen,
+        let view = ScreenView(session: event.session, scene: scene, tab: tab, screen: screen,
                               enteredBy: event.action.type, startSeq: event.seq, start: event.timestamp, endSeq: event.seq,
                               end: event.timestamp, crashed: false)
         guard let index else {
             open.append(view)
             return
         }
-        swap(&view, &open[index])   // the view ending, moved out rather than copied
-        // Consumed: passed as it is, the view was copied, and the copy's strings retained (4% of a
-        // query's instructions).
-        close(consume view, at: (event.seq, event.timestamp), crashed: false, into: &ended)
+        end(at: index, now, into: ended, beginning: view)
     }
 
     private static func visible(_ scene: inout SceneState) -> (VisibleScreen, String?) { (scene.visibleScreen, scene.tab) }
 
-    private mutating func endAll(at end: (seq: Int, timestamp: Timestamp), crashed: Bool, into ended: inout [ScreenView]) {
-        open.sort { $0.scene < $1.scene }
-        for view in open { close(view, at: end, crashed: crashed, into: &ended) }
-        open.removeAll(keepingCapacity: true)
+    /// Ends the open view at `index`, moved out into `ended`, and begins `next` in its place.
+    private mutating func end(at index: Int, _ end: (seq: Int, timestamp: Timestamp), into ended: EndedViews,
+                              beginning next: consuming ScreenView) {
+        var next: ScreenView? = consume next   // for the closure to take
+        open.withUnsafeMutableBufferPointer { views in
+            let slot = views.baseAddress! + index
+            ended.end(moving: slot, at: end, crashed: false)
+            slot.initialize(to: next.take()!)
+        }
     }
 
-    private func close(_ view: consuming ScreenView, at end: (seq: Int, timestamp: Timestamp), crashed: Bool, keepInstant: Bool = false,
-                       into ended: inout [ScreenView]) {
-        view.endSeq = end.seq
-        view.end = end.timestamp
-        view.crashed = crashed
-        if view.dwellMilliseconds > 0 || crashed || keepInstant { ended.append(view) }
+    private mutating func endAll(at end: (seq: Int, timestamp: Timestamp), crashed: Bool, keepInstant: Bool = false,
+                                 into ended: EndedViews) {
+        open.sort { $0.scene > $1.scene }   // popped from the last, in the order of their scenes
+        while let view = open.popLast() { ended.end(view, at: end, crashed: crashed, keepInstant: keepInstant) }
     }
 }
 
