@@ -133,6 +133,66 @@ import Testing
         #expect(leftOver > 10_000)
     }
 
+    @Test func membersThatRepeatOrNearlyRepeatTheLineBeforeAreDecodedAsWithoutACache() {
+        // Sessions, scenes and stacks from a few values that share their first bytes, differ in
+        // their last, are 7 to 17 bytes long, end where a word does, or are not ASCII: what the
+        // cache compares with the member's value on the line before. Some lines are changed at a
+        // byte near the member and closed with a fresh crc.
+        let values = ["main", "mai", "mainx", "maio", "a", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghijklmno",
+                      "abcdefghijklmnp", "abcdefghijklmnop", "abcdefghijklmnopq", "mañ", "mañana", "日本"]
+        var random = SeededRandom(seed: 44)
+        let cache = DecodingCache()
+        defer { cache.deallocate() }
+        var decoded = 0, changed = 0
+        for seq in 1...30_000 {
+            func value() -> String { values[Int(random.next() % UInt64(values.count))] }
+            // Mostly the value of the line before, as in a log.
+            let session = random.chance(0.7) ? "abcdefghi" : value(), scene = random.chance(0.7) ? "main" : value()
+            let action: NavigationAction = random.chance(0.5)
+                ? .push(scene: scene, stack: value(), route: Route(screen: value()))
+                : .pop(scene: scene, stack: value(), count: 1)
+            let event = NavigationEvent(seq: seq, timestamp: Timestamp(millisecondsSince1970: 1_800_000_000_000), session: session, action: action)
+            var line = Array(LineEncoder.encode(event).dropLast())
+            if random.chance(0.3) {
+                var body = Array(line.dropLast(18))
+                let at = 40 + Int(random.next() % UInt64(body.count - 40))   // in the session or after it
+                body[at] = Array("\"\\ ax\u{0}".utf8)[Int(random.next() % 6)]
+                var closed = JSONWriter(capacity: body.count + 24)
+                closed.bytes = body
+                closed.closeLineWithChecksum(from: 0)
+                line = Array(closed.bytes.dropLast())
+                changed += 1
+            }
+            let fast = Self.fast(line)
+            #expect(line.withUnsafeBytes { CanonicalLineDecoder.decode($0, cache: cache) } == fast, "\(String(decoding: line, as: UTF8.self))")
+            if let fast {
+                #expect((try? Self.general(line).get()) == fast)
+                decoded += 1
+            }
+        }
+        #expect(decoded > 20_000)
+        #expect(changed > 5_000)
+    }
+
+    @Test func aRepeatedMemberWithInvalidUTF8IsRefusedOnEveryLine() {
+        // "mañ" with its second byte of "ñ" made ASCII: invalid UTF-8, on two lines in a row, so
+        // that the second finds the bytes the first left in the cache.
+        let cache = DecodingCache()
+        defer { cache.deallocate() }
+        for seq in 1...2 {
+            let event = NavigationEvent(seq: seq, timestamp: Timestamp(millisecondsSince1970: 0), session: "s1",
+                                        action: .sceneActivate(scene: "mañ"))
+            var body = Array(LineEncoder.encode(event).dropLast(19))
+            body[body.firstIndex(of: 0xB1)!] = 0x41
+            var closed = JSONWriter(capacity: body.count + 24)
+            closed.bytes = body
+            closed.closeLineWithChecksum(from: 0)
+            let line = Array(closed.bytes.dropLast())
+            #expect(line.withUnsafeBytes { CanonicalLineDecoder.decode($0, cache: cache) } == nil, "line \(seq)")
+            #expect(throws: LineError.self) { try decodeLine(line) }
+        }
+    }
+
     @Test func aLineWhoseChecksumDoesNotMatchIsLeftToTheGeneralDecoder() throws {
         let event = NavigationEvent(seq: 9, timestamp: Timestamp("2026-11-29T12:00:00.123Z")!, session: "s1",
                                     action: .push(scene: "main", stack: "home", route: Route(screen: "recipe", id: "r1")))

@@ -45,7 +45,7 @@ private struct CanonicalCursor {
     mutating func event() -> NavigationEvent? {
         guard literal("{\"v\":1,\"seq\":"), let seq = positiveInteger(),
               literal(",\"ts\":\""), let timestamp = timestamp(),
-              literal(",\"session\":\""), let session = nonEmptyString(),
+              literal(",\"session\":\""), let session = nonEmptyString(.session),
               literal(",\"type\":\""), let type = knownType(),
               let action = action(type) else { return nil }
         return NavigationEvent(seq: seq, timestamp: timestamp, session: session, action: action)
@@ -114,9 +114,9 @@ private struct CanonicalCursor {
 
     // MARK: Members
 
-    mutating func scene() -> String? { literal(",\"scene\":\"") ? nonEmptyString() : nil }
+    mutating func scene() -> String? { literal(",\"scene\":\"") ? nonEmptyString(.scene) : nil }
 
-    mutating func stack() -> String? { literal(",\"stack\":\"") ? nonEmptyString() : nil }
+    mutating func stack() -> String? { literal(",\"stack\":\"") ? nonEmptyString(.stack) : nil }
 
     /// `{"screen":…[,"id":…][,"params":{…}]}`.
     mutating func route() -> Route? {
@@ -196,6 +196,21 @@ private struct CanonicalCursor {
 
     @inline(__always) mutating func nonEmptyString() -> String? {
         guard let text = string(), !text.isEmpty else { return nil }
+        return text
+    }
+
+    /// ``nonEmptyString()`` for a member whose value mostly repeats the line before's: compared
+    /// with that first, without looking for the closing quote and hashing the bytes.
+    @inline(__always) mutating func nonEmptyString(_ member: DecodingCache.Member) -> String? {
+        guard let cache, lineLength - index >= 16 else { return nonEmptyString() }
+        if let (text, count, ascii) = cache.recentString(of: member, at: base + index), index + count < end {
+            if !ascii { asciiOnly = false }
+            index += count + 1
+            return text
+        }
+        let start = index
+        guard let text = nonEmptyString() else { return nil }
+        cache.keep(text, of: member, madeOf: base + start, index - 1 - start)
         return text
     }
 

@@ -2,6 +2,8 @@
 /// - the strings of the few values it repeats — sessions, scenes, stacks, screens — in a small
 ///   table keyed by their bytes. Making a `String` checks its bytes again and costs about as much
 ///   as the rest of a member; finding it here, a few loads and compares;
+/// - the string each of a few members held on the line before: most lines repeat the session and
+///   scene of the line before, and often its stack, so the bytes are first compared with those;
 /// - the day of its timestamps, which changes once a day: the date is read only when it does;
 /// - its small maps of strings (route params, a session's meta), found by their bytes: making a
 ///   dictionary hashes every key.
@@ -26,6 +28,25 @@ package struct DecodingCache {
     private let maps: UnsafeMutablePointer<[String: String]>
     /// The first ten bytes of the last timestamp parsed (its date), and the time of its midnight.
     private let day: UnsafeMutablePointer<(date: UInt64, dayOfMonth: UInt16, midnight: Int64)>
+    /// The string each ``Member`` held last, with its closing quote's bytes, as two words and the
+    /// masks of the bytes they hold.
+    private let recent: UnsafeMutablePointer<Recent>
+
+    /// The members whose last string is kept.
+    package enum Member: Int, CaseIterable {
+        case session, scene, stack
+    }
+
+    private struct Recent {
+        var first: UInt64, second: UInt64
+        var firstMask: UInt64, secondMask: UInt64
+        /// The string's length, without its quote; -1 for none.
+        var count: Int
+        var string: String
+
+        /// No string: its masks match any bytes, and its count says no.
+        static var none: Recent { Recent(first: 0, second: 0, firstMask: 0, secondMask: 0, count: -1, string: "") }
+    }
 
     package init() {
         keys = .allocate(capacity: Self.slots)
@@ -39,6 +60,8 @@ package struct DecodingCache {
         mapLengths.initialize(repeating: -1, count: Self.mapSlots)
         maps = .allocate(capacity: Self.mapSlots)
         maps.initialize(repeating: [:], count: Self.mapSlots)
+        recent = .allocate(capacity: Member.allCases.count)
+        recent.initialize(repeating: .none, count: Member.allCases.count)
         day = .allocate(capacity: 1)
         // The epoch's date and midnight: a true entry, as any bytes may come.
         let epoch = Array("1970-01-01".utf8)
@@ -54,6 +77,35 @@ package struct DecodingCache {
         maps.deinitialize(count: Self.mapSlots)
         maps.deallocate()
         day.deallocate()
+        recent.deinitialize(count: Member.allCases.count)
+        recent.deallocate()
+    }
+
+    /// The string `member` held last, and its length, when the bytes at `p` are it and its closing
+    /// quote; at least 16 bytes at `p` may be read.
+    @inline(__always)
+    func recentString(of member: Member, at p: UnsafePointer<UInt8>) -> (string: String, count: Int, ascii: Bool)? {
+        let last = recent + member.rawValue
+        let raw = UnsafeRawPointer(p)
+        guard UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & last.pointee.firstMask == last.pointee.first,
+              UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & last.pointee.secondMask == last.pointee.second,
+              last.pointee.count >= 0 else { return nil }
+        return (last.pointee.string, last.pointee.count, (last.pointee.first | last.pointee.second) & ByteLanes.highBits == 0)
+    }
+
+    /// Keeps `string`, made of the `count` bytes at `p` (a string's, without escapes) and followed
+    /// by its closing quote, as the one `member` held last, when it is short enough for
+    /// ``recentString(of:at:)`` to find; at least 16 bytes at `p` may be read.
+    @inline(__always)
+    func keep(_ string: String, of member: Member, madeOf p: UnsafePointer<UInt8>, _ count: Int) {
+        let last = recent + member.rawValue
+        guard count < 16 else { return last.pointee = .none }
+        // With its closing quote, which `p` is followed by: bytes that match are the whole string.
+        let raw = UnsafeRawPointer(p)
+        let firstMask = Self.mask(count + 1), secondMask = Self.mask(max(count + 1 - 8, 0))
+        let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & firstMask
+        let second = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & secondMask
+        last.pointee = Recent(first: first, second: second, firstMask: firstMask, secondMask: secondMask, count: count, string: string)
     }
 
     /// The map made before of the `count` bytes at `p`, a JSON object of strings, if it is kept.
@@ -76,6 +128,9 @@ package struct DecodingCache {
         mapLengths[slot] = count
         maps[slot] = map
     }
+
+    /// The mask of a word's first `bytes` bytes (0 to 8 and more).
+    @inline(__always) private static func mask(_ bytes: Int) -> UInt64 { bytes >= 8 ? .max : (1 << UInt64(bytes * 8)) &- 1 }
 
     /// Word `k` of the `count` bytes at `p`, its bytes past them zero.
     @inline(__always) private static func word(_ k: Int, of p: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
@@ -110,10 +165,9 @@ package struct DecodingCache {
         guard count <= Self.maximumLength, readable >= 16 else {
             return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
         }
-        @inline(__always) func mask(_ bytes: Int) -> UInt64 { bytes >= 8 ? .max : (1 << UInt64(bytes * 8)) &- 1 }
         let raw = UnsafeRawPointer(p)
-        let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & mask(count)
-        let second = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & mask(max(count - 8, 0)) | UInt64(count) << 56
+        let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & Self.mask(count)
+        let second = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & Self.mask(max(count - 8, 0)) | UInt64(count) << 56
         let slot = Int(truncatingIfNeeded: ((first ^ second &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9) >> 56)
         if keys[slot] == (first, second) { return strings[slot] }
         let made = String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
