@@ -4,10 +4,10 @@
 /// Values are kept as counts per distinct value: memory grows with the distinct dwell times (which
 /// in practice is close to the number of views of a screen; exact quantiles need them).
 public struct QuantileCounter: Sendable, Hashable {
-    private var counts: [Int64: Int] = [:]
+    private var counts = ValueCounts()
     /// The counts of the counters merged in, kept apart: hashing each of their values again, on
     /// one thread after the chunks, cost more than counting them. A value may be in several parts.
-    private var parts: [[Int64: Int]] = []
+    private var parts: [ValueCounts] = []
     /// How many values were added.
     public private(set) var count = 0
     /// Their sum.
@@ -16,7 +16,7 @@ public struct QuantileCounter: Sendable, Hashable {
     public init() {}
 
     public mutating func add(_ value: Int64) {
-        counts[value, default: 0] += 1
+        counts.add(value)
         count += 1
         total += value
     }
@@ -35,8 +35,8 @@ public struct QuantileCounter: Sendable, Hashable {
     /// The quantiles for each of `percents` (0...100): nil each when no value was added.
     public func quantiles(percent percents: [Int]) -> [Int64?] {
         guard count > 0 else { return percents.map { _ in nil } }
-        var values = Array(counts)
-        for part in parts { values += part }
+        var values = counts.entries
+        for part in parts { values += part.entries }
         return percents.map { percent in Self.value(atRank: max(1, (percent * count + 99) / 100), in: &values) }
     }
 
@@ -89,6 +89,57 @@ public struct QuantileCounter: Sendable, Hashable {
     }
 
     private var allCounts: [Int64: Int] {
-        parts.reduce(into: counts) { all, part in all.merge(part, uniquingKeysWith: +) }
+        Dictionary(([counts] + parts).flatMap(\.entries), uniquingKeysWith: +)
+    }
+}
+
+/// How often each value occurs: the values in an open-addressing table, found by a multiplicative
+/// hash. A screens query counts a dwell time for every view, and a `[Int64: Int]` hashed each with
+/// SipHash.
+struct ValueCounts: Sendable {
+    /// Each slot's value, and how often it occurs: 0 for an empty slot. A power of two of them
+    /// (none until the first value), at most half full.
+    private var values: [Int64] = []
+    private var counts: [Int] = []
+    private var distinct = 0
+
+    var isEmpty: Bool { distinct == 0 }
+
+    /// Counts `value` once more.
+    mutating func add(_ value: Int64) {
+        if distinct * 2 >= values.count { grow() }
+        let slot = slot(of: value)
+        if counts[slot] == 0 {
+            values[slot] = value
+            distinct += 1
+        }
+        counts[slot] += 1
+    }
+
+    /// Each value counted, with how often, in no order.
+    var entries: [(key: Int64, value: Int)] {
+        var entries: [(key: Int64, value: Int)] = []
+        entries.reserveCapacity(distinct)
+        for slot in counts.indices where counts[slot] != 0 { entries.append((values[slot], counts[slot])) }
+        return entries
+    }
+
+    /// The slot that holds `value`, or the empty one where it goes.
+    private func slot(of value: Int64) -> Int {
+        let mask = values.count - 1
+        var slot = Int(truncatingIfNeeded: (UInt64(bitPattern: value) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+        while counts[slot] != 0, values[slot] != value { slot = (slot + 1) & mask }
+        return slot
+    }
+
+    private mutating func grow() {
+        let (oldValues, oldCounts) = (values, counts)
+        values = [Int64](repeating: 0, count: max(16, oldValues.count * 2))
+        counts = [Int](repeating: 0, count: values.count)
+        for k in oldCounts.indices where oldCounts[k] != 0 {
+            let slot = slot(of: oldValues[k])
+            values[slot] = oldValues[k]
+            counts[slot] = oldCounts[k]
+        }
     }
 }

@@ -79,6 +79,28 @@ import NavigationHistory
 }
 
 /// Quantiles found by selection over merged counters, against sorting every value.
+@Suite struct ValueCountsTests {
+    @Test func eachValueIsCountedAsADictionaryCountsIt() {
+        var random = SeededRandom(seed: 12)
+        // Zero (an empty slot's count, not its value), the extremes, negatives, values that differ
+        // only in high bits, and enough distinct ones for the table to grow several times.
+        let specials: [Int64] = [0, 1, -1, .min, .max, 1 << 32, 1 << 40, -(1 << 40)]
+        var counts = ValueCounts()
+        var expected: [Int64: Int] = [:]
+        #expect(counts.isEmpty && counts.entries.isEmpty)
+        for round in 0..<20_000 {
+            let value = round % 7 == 0 ? specials[Int(random.next() % UInt64(specials.count))]
+                : round % 2 == 0 ? Int64(random.next() % 300) : Int64(bitPattern: random.next())
+            counts.add(value)
+            expected[value, default: 0] += 1
+        }
+        #expect(!counts.isEmpty)
+        let entries = counts.entries
+        #expect(entries.count == expected.count)
+        #expect(Dictionary(entries, uniquingKeysWith: +) == expected)
+    }
+}
+
 @Suite struct QuantileCounterTests {
     @Test func quantilesOfMergedCountersAreThoseOfAllTheirValuesSorted() {
         var random = SeededRandom(seed: 11)
