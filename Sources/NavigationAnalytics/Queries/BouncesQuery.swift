@@ -13,58 +13,66 @@ public struct BouncesQuery: ViewQuery {
     }
 
     public let within: Duration
-    private var tallies: [String: (pushes: Int, bounces: Int)] = [:]
+    private let withinMilliseconds: Int64
+    /// Screens are numbered, and their pushes and bounces kept by number.
+    private var screens = NameIDs()
+    private var tallies: [(pushes: Int, bounces: Int)] = []
     /// What a bounce needs of a view.
     private struct Step {
-        var screen: String
+        var screen: Int32
         var byPush: Bool
         var dwell: Int64
     }
     /// The last two views of each open path of the current session, one per scene: a session has
     /// a few scenes, found by comparing ids.
-    private var recent: [(scene: String, steps: [Step])] = []
+    private var recent: [(scene: String, older: Step?, newer: Step?)] = []
     private var session: String?
 
-    public init(within: Duration = .seconds(5)) { self.within = within }
+    public init(within: Duration = .seconds(5)) {
+        self.within = within
+        withinMilliseconds = within.milliseconds
+    }
 
     public mutating func add(_ view: AnalyticsView) {
         if view.session != session {
             recent.removeAll(keepingCapacity: true)
             session = view.session
         }
-        let step = Step(screen: view.screen, byPush: view.enteredBy == "push", dwell: view.dwellMilliseconds)
-        if step.byPush { tallies[view.screen, default: (0, 0)].pushes += 1 }
+        let screen = screens.id(view.screen)
+        if Int(screen) == tallies.count { tallies.append((0, 0)) }
+        let step = Step(screen: screen, byPush: view.enteredBy == "push", dwell: view.dwellMilliseconds)
+        if step.byPush { tallies[Int(screen)].pushes += 1 }
         let scene = view.scene
-        let index = recent.firstIndex { $0.scene == scene } ?? {
-            recent.append((scene, []))
+        let k = recent.firstIndex { $0.scene == scene } ?? {
+            recent.append((scene, nil, nil))
             return recent.count - 1
         }()
-        let bounced = Self.add(step, poppedBack: view.enteredBy == "pop", within: within.milliseconds, to: &recent[index].steps)
-        if let bounced { tallies[bounced, default: (0, 0)].bounces += 1 }
-    }
-
-    /// Adds `step` to a path's last two steps, in place; returns the screen that bounced, if the
-    /// step pops back over a push that came within `within` ms.
-    private static func add(_ step: Step, poppedBack: Bool, within: Int64, to last: inout [Step]) -> String? {
-        var bounced: String?
-        if last.count == 2, last[1].byPush, poppedBack, step.screen == last[0].screen, last[1].dwell <= within {
-            bounced = last[1].screen
+        // A pop back to the screen the push before left, which came within `within`.
+        if let older = recent[k].older, let newer = recent[k].newer, newer.byPush, view.enteredBy == "pop",
+           step.screen == older.screen, newer.dwell <= withinMilliseconds {
+            tallies[Int(newer.screen)].bounces += 1
         }
-        last.append(step)
-        if last.count > 2 { last.removeFirst() }
-        return bounced
+        recent[k].older = recent[k].newer
+        recent[k].newer = step
     }
 
     public mutating func merge(_ later: BouncesQuery) {
         session = nil
         recent.removeAll()
-        tallies.merge(later.tallies) { ($0.pushes + $1.pushes, $0.bounces + $1.bounces) }
+        for (k, screen) in later.screens.names.enumerated() {
+            let id = Int(screens.id(screen))
+            if id == tallies.count { tallies.append((0, 0)) }
+            tallies[id].pushes += later.tallies[k].pushes
+            tallies[id].bounces += later.tallies[k].bounces
+        }
     }
 
     public var rows: [Row] {
-        tallies.map { screen, tally in
-            Row(screen: screen, pushes: tally.pushes, bounces: tally.bounces,
-                rateBasisPoints: tally.pushes == 0 ? 0 : (tally.bounces * 10_000 + tally.pushes / 2) / tally.pushes)
+        // The screens pushed: a screen bounces only after a push.
+        tallies.indices.filter { tallies[$0].pushes > 0 || tallies[$0].bounces > 0 }.map { k in
+            let (screen, tally) = (screens.names[k], tallies[k])
+            return Row(screen: screen, pushes: tally.pushes, bounces: tally.bounces,
+                       rateBasisPoints: tally.pushes == 0 ? 0 : (tally.bounces * 10_000 + tally.pushes / 2) / tally.pushes)
         }.sorted { ($0.bounces, $0.pushes, $1.screen) > ($1.bounces, $1.pushes, $0.screen) }
     }
 }

@@ -16,13 +16,14 @@ public struct ScreensQuery: ViewQuery {
     private struct Tally {
         var views = 0
         var sessions = 0
-        var lastSession: String?
+        /// The number of the session that counted last, so that a session counts once.
+        var lastSession = -1
         var dwell = QuantileCounter()
 
-        mutating func add(_ view: AnalyticsView) {
+        mutating func add(_ view: AnalyticsView, session: Int) {
             views += 1
-            if lastSession != view.session {   // a log's sessions do not interleave
-                lastSession = view.session
+            if lastSession != session {
+                lastSession = session
                 sessions += 1
             }
             if !view.crashed { dwell.add(view.dwellMilliseconds) }
@@ -32,31 +33,44 @@ public struct ScreensQuery: ViewQuery {
         mutating func add(_ other: Tally) {
             views += other.views
             sessions += other.sessions
-            lastSession = nil
+            lastSession = -1
             dwell.merge(other.dwell)
         }
     }
 
-    private var tallies: [String: Tally] = [:]
+    /// Screens are numbered, and their tallies kept by number: found without hashing the name.
+    private var screens = NameIDs()
+    private var tallies: [Tally] = []
+    /// The session of the last view, and its number: a log's sessions do not interleave.
+    private var session: String?
+    private var sessionNumber = 0
 
     public init() {}
 
     public mutating func add(_ view: AnalyticsView) {
-        tallies[view.screen, default: Tally()].add(view)   // one lookup, the tally changed in place
+        if view.session != session {
+            session = view.session
+            sessionNumber += 1
+        }
+        let id = Int(screens.id(view.screen))
+        if id == tallies.count { tallies.append(Tally()) }
+        tallies[id].add(view, session: sessionNumber)   // changed in place
     }
 
     public mutating func merge(_ later: ScreensQuery) {
-        tallies.merge(later.tallies) { mine, theirs in
-            var tally = mine
-            tally.add(theirs)
-            return tally
+        session = nil
+        for (k, screen) in later.screens.names.enumerated() {
+            let id = Int(screens.id(screen))
+            if id == tallies.count { tallies.append(Tally()) }
+            tallies[id].add(later.tallies[k])
         }
     }
 
     public var rows: [Row] {
-        tallies.map { screen, tally in
+        tallies.indices.map { k in
+            let tally = tallies[k]
             let dwell = tally.dwell.quantiles(percent: [50, 90])
-            return Row(screen: screen, views: tally.views, sessions: tally.sessions, dwellMedian: dwell[0], dwellP90: dwell[1],
+            return Row(screen: screens.names[k], views: tally.views, sessions: tally.sessions, dwellMedian: dwell[0], dwellP90: dwell[1],
                        dwellTotal: tally.dwell.total)
         }.sorted { ($0.views, $1.screen) > ($1.views, $0.screen) }
     }
