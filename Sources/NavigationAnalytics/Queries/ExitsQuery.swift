@@ -15,10 +15,13 @@ public struct ExitsQuery: ViewQuery {
     }
 
     public let crashPaths: Int
-    private var tallies: [String: (clean: Int, unclean: Int)] = [:]
+    /// Screens and scenes are kept as numbers: a session's views are forgotten at its end without
+    /// releasing any name. The exits of each screen are kept by its number.
+    private var screens = NameIDs(), scenes = NameIDs()
+    private var tallies: [(clean: Int, unclean: Int)] = []
     private var crashTallies: [[String]: Int] = [:]
     private var session: String?
-    private var views: [(seq: Int, scene: String, screen: String, crashed: Bool)] = []
+    private var views: [(seq: Int, scene: Int32, screen: Int32, crashed: Bool)] = []
 
     public init(crashPaths: Int = 0) { self.crashPaths = max(0, crashPaths) }
 
@@ -27,39 +30,50 @@ public struct ExitsQuery: ViewQuery {
             endSession()
             session = view.session
         }
-        views.append((view.startSeq, view.scene, view.screen, view.crashed))
+        views.append((view.startSeq, scenes.id(view.scene), screens.id(view.screen), view.crashed))
     }
 
-    /// Ends the last session; call once after the last view.
     public mutating func finish() { endSession() }
 
     private mutating func endSession() {
         defer { views.removeAll(keepingCapacity: true) }
         guard !views.isEmpty else { return }
         // Views that began with the same event (several scenes resuming after an idle gap) are
-        // ordered by scene.
-        views.sort { ($0.seq, $0.scene) < ($1.seq, $1.scene) }
-        let last = views[views.count - 1]
-        var tally = tallies[last.screen] ?? (0, 0)
-        if last.crashed { tally.unclean += 1 } else { tally.clean += 1 }
-        tallies[last.screen] = tally
-        if last.crashed, crashPaths > 0 {
-            crashTallies[views.suffix(crashPaths).map(\.screen), default: 0] += 1
+        // ordered by scene. Sorted only when they are not in order already, as they mostly are:
+        // a scene's views end in the order they began.
+        func precedes(_ a: (seq: Int, scene: Int32, screen: Int32, crashed: Bool), _ b: (seq: Int, scene: Int32, screen: Int32, crashed: Bool)) -> Bool {
+            a.seq != b.seq ? a.seq < b.seq : scenes.names[Int(a.scene)] < scenes.names[Int(b.scene)]
         }
+        if views.indices.dropFirst().contains(where: { precedes(views[$0], views[$0 - 1]) }) { views.sort(by: precedes) }
+        let last = views[views.count - 1]
+        count(Int(last.screen), crashed: last.crashed, times: 1)
+        if last.crashed, crashPaths > 0 {
+            crashTallies[views.suffix(crashPaths).map { screens.names[Int($0.screen)] }, default: 0] += 1
+        }
+    }
+
+    /// Adds `times` exits from screen number `screen`.
+    private mutating func count(_ screen: Int, crashed: Bool, times: Int) {
+        while tallies.count <= screen { tallies.append((0, 0)) }
+        if crashed { tallies[screen].unclean += times } else { tallies[screen].clean += times }
     }
 
     public mutating func merge(_ later: ExitsQuery) {
         session = nil
-        tallies.merge(later.tallies) { ($0.clean + $1.clean, $0.unclean + $1.unclean) }
+        for (k, tally) in later.tallies.enumerated() where tally.clean + tally.unclean > 0 {
+            let screen = Int(screens.id(later.screens.names[k]))
+            count(screen, crashed: false, times: tally.clean)
+            count(screen, crashed: true, times: tally.unclean)
+        }
         crashTallies.merge(later.crashTallies, uniquingKeysWith: +)
     }
 
     public var rows: [Row] {
-        tallies.map { Row(screen: $0.key, exits: $0.value.clean + $0.value.unclean, clean: $0.value.clean, unclean: $0.value.unclean) }
-            .sorted { ($0.exits, $1.screen) > ($1.exits, $0.screen) }
+        tallies.indices.filter { tallies[$0].clean + tallies[$0].unclean > 0 }.map { k in
+            Row(screen: screens.names[k], exits: tallies[k].clean + tallies[k].unclean, clean: tallies[k].clean, unclean: tallies[k].unclean)
+        }.sorted { ($0.exits, $1.screen) > ($1.exits, $0.screen) }
     }
 
-    /// The last-K-screen sequences before unclean ends, by sessions, descending, then sequence.
     public var crashPathRows: [CrashPath] {
         crashTallies.map { CrashPath(screens: $0.key, sessions: $0.value) }
             .sorted { $0.sessions != $1.sessions ? $0.sessions > $1.sessions : $0.screens.lexicographicallyPrecedes($1.screens) }
