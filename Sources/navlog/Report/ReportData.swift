@@ -193,6 +193,9 @@ private struct Gathering: ViewQuery {
     mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {
         Self.close(current, named: named, keeping: recent, into: &namedKept, &recentKept)
         current = Replay(id: event.session, start: event.startsSession ? NavigationState() : stateBefore)
+        // Room for a session's events, which it mostly gets: grown one at a time, the array was
+        // copied six times.
+        current!.events.reserveCapacity(min(limit, 64))
     }
 
     mutating func see(_ event: NavigationEvent) {
