@@ -3,6 +3,24 @@ import Testing
 @testable import NavigationHistory
 
 @Suite struct TimestampTests {
+    @Test func theTextOfAnyTimestampIsFoundationsRFC3339Text() {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        var random = SeededRandom(seed: 13)
+        // Years 1583 to 9999 (before, Foundation's calendar is Julian; RFC 3339's stays Gregorian),
+        // the epoch's neighbours.
+        let first: Int64 = -12_212_553_600_000, last: Int64 = 253_402_300_799_999
+        for round in 0..<20_000 {
+            let ms = round < 4 ? [0, -1, first, last][round] : first + Int64(random.next() % UInt64(last - first + 1))
+            let expected = formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+            // Foundation rounds the milliseconds from a Double: compared up to them, then they alone.
+            let text = Timestamp(millisecondsSince1970: ms).description
+            #expect(text.prefix(19) == expected.prefix(19), "\(ms)")
+            #expect(text.suffix(5) == String(format: ".%03dZ", Int((ms % 1000 + 1000) % 1000)), "\(ms)")
+        }
+    }
+
     @Test(arguments: ["2026-11-29T12:00:00.123Z", "1970-01-01T00:00:00.000Z", "2024-02-29T23:59:59.999Z",
                       "2000-02-29T00:00:00.000Z", "1969-12-31T23:59:59.999Z", "9999-12-31T23:59:59.999Z", "0001-01-01T00:00:00.000Z"])
     func validTimestampsRoundTripByteForByte(text: String) throws {
