@@ -109,7 +109,7 @@ public struct Export: Sendable {
             var w = JSONWriter(capacity: 256)
             w.raw("{")
             for (k, (name, cell)) in zip(columns, cells).enumerated() {
-                w.key(name, first: k == 0)
+                w.key(named: name, first: k == 0)
                 switch cell {
                 case .text(let text): w.string(text)
                 case .optional(let text): if let text { w.string(text) } else { w.raw("null") }

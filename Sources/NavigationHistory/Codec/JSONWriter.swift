@@ -14,6 +14,19 @@ package struct JSONWriter {
     package mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
     package mutating func string(_ text: String) {
+        // Most strings need no escape: their bytes checked, then appended at once.
+        var text = text
+        let plain = text.withUTF8 { utf8 in
+            guard utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) else { return false }
+            bytes.append(0x22)
+            bytes.append(contentsOf: utf8)
+            bytes.append(0x22)
+            return true
+        }
+        if !plain { escaped(text) }
+    }
+
+    private mutating func escaped(_ text: String) {
         bytes.append(0x22)
         for byte in text.utf8 {
             switch byte {
@@ -55,6 +68,13 @@ package struct JSONWriter {
 
     package mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
 
+    /// A timestamp as its RFC 3339 string, written without making the string.
+    package mutating func timestamp(_ value: Timestamp) {
+        bytes.append(0x22)
+        value.append(to: &bytes)
+        bytes.append(0x22)
+    }
+
     /// Writes `,"key":` (or `"key":` for the first member when `first` is true).
     @inline(__always) package mutating func key(_ name: StaticString, first: Bool = false) {
         if !first { bytes.append(0x2C) }
@@ -64,7 +84,10 @@ package struct JSONWriter {
         bytes.append(0x3A)
     }
 
-    package mutating func key(_ name: String, first: Bool = false) {
+    /// Writes `,"name":` for a name known only at run time, escaped as a string. (A literal name
+    /// goes to the `StaticString` version: with both named alike, Swift picks `String` for a
+    /// literal.)
+    package mutating func key(named name: String, first: Bool = false) {
         if !first { bytes.append(0x2C) }
         string(name)
         bytes.append(0x3A)
@@ -86,7 +109,7 @@ package struct JSONWriter {
         case .object(let members):
             bytes.append(0x7B)
             for (i, member) in members.enumerated() {
-                key(member.key, first: i == 0)
+                key(named: member.key, first: i == 0)
                 self.value(member.value)
             }
             bytes.append(0x7D)
@@ -97,7 +120,7 @@ package struct JSONWriter {
     package mutating func stringMap(_ map: [String: String]) {
         bytes.append(0x7B)
         for (i, key) in map.keys.sorted().enumerated() {
-            self.key(key, first: i == 0)
+            self.key(named: key, first: i == 0)
             string(map[key]!)
         }
         bytes.append(0x7D)
@@ -140,7 +163,7 @@ package struct JSONWriter {
         key("scenes")
         bytes.append(0x7B)
         for (i, id) in state.scenes.keys.sorted().enumerated() {
-            key(id, first: i == 0)
+            key(named: id, first: i == 0)
             scene(state.scenes[id]!)
         }
         bytes.append(0x7D)
@@ -154,7 +177,7 @@ package struct JSONWriter {
         key("stacks")
         bytes.append(0x7B)
         for (i, id) in scene.stacks.keys.sorted().enumerated() {
-            key(id, first: i == 0)
+            key(named: id, first: i == 0)
             routes(scene.stacks[id]!)
         }
         bytes.append(0x7D)

@@ -90,7 +90,7 @@ public enum LineEncoder {
             w.key("dropped"); w.routes(dropped)
         case .unknown(_, let others):
             for member in others {
-                w.key(member.key)
+                w.key(named: member.key)
                 w.value(member.value)
             }
         }

@@ -58,8 +58,8 @@ struct ReportData {
         w.key("events"); w.integer(report.events)
         w.key("firstSeq"); w.integer(report.firstSeq ?? 0)
         w.key("lastSeq"); w.integer(report.lastSeq ?? 0)
-        w.key("firstTs"); if let first = sessions.first { w.string(first.start.description) } else { w.raw("null") }
-        w.key("lastTs"); if let last = sessions.last { w.string(last.end.description) } else { w.raw("null") }
+        w.key("firstTs"); if let first = sessions.first { w.timestamp(first.start) } else { w.raw("null") }
+        w.key("lastTs"); if let last = sessions.last { w.timestamp(last.end) } else { w.raw("null") }
         var endings: [String: Int] = [:], apps: [String: Int] = [:], days: [String: Int] = [:]
         for session in sessions {
             endings[session.ending.rawValue, default: 0] += 1
@@ -68,7 +68,7 @@ struct ReportData {
         }
         w.key("sessions"); w.raw("{")
         w.key("total", first: true); w.integer(sessions.count)
-        for ending in ["clean", "unclean", "open"] { w.key(ending); w.integer(endings[ending] ?? 0) }
+        for ending in ["clean", "unclean", "open"] { w.key(named: ending); w.integer(endings[ending] ?? 0) }
         w.raw("}")
         w.key("apps")
         w.array(apps.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) })) { w, app in
@@ -122,14 +122,14 @@ struct ReportData {
             w.array(replay.events) { w, event in
                 Projection.fold(&state, event)
                 w.raw("{"); w.key("seq", first: true); w.integer(event.seq)
-                w.key("ts"); w.string(event.timestamp.description)
+                w.key("ts"); w.timestamp(event.timestamp)
                 w.key("event"); w.string(TimelineOutput.summary(event))
                 w.key("state"); w.state(state)
                 // What each scene shows, as the format defines it, so the page need not work it out.
                 w.key("visible"); w.raw("{")
                 for (j, name) in state.scenes.keys.sorted().enumerated() {
                     let screen = state.scenes[name]!.visibleScreen
-                    w.key(name, first: j == 0); w.raw("{")
+                    w.key(named: name, first: j == 0); w.raw("{")
                     w.key("source", first: true); w.string(screen.source.rawValue)
                     w.key("stack"); if let stack = screen.stack { w.string(stack) } else { w.raw("null") }
                     w.key("route"); w.string(screen.route.text)

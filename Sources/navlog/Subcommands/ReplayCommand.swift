@@ -76,7 +76,7 @@ enum ReplayCommand: Subcommand {
                 if steps > 0 { w.raw(",") }
                 w.raw("{")
                 w.key("seq", first: true); w.integer(event.seq)
-                w.key("ts"); w.string(event.timestamp.description)
+                w.key("ts"); w.timestamp(event.timestamp)
                 w.key("session"); w.string(event.session)
                 w.key("type"); w.string(event.type)
                 w.key("event"); w.string(TimelineOutput.summary(event))

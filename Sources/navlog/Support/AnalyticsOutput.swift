@@ -136,9 +136,9 @@ enum AnalyticsOutput {
             w.raw("{")
             w.key("format", first: true); w.integer(1)
             w.key("query"); w.string(query)
-            for (name, value) in extra { w.key(name); w.integer(value) }
+            for (name, value) in extra { w.key(named: name); w.integer(value) }
             w.key("rows"); array(columns, rows, into: &w)
-            for section in sections { w.key(section.name); array(section.columns, section.rows, into: &w) }
+            for section in sections { w.key(named: section.name); array(section.columns, section.rows, into: &w) }
             w.raw("}\n")
             out.write(w.bytes)
         case .csv:
@@ -169,7 +169,7 @@ enum AnalyticsOutput {
         w.array(rows) { w, values in
             w.raw("{")
             for (k, cell) in values.enumerated() {
-                w.key(columns[k], first: k == 0)
+                w.key(named: columns[k], first: k == 0)
                 switch cell {
                 case .text(let text): w.string(text)
                 case .number(let n): if let n { w.integer(Int(n)) } else { w.raw("null") }

@@ -39,7 +39,7 @@ enum TimelineOutput {
         w.raw("{")
         w.key("format", first: true); w.integer(1)
         w.key("seq"); w.integer(seq)
-        w.key("ts"); if let event { w.string(event.timestamp.description) } else { w.raw("null") }
+        w.key("ts"); if let event { w.timestamp(event.timestamp) } else { w.raw("null") }
         w.key("session"); if let event { w.string(event.session) } else { w.raw("null") }
         var body = JSONWriter()
         body.state(shown)
