@@ -15,7 +15,7 @@ struct NameIDs {
     /// Strings recently looked up, by a hash of their representation, with their ids. The string
     /// is kept, so that no other string can take its representation (its storage's address)
     /// while it is here.
-    private var recent = [(bits: Representation, id: Int32, name: String)](repeating: (.none, -1, ""), count: 64)
+    private var recent = [(bits: Representation, id: Int32, name: String)](repeating: (.none, -1, ""), count: 256)
 
     /// The id of `name`, numbering it when it is new. The cache's answer inlined where it is
     /// asked; the rest a call.
