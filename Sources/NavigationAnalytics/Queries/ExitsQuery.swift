@@ -21,7 +21,8 @@ public struct ExitsQuery: ViewQuery {
     private var tallies: [(clean: Int, unclean: Int)] = []
     private var crashTallies: [[String]: Int] = [:]
     private var session: String?
-    private var views: [(seq: Int, scene: Int32, screen: Int32, crashed: Bool)] = []
+    private typealias View = (seq: Int, scene: Int32, screen: Int32, crashed: Bool)
+    private var views: [View] = []
 
     public init(crashPaths: Int = 0) { self.crashPaths = max(0, crashPaths) }
 
@@ -33,6 +34,7 @@ public struct ExitsQuery: ViewQuery {
         views.append((view.startSeq, scenes.id(view.scene), screens.id(view.screen), view.crashed))
     }
 
+    /// Ends the last session; call once after the last view.
     public mutating func finish() { endSession() }
 
     private mutating func endSession() {
@@ -41,7 +43,7 @@ public struct ExitsQuery: ViewQuery {
         // Views that began with the same event (several scenes resuming after an idle gap) are
         // ordered by scene. Sorted only when they are not in order already, as they mostly are:
         // a scene's views end in the order they began.
-        func precedes(_ a: (seq: Int, scene: Int32, screen: Int32, crashed: Bool), _ b: (seq: Int, scene: Int32, screen: Int32, crashed: Bool)) -> Bool {
+        func precedes(_ a: View, _ b: View) -> Bool {
             a.seq != b.seq ? a.seq < b.seq : scenes.names[Int(a.scene)] < scenes.names[Int(b.scene)]
         }
         if views.indices.dropFirst().contains(where: { precedes(views[$0], views[$0 - 1]) }) { views.sort(by: precedes) }
@@ -74,6 +76,7 @@ public struct ExitsQuery: ViewQuery {
         }.sorted { ($0.exits, $1.screen) > ($1.exits, $0.screen) }
     }
 
+    /// The last-K-screen sequences before unclean ends, by sessions, descending, then sequence.
     public var crashPathRows: [CrashPath] {
         crashTallies.map { CrashPath(screens: $0.key, sessions: $0.value) }
             .sorted { $0.sessions != $1.sessions ? $0.sessions > $1.sessions : $0.screens.lexicographicallyPrecedes($1.screens) }
