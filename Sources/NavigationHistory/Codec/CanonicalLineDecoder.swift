@@ -254,8 +254,13 @@ private struct CanonicalCursor {
         return nil
     }
 
-    mutating func enumeration<E: RawRepresentable>(_: E.Type) -> E? where E.RawValue == String {
-        string().flatMap(E.init(rawValue:))
+    /// A case of an event's enumeration, by the bytes of its name.
+    mutating func enumeration<E: NamedCases>(_: E.Type) -> E? {
+        guard let bytes = stringBytes() else { return nil }
+        for (name, value) in E.byName where name.count == bytes.count {
+            if name.withUnsafeBufferPointer({ memcmpEqual($0.baseAddress!, bytes.baseAddress!, bytes.count) }) { return value }
+        }
+        return nil
     }
 
     mutating func knownType() -> KnownType? {
@@ -316,3 +321,22 @@ private struct CanonicalCursor {
         return time
     }
 }
+
+/// An enumeration of the format whose cases the fast decoder matches by the bytes of their names:
+/// made into a `String` and passed to `init(rawValue:)`, a name was compared with each case's in
+/// turn (about 390 instructions; a `setPath` names its cause).
+private protocol NamedCases: RawRepresentable<String>, CaseIterable {
+    /// Each case's name, as bytes, and the case.
+    static var byName: [(name: [UInt8], value: Self)] { get }
+}
+
+extension NamedCases {
+    fileprivate static func names() -> [(name: [UInt8], value: Self)] { allCases.map { (Array($0.rawValue.utf8), $0) } }
+}
+
+extension LaunchKind: NamedCases { fileprivate static let byName = names() }
+extension PathCause: NamedCases { fileprivate static let byName = names() }
+extension DeepLinkOutcome: NamedCases { fileprivate static let byName = names() }
+extension SheetStyle: NamedCases { fileprivate static let byName = names() }
+extension SplitColumn: NamedCases { fileprivate static let byName = names() }
+extension SplitVisibility: NamedCases { fileprivate static let byName = names() }
