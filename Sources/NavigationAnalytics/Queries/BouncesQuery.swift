@@ -59,11 +59,10 @@ public struct BouncesQuery: ViewQuery {
     public mutating func merge(_ later: BouncesQuery) {
         session = nil
         recent.removeAll()
-        for (k, screen) in later.screens.names.enumerated() {
-            let id = Int(screens.id(screen))
-            if id == tallies.count { tallies.append((0, 0)) }
-            tallies[id].pushes += later.tallies[k].pushes
-            tallies[id].bounces += later.tallies[k].bounces
+        for (k, id) in screens.ids(of: later.screens).enumerated() {
+            if Int(id) == tallies.count { tallies.append((0, 0)) }
+            tallies[Int(id)].pushes += later.tallies[k].pushes
+            tallies[Int(id)].bounces += later.tallies[k].bounces
         }
     }
 

@@ -62,10 +62,10 @@ public struct ExitsQuery: ViewQuery {
 
     public mutating func merge(_ later: ExitsQuery) {
         session = nil
+        let ids = screens.ids(of: later.screens)
         for (k, tally) in later.tallies.enumerated() where tally.clean + tally.unclean > 0 {
-            let screen = Int(screens.id(later.screens.names[k]))
-            count(screen, crashed: false, times: tally.clean)
-            count(screen, crashed: true, times: tally.unclean)
+            count(Int(ids[k]), crashed: false, times: tally.clean)
+            count(Int(ids[k]), crashed: true, times: tally.unclean)
         }
         crashTallies.merge(later.crashTallies, uniquingKeysWith: +)
     }

@@ -51,7 +51,7 @@ public struct FlowQuery: ViewQuery {
     public mutating func merge(_ later: FlowQuery) {
         session = nil
         // Paths are of sessions: the queries merged share none.
-        let ids = later.screens.names.map { screens.id($0) }   // later's ids, as this query's
+        let ids = screens.ids(of: later.screens)
         for path in later.done { done.append(path.map { ids[Int($0)] }) }
     }
 

@@ -50,6 +50,10 @@ struct NameIDs {
         return id
     }
 
+    /// The ids here of the names `other` numbered, by `other`'s id, numbering those new here: how
+    /// a merge reads the numbers of a query that counted another chunk.
+    mutating func ids(of other: NameIDs) -> [Int32] { other.names.map { id($0) } }
+
     /// The id of `name`, nil when it was never seen.
     func existingID(_ name: String) -> Int32? {
         var slot = slot(of: name)

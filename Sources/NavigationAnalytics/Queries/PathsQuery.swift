@@ -72,7 +72,7 @@ public struct PathsQuery: ViewQuery {
 
     public mutating func merge(_ later: PathsQuery) {
         currentSession = nil
-        let ids = later.screens.names.map { screens.id($0) }   // later's ids, as this query's
+        let ids = screens.ids(of: later.screens)
         for k in later.counts.tallies.indices {
             counts.add(later.counts.tallies[k], of: ArraySlice(later.counts.gram(k).map { ids[Int($0)] }))
         }

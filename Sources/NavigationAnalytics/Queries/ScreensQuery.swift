@@ -59,10 +59,9 @@ public struct ScreensQuery: ViewQuery {
 
     public mutating func merge(_ later: ScreensQuery) {
         session = nil
-        for (k, screen) in later.screens.names.enumerated() {
-            let id = Int(screens.id(screen))
-            if id == tallies.count { tallies.append(Tally()) }
-            tallies[id].add(later.tallies[k])
+        for (k, id) in screens.ids(of: later.screens).enumerated() {
+            if Int(id) == tallies.count { tallies.append(Tally()) }
+            tallies[Int(id)].add(later.tallies[k])
         }
     }
 
