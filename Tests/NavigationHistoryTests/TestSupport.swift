@@ -34,11 +34,13 @@ func logBytes(_ events: [NavigationEvent]) -> [UInt8] {
     events.flatMap { LineEncoder.encode($0) }
 }
 
-/// Reads `path` with `mode`, returning the delivered events, the report and the error thrown, if any.
-func readAll(_ path: String, mode: RecoveryMode = .tolerateTornTail, threads: Int = 1, blockSize: Int = 4 << 20)
-    -> (events: [NavigationEvent], report: ReadReport?, error: NavigationHistoryError?) {
+/// Reads `path` with `mode`, returning the delivered events, the report and the error thrown, if any;
+/// `mapsFiles` false reads through copies of the file's blocks instead of mappings.
+func readAll(_ path: String, mode: RecoveryMode = .tolerateTornTail, threads: Int = 1, blockSize: Int = 4 << 20,
+             mapsFiles: Bool = true) -> (events: [NavigationEvent], report: ReadReport?, error: NavigationHistoryError?) {
     var events = [NavigationEvent]()
-    let reader = LogReader(path: path, mode: mode, threads: threads, blockSize: blockSize)
+    var reader = LogReader(path: path, mode: mode, threads: threads, blockSize: blockSize)
+    reader.mapsFiles = mapsFiles
     do {
         let report = try reader.read { events.append($0) }
         return (events, report, nil)

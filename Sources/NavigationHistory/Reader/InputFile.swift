@@ -1,3 +1,4 @@
+import CNavigationHistory
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -52,5 +53,36 @@ final class InputFile {
             filled += n
         }
         return filled
+    }
+
+    /// Maps `length` (at least 1) bytes from `offset` (a multiple of ``pageSize``) read-only,
+    /// guarded against the file shrinking meanwhile.
+    ///
+    /// - Throws: `io` when the file cannot be mapped, such as a pipe.
+    func map(offset: Int, length: Int) throws -> MappedBytes {
+        var slot: Int32 = 0
+        guard let address = navigation_history_map_guarded(fd, Int64(offset), length, &slot) else {
+            let code = errno
+            throw NavigationHistoryError(code: .io, message: "cannot map: \(String(cString: strerror(code)))", path: path, errno: code)
+        }
+        return MappedBytes(bytes: UnsafeRawBufferPointer(start: address, count: length), fileOffset: offset, slot: slot)
+    }
+
+    /// The size of a memory page.
+    static let pageSize = navigation_history_page_size()
+}
+
+/// Bytes of a file mapped into memory by ``InputFile/map(offset:length:)``, until unmapped.
+struct MappedBytes {
+    /// The mapped bytes.
+    let bytes: UnsafeRawBufferPointer
+    /// Where in the file they begin.
+    let fileOffset: Int
+    fileprivate let slot: Int32
+
+    /// Unmaps the bytes; returns whether the file shrank under them, so that reads past its new
+    /// end saw zeros.
+    func unmap() -> Bool {
+        navigation_history_unmap_guarded(bytes.baseAddress, bytes.count, slot) != 0
     }
 }

@@ -10,9 +10,10 @@ import Darwin
 
 /// Reads a log — a directory of segments or a single `.jsonl` file — as a stream of checked events.
 ///
-/// Reading is streaming with bounded memory: the log is read in blocks (4 MiB by default; with
-/// several cores, the next block is read into a second buffer while one is decoded) and never
-/// held whole. Each block's lines are decoded on several cores at once and delivered in order.
+/// Reading is streaming with bounded memory: the log is read in blocks (4 MiB by default), each
+/// mapped into memory and unmapped once decoded (or, where a file cannot be mapped or
+/// ``mapsFiles`` is off, copied into a buffer, the next block read into a second one while one is
+/// decoded), and never held whole. Each block's lines are decoded on several cores at once and delivered in order.
 /// Every line is checked: UTF-8, JSON, `crc` when present (and required in store segments), `v`,
 /// required members, the `ts` format, the 64 KiB line limit, and a gapless increasing `seq` across
 /// all segments. What happens at a defect depends on the ``RecoveryMode``. The reader never modifies
@@ -37,6 +38,12 @@ public struct LogReader: Sendable {
     /// Whether, with several cores, the next block is read while one is decoded: not for a
     /// reading that will stop early, such as a seek's, which would wait for a block it never uses.
     package var readsAhead = true
+    /// Whether files are read through memory mappings instead of copies, sparing the kernel a
+    /// copy of every byte (on by default; files that cannot be mapped, such as pipes, are copied).
+    /// A file that shrinks while it is mapped ends the reading with an `io` error: the first mapping
+    /// installs a SIGBUS handler that turns a read past the file's end into zeros, and passes every
+    /// other SIGBUS on to the handler installed before it.
+    public var mapsFiles = true
     /// Whether to fold the events as they are read and report each `snapshot` whose state differs
     /// from the folded one as a ``DefectKind/snapshotMismatch`` defect, and count anomalies in the
     /// report. What `navlog verify` does; off by default, as it costs a fold per event.
@@ -123,6 +130,7 @@ public struct LogReader: Sendable {
     private func readFile(_ file: String, from offset: Int, isLast: Bool, buffers: Buffers,
                           merger: inout Merger, _ body: PositionedBody) throws {
         let input = try InputFile(path: file)
+        if mapsFiles, try readMapped(input, from: offset, isLast: isLast, merger: &merger, body) { return }
         if offset > 0 { try input.seek(to: offset) }
         var buffer = buffers.current
         var spare = buffers.spare
@@ -144,8 +152,7 @@ public struct LogReader: Sendable {
                     fileOffset += filled
                     carry = 0
                     if eof {
-                        merger.defect(LineError(.tornLine, at: 0, "an over-long line of \(fileOffset - longStart) bytes without a newline at end of file"),
-                                          offset: longStart, isLastLine: isLast)
+                        merger.defect(Self.overLongAtEnd(from: longStart, to: fileOffset), offset: longStart, isLastLine: isLast)
                         return
                     }
                     filled = try input.fill(buffer, from: 0)
@@ -202,6 +209,11 @@ public struct LogReader: Sendable {
         }
     }
 
+    /// The defect of a line longer than the limit that runs from `start` to the file's end at `end`.
+    static func overLongAtEnd(from start: Int, to end: Int) -> LineError {
+        LineError(.tornLine, at: 0, "an over-long line of \(end - start) bytes without a newline at end of file")
+    }
+
     static func describeTorn(_ tail: UnsafeRawBufferPointer) -> String {
         if tail.allSatisfy({ $0 == 0 }) {
             return "no newline at end of file (\(tail.count) zero bytes, as a preallocated or partly written block leaves)"
@@ -217,7 +229,7 @@ public struct LogReader: Sendable {
     /// has claimed it yet, and while a worker still decodes it, decodes the next unclaimed part as
     /// a worker would instead of waiting. So the merger's and `body`'s work on this thread overlaps the workers'
     /// decoding. `body` and the merger only ever run on the calling thread.
-    private func decodeLines(_ base: UnsafeRawBufferPointer, start: Int, end: Int, fileOffset: Int,
+    func decodeLines(_ base: UnsafeRawBufferPointer, start: Int, end: Int, fileOffset: Int,
                              finalLine: Bool, merger: inout Merger, _ body: PositionedBody) throws {
         guard threads > 1, end - start >= parallelBytes else {
             return try deliverPart(base, start: start, end: end, fileOffset: fileOffset, finalLine: finalLine, merger: &merger, body)
