@@ -221,6 +221,24 @@ import Testing
         }
     }
 
+    @Test func aDamagedLastLineThatEndsABlockAtTheFilesEndIsATornTail() throws {
+        let dir = TemporaryDirectory()
+        var lines = generatedEvents(600, seed: 6).map { LineEncoder.encode($0) }
+        while lines.dropLast().joined().count >= 66_000 { lines.removeLast() }
+        lines[lines.count - 1][30] ^= 0x01
+        let bytes = Array(lines.joined())
+        #expect(bytes.count >= LineDecoder.maximumLineLength + 2)   // one block holds the file exactly
+        let path = dir.file("log.jsonl", bytes)
+        for maps in [false, true] {
+            for threads in [1, 2] {
+                let result = readAll(path, threads: threads, blockSize: bytes.count, mapsFiles: maps)
+                #expect(result.error == nil, "maps \(maps), threads \(threads)")
+                #expect(result.report?.tornTail?.line == lines.count, "maps \(maps), threads \(threads)")
+                #expect(result.events.count == lines.count - 1, "maps \(maps), threads \(threads)")
+            }
+        }
+    }
+
     @Test func linesLongerThan64KiBAreDefectsAndNeverBufferedWhole() throws {
         let dir = TemporaryDirectory()
         let long = Array(#"{"v":1,"seq":61,"ts":"2026-11-29T12:00:00.123Z","session":"s","type":"x","pad":""#.utf8)

@@ -144,7 +144,8 @@ public struct LogReader: Sendable {
         var filled = try input.fill(buffer, from: 0)
         while !merger.stopped {
             merger.report.bytes += filled - carry
-            let eof = filled < buffer.count
+            // A full block may end at the file's end: its last line is then the file's last.
+            let eof = filled < buffer.count || input.size() == fileOffset + filled
             let base = UnsafeRawBufferPointer(buffer)
             var start = 0
             if let longStart = longLineStart {
