@@ -62,4 +62,32 @@ import Testing
             }
         }
     }
+
+    @Test func aTimestampInTheMinuteOrTheDayOfTheLastIsReadAsWithoutACache() {
+        let cache = DecodingCache()
+        defer { cache.deallocate() }
+        func read(_ bytes: [UInt8]) -> Timestamp? { bytes.withUnsafeBytes { cache.timestamp($0) } }
+        let valid = Array("2026-11-29T12:34:56.789Z".utf8)
+        // Every byte value at every position, each read after the valid timestamp (so that its
+        // minute and day are the last ones) and after a timestamp of another day.
+        for position in valid.indices {
+            for byte in UInt8.min...UInt8.max {
+                var bytes = valid
+                bytes[position] = byte
+                let expected = bytes.withUnsafeBytes { Timestamp.parse($0) }
+                _ = read(valid)
+                #expect(read(bytes) == expected, "byte \(byte) at \(position) after the same minute")
+                _ = read(Array("2025-01-02T03:04:05.006Z".utf8))
+                #expect(read(bytes) == expected, "byte \(byte) at \(position) after another day")
+            }
+        }
+        // Instants of one day in order, as a log has them: minutes repeat, then change.
+        var random = SeededRandom(seed: 17)
+        var ms: Int64 = 1_764_000_000_000
+        for _ in 0..<20_000 {
+            ms += Int64(random.next() % 90_000)
+            let text = Timestamp(millisecondsSince1970: ms).description
+            #expect(read(Array(text.utf8))?.millisecondsSince1970 == ms, "\(text)")
+        }
+    }
 }

@@ -4,7 +4,8 @@
 ///   as the rest of a member; finding it here, a few loads and compares;
 /// - the string each of a few members held on the line before: most lines repeat the session and
 ///   scene of the line before, and often its stack, so the bytes are first compared with those;
-/// - the day of its timestamps, which changes once a day: the date is read only when it does;
+/// - the minute and the day of its timestamps: of the time, only the seconds and milliseconds are
+///   read while the minute stays the same, and the date only when the day changes;
 /// - its small maps of strings (route params, a session's meta), found by their bytes: making a
 ///   dictionary hashes every key.
 ///
@@ -28,6 +29,9 @@ package struct DecodingCache {
     private let maps: UnsafeMutablePointer<[String: String]>
     /// The first ten bytes of the last timestamp parsed (its date), and the time of its midnight.
     private let day: UnsafeMutablePointer<(date: UInt64, dayOfMonth: UInt16, midnight: Int64)>
+    /// The first sixteen bytes of the last timestamp parsed (its date, hour and minute), and the
+    /// time the minute begins.
+    private let minute: UnsafeMutablePointer<(first: UInt64, second: UInt64, start: Int64)>
     /// The string each ``Member`` held last, with its closing quote's bytes, as two words and the
     /// masks of the bytes they hold.
     private let recent: UnsafeMutablePointer<Recent>
@@ -66,6 +70,9 @@ package struct DecodingCache {
         // The epoch's date and midnight: a true entry, as any bytes may come.
         let epoch = Array("1970-01-01".utf8)
         day.initialize(to: epoch.withUnsafeBytes { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt16.self), 0) })
+        minute = .allocate(capacity: 1)
+        let epochMinute = Array("1970-01-01T00:00".utf8)
+        minute.initialize(to: epochMinute.withUnsafeBytes { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self), 0) })
     }
 
     package func deallocate() {
@@ -77,6 +84,7 @@ package struct DecodingCache {
         maps.deinitialize(count: Self.mapSlots)
         maps.deallocate()
         day.deallocate()
+        minute.deallocate()
         recent.deinitialize(count: Member.allCases.count)
         recent.deallocate()
     }
@@ -145,17 +153,24 @@ package struct DecodingCache {
         return Int(truncatingIfNeeded: ((first ^ last &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)) &* 0xBF58_476D_1CE4_E5B9) >> 58)
     }
 
-    /// The timestamp in the 24 bytes of `bytes`, as ``Timestamp/parse(_:)`` reads it; its date is
-    /// read only when it differs from the last one's.
+    /// The timestamp in the 24 bytes of `bytes`, as ``Timestamp/parse(_:)`` reads it: only its
+    /// seconds and milliseconds when its minute is the last one's, and its date only when that
+    /// differs from the last one's.
     @inline(__always)
     func timestamp(_ bytes: UnsafeRawBufferPointer) -> Timestamp? {
-        let date = bytes.loadUnaligned(as: UInt64.self), dayOfMonth = bytes.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
-        guard day.pointee.date == date, day.pointee.dayOfMonth == dayOfMonth else {
-            guard let time = Timestamp.parse(bytes), let sinceMidnight = Timestamp.millisecondsOfDay(bytes) else { return nil }
-            day.pointee = (date, dayOfMonth, time.millisecondsSince1970 - sinceMidnight)
-            return time
+        let first = bytes.loadUnaligned(as: UInt64.self), second = bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        if minute.pointee.first == first, minute.pointee.second == second {
+            return Timestamp.millisecondsOfMinute(bytes).map { Timestamp(millisecondsSince1970: minute.pointee.start + $0) }
         }
-        return Timestamp.millisecondsOfDay(bytes).map { Timestamp(millisecondsSince1970: day.pointee.midnight + $0) }
+        guard let sinceMidnight = Timestamp.millisecondsOfDay(bytes) else { return nil }
+        let dayOfMonth = UInt16(truncatingIfNeeded: second)
+        if day.pointee.date != first || day.pointee.dayOfMonth != dayOfMonth {
+            guard let time = Timestamp.parse(bytes) else { return nil }
+            day.pointee = (first, dayOfMonth, time.millisecondsSince1970 - sinceMidnight)
+        }
+        let time = day.pointee.midnight + sinceMidnight
+        minute.pointee = (first, second, time - sinceMidnight % 60_000)
+        return Timestamp(millisecondsSince1970: time)
     }
 
     /// The string of the `count` bytes at `p`, of which `readable` bytes may be read: the key is

@@ -112,6 +112,22 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         return ((hour * 60 + minute) * 60 + second) * 1000 + Int64(f0) * 100 + Int64(f1) * 10 + Int64(f2)
     }
 
+    /// The milliseconds since the minute began of the `:SS.sssZ` that follows a minute in the 24
+    /// bytes of `b`; nil when they are not that.
+    /// The eight bytes are read as one word, its separators and digits checked together.
+    package static func millisecondsOfMinute(_ b: UnsafeRawBufferPointer) -> Int64? {
+        guard b.count == 24 else { return nil }
+        let word = b.loadUnaligned(fromByteOffset: 16, as: UInt64.self).littleEndian   // ":SS.sssZ", from its low byte
+        guard word & 0xFF00_0000_FF00_00FF == 0x5A00_0000_2E00_003A else { return nil }
+        // The digits' values, each in its byte; a byte is a digit when its value is below 10,
+        // which adding 0x76 leaves below 0x80.
+        let values = (word ^ 0x0030_3030_0030_3000) & 0x00FF_FFFF_00FF_FF00
+        guard (values &+ 0x0076_7676_0076_7600 | values) & 0x0080_8080_0080_8000 == 0 else { return nil }
+        @inline(__always) func digit(_ byte: UInt64) -> Int64 { Int64(truncatingIfNeeded: values >> (8 * byte) & 0xFF) }
+        guard digit(1) < 6 else { return nil }
+        return (digit(1) * 10 + digit(2)) * 1000 + digit(4) * 100 + digit(5) * 10 + digit(6)
+    }
+
     private static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
