@@ -124,12 +124,13 @@ private struct ClosureSink: ViewSink {
     func see(_ event: NavigationEvent, app: String?, stateAfter: NavigationState) throws { try events?(event, app, stateAfter) }
 }
 
-/// Hands views and events to a query. The query is held as an existential rather than as a
-/// generic parameter: the code that runs it per event lives in this module, unspecialized for the
-/// caller's query type, and a generic wrapper there looked up its type's metadata for every event
-/// (7% of a query's instructions).
+/// Hands views and events to a query. The query is held behind a class existential rather than
+/// as a generic parameter: the code that runs it per event lives in this module, unspecialized for
+/// the caller's query type, and a generic wrapper there looked up its type's metadata for every
+/// event (7% of a query's instructions). Nor as a value existential: that is boxed, and the box
+/// was made unique again for every view (1% of a funnel's instructions).
 private struct QuerySink: ViewSink {
-    var query: any ViewQuery
+    private let holder: any QueryHolding
     let seesEvents: Bool
     /// Whether it keeps ``sessions``: a chunk's sink does, for the chunks to be checked.
     let tracksSessions: Bool
@@ -138,7 +139,7 @@ private struct QuerySink: ViewSink {
     private var lastSession: String?
 
     init(query: some ViewQuery, tracksSessions: Bool) {
-        self.query = query
+        holder = QueryHolder(query)
         seesEvents = type(of: query).seesEvents
         self.tracksSessions = tracksSessions
     }
@@ -149,11 +150,34 @@ private struct QuerySink: ViewSink {
             lastSession = view.session
             sessions.insert(view.session)
         }
-        query.add(view)
+        holder.add(view)
     }
 
-    mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) { query.beginSession(event, stateBefore: stateBefore) }
-    mutating func see(_ event: NavigationEvent, app _: String?, stateAfter _: NavigationState) { query.see(event) }
+    func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) { holder.beginSession(event, stateBefore: stateBefore) }
+    func see(_ event: NavigationEvent, app _: String?, stateAfter _: NavigationState) { holder.see(event) }
+
+    /// The query, as it counted so far.
+    var query: any ViewQuery { holder.query }
+}
+
+/// A query behind a reference, for ``QuerySink``.
+private protocol QueryHolding: AnyObject {
+    var query: any ViewQuery { get }
+    func add(_ view: AnalyticsView)
+    func beginSession(_ event: NavigationEvent, stateBefore: NavigationState)
+    func see(_ event: NavigationEvent)
+}
+
+private final class QueryHolder<Query: ViewQuery>: QueryHolding {
+    // Only ever used by the thread of one stream.
+    @exclusivity(unchecked) private var held: Query
+
+    init(_ query: Query) { held = query }
+
+    var query: any ViewQuery { held }
+    func add(_ view: AnalyticsView) { held.add(view) }
+    func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) { held.beginSession(event, stateBefore: stateBefore) }
+    func see(_ event: NavigationEvent) { held.see(event) }
 }
 
 /// One chunk of a chunked reading: its stream and its copy of the query.
