@@ -163,7 +163,7 @@ package struct DecodingCache {
             return Timestamp.millisecondsOfMinute(bytes).map { Timestamp(millisecondsSince1970: minute.pointee.start + $0) }
         }
         guard let sinceMidnight = Timestamp.millisecondsOfDay(bytes) else { return nil }
-        let dayOfMonth = UInt16(truncatingIfNeeded: second)
+        let dayOfMonth = bytes.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
         if day.pointee.date != first || day.pointee.dayOfMonth != dayOfMonth {
             guard let time = Timestamp.parse(bytes) else { return nil }
             day.pointee = (first, dayOfMonth, time.millisecondsSince1970 - sinceMidnight)

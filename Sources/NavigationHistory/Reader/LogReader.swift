@@ -14,7 +14,8 @@ import Darwin
 /// Reading is streaming with bounded memory: the log is read in blocks (4 MiB by default), each
 /// mapped into memory and unmapped once decoded (or, where a file cannot be mapped or
 /// ``mapsFiles`` is off, copied into a buffer, the next block read into a second one while one is
-/// decoded), and never held whole. Each block's lines are decoded on several cores at once and delivered in order.
+/// decoded), and never held whole. Each block's lines are decoded on several cores at once and
+/// delivered in order.
 /// Every line is checked: UTF-8, JSON, `crc` when present (and required in store segments), `v`,
 /// required members, the `ts` format, the 64 KiB line limit, and a gapless increasing `seq` across
 /// all segments. What happens at a defect depends on the ``RecoveryMode``. The reader never modifies
@@ -232,7 +233,7 @@ public struct LogReader: Sendable {
     /// a worker would instead of waiting. So the merger's and `body`'s work on this thread overlaps the workers'
     /// decoding. `body` and the merger only ever run on the calling thread.
     func decodeLines(_ base: UnsafeRawBufferPointer, start: Int, end: Int, fileOffset: Int,
-                             finalLine: Bool, merger: inout Merger, _ body: PositionedBody) throws {
+                     finalLine: Bool, merger: inout Merger, _ body: PositionedBody) throws {
         guard threads > 1, end - start >= parallelBytes else {
             return try deliverPart(base, start: start, end: end, fileOffset: fileOffset, finalLine: finalLine, merger: &merger, body)
         }
