@@ -16,7 +16,7 @@ package struct DecodingCache {
     /// Strings longer than this are made anew each time (on 64-bit platforms, a string of up to 15
     /// bytes is stored inline, so the cache also saves no allocation for longer ones).
     static let maximumLength = 15
-    private static let slots = 256
+    private static let slotBits = 10, slots = 1 << slotBits
     /// Each slot's bytes, zero-padded, with the length in the top byte of the second word.
     private let keys: UnsafeMutablePointer<(UInt64, UInt64)>
     private let strings: UnsafeMutablePointer<String>
@@ -183,7 +183,7 @@ package struct DecodingCache {
         let raw = UnsafeRawPointer(p)
         let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & Self.mask(count)
         let second = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & Self.mask(max(count - 8, 0)) | UInt64(count) << 56
-        let slot = Int(truncatingIfNeeded: ((first ^ second &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9) >> 56)
+        let slot = Int(truncatingIfNeeded: ((first ^ second &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9) >> (64 - Self.slotBits))
         if keys[slot] == (first, second) { return strings[slot] }
         let made = String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
         keys[slot] = (first, second)
