@@ -20,9 +20,20 @@ public enum Projection {
     /// - Complexity: O(1) for most actions; O(n) in the size of the routes or state it replaces.
     @discardableResult
     public static func fold(_ state: inout NavigationState, _ event: NavigationEvent) -> Anomaly? {
+        var scene: String?
+        return fold(&state, event, changing: &scene)
+    }
+
+    /// ``fold(_:_:)``, also setting `scene` to the one scene whose stacks, tabs, sheets or split
+    /// view the event changes (nil for an event that opens, closes or activates scenes, follows a
+    /// deep link, begins or ends a session, or replaces the state): what the screen-view tracker
+    /// asked the event again.
+    @inline(__always)
+    static func fold(_ state: inout NavigationState, _ event: NavigationEvent, changing scene: inout String?) -> Anomaly? {
         // Most events change a scene's stacks, tabs or sheets: they take the short way, which
         // copies nothing of the event but its scene's id.
-        guard let scene = stackScene(of: event.action) else { return foldOther(&state, event) }
+        scene = stackScene(of: event.action)
+        guard let scene else { return foldOther(&state, event) }
         return apply(event, in: scene, to: &state)
     }
 

@@ -85,7 +85,8 @@ public struct ScreenViewTracker: Sendable {
             session = event.session
             sessionEnded = false
         }
-        let anomaly = Projection.fold(&state, event)
+        var changed: String?
+        let anomaly = Projection.fold(&state, event, changing: &changed)
         if event.isSnapshot && session != nil { return anomaly }   // equal to the folded state: no view changes
         last = (event.seq, event.timestamp)
         if case .sessionEnd = event.action {
@@ -93,7 +94,9 @@ public struct ScreenViewTracker: Sendable {
             sessionEnded = true
             return anomaly
         }
-        if let scene = event.action.scene, !event.action.changesEveryScene {
+        // The scene the fold changed, else the one a scene-scoped event names (a deep link's, an
+        // activation's), else every scene.
+        if let scene = changed ?? (event.action.changesEveryScene ? nil : event.action.scene) {
             if anomaly == nil { update(scene, after: event, into: ended) }   // an anomaly changed nothing
         } else {
             // The scenes with a view or a state: a few, gathered in an array rather than a set.
