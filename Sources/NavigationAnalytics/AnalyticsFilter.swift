@@ -22,6 +22,11 @@ public struct AnalyticsFilter: Sendable, Hashable {
         self.scenes = scenes
     }
 
+    /// Whether every view passes: no filter is set.
+    public var admitsEverything: Bool {
+        since == nil && until == nil && apps.isEmpty && sessions.isEmpty && scenes.isEmpty
+    }
+
     /// Whether `view` passes.
     public func admits(_ view: AnalyticsView) -> Bool {
         admits(start: view.start, app: view.app, session: view.session, scene: view.scene)

@@ -218,6 +218,8 @@ private struct ChunkRun {
 /// What ``ViewStream`` keeps while it reads.
 private struct Stream {
     let filter: AnalyticsFilter
+    /// Whether the filter passes every view: it is not asked then.
+    let admitsAll: Bool
     /// The path cleaning, nil without rules.
     let clean: ((String) -> String)?
     /// The idle gap that splits a session, in milliseconds.
@@ -242,6 +244,7 @@ private struct Stream {
 
     init(filter: AnalyticsFilter, cleaning: PathCleaning, idle: Duration?, progress: (@Sendable (Int) -> Void)? = nil) {
         self.filter = filter
+        admitsAll = filter.admitsEverything
         clean = cleaning.isEmpty ? nil : cleaning.cleaner()
         gap = idle.map { max(1, $0.milliseconds) }
         self.progress = progress
@@ -308,15 +311,15 @@ private struct Stream {
     /// and empties `ended` (unless `sink` throws).
     private mutating func deliverEnded<Sink: ViewSink>(into sink: inout Sink) throws {
         while let slot = ended.next() {
-            let session = slot.pointee.session
-            // Views come session by session: look each session's app version up once.
-            if viewApp?.session != session { viewApp = (session, apps[session]) }
+            // Views come session by session: look each session's app version up once. The view's
+            // session is read in place, not copied, but when it changes.
+            if viewApp?.session != slot.pointee.session { viewApp = (slot.pointee.session, apps[slot.pointee.session]) }
             let app = viewApp!.app   // filtered on the session id as the log has it
-            guard filter.admits(start: slot.pointee.start, app: app, session: session, scene: slot.pointee.scene) else {
+            guard admitsAll || filter.admits(start: slot.pointee.start, app: app, session: slot.pointee.session, scene: slot.pointee.scene) else {
                 slot.deinitialize(count: 1)
                 continue
             }
-            let number = part(session, at: slot.pointee.startSeq)
+            let number = cuts.isEmpty ? 1 : part(slot.pointee.session, at: slot.pointee.startSeq)   // no copy of the session without cuts
             var row = AnalyticsView(slot.move(), app: app)
             if number > 1 { row.session += "#\(number)" }
             if let clean { row.screen = clean(row.screen) }

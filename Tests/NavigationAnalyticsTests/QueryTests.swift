@@ -243,6 +243,12 @@ let logDirectory: String = {
         let since = Timestamp(millisecondsSince1970: Self.base + 40_000), until = Timestamp(millisecondsSince1970: Self.base + 101_000)
         #expect(try Self.views(path, AnalyticsFilter(since: since, until: until)).map(\.screen) == ["reviews", "recipe", "home"])
         #expect(try Self.views(path, AnalyticsFilter(scenes: ["other"])).isEmpty)
+        let all = try Self.views(path)
+        #expect(try Self.views(path, AnalyticsFilter(until: until)).count == all.filter { $0.start < until }.count)
+        #expect(AnalyticsFilter().admitsEverything)
+        let each = [AnalyticsFilter(since: since), AnalyticsFilter(until: until), AnalyticsFilter(apps: ["1.1"]),
+                    AnalyticsFilter(sessions: ["a"]), AnalyticsFilter(scenes: ["other"])]
+        #expect(each.allSatisfy { !$0.admitsEverything })
     }
 
     @Test func exportWritesTheDocumentedColumnsAndRedactsIdsWithAStableSaltedHash() throws {
