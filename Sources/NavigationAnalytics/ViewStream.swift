@@ -148,7 +148,7 @@ private struct QuerySink: ViewSink {
         // Views come session by session: a set insertion per session, not per view.
         if tracksSessions, view.session != lastSession {
             lastSession = view.session
-            sessions.insertGrowingFast(view.session)
+            sessions.insert(view.session)
         }
         holder.add(view)
     }
@@ -273,7 +273,7 @@ private struct Stream {
             if last?.session == event.session {
                 last!.time = event.timestamp.millisecondsSince1970
             } else {
-                seen.insertGrowingFast(event.session)
+                seen.insert(event.session)
                 last = (event.session, event.timestamp.millisecondsSince1970)
             }
         }

@@ -84,7 +84,7 @@ struct Merger {
         report.events += 1
         if event.session != lastSession {
             lastSession = event.session
-            if sessions.insertGrowingFast(event.session) { report.sessions += 1 }
+            if sessions.insert(event.session).inserted { report.sessions += 1 }
         }
         if try !body(event, EventPosition(file: fileIndex, offset: offset, line: line)) { stopped = true }
     }
