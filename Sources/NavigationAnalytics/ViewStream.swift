@@ -261,19 +261,21 @@ private struct Stream {
             try sink.beginSession(event, stateBefore: tracker.state)
         }
         if !event.isSnapshot {
-            if event.beginsSession(after: last?.session), seen.contains(event.session) {
-                cuts[event.session, default: []].append(event.seq)
-            } else if let gap, let previous = last, previous.session == event.session,
-                      event.timestamp.millisecondsSince1970 - previous.time >= gap {
-                cuts[event.session, default: []].append(event.seq)
-                for view in tracker.resume(before: event) { ended.append(view) }
-                try deliverEnded(into: &sink)
-            }
-            // The session's id copied only when it changes: nearly every event is of the last one's.
+            // Nearly every event is of the last one's session: its id is copied only when it changes.
             if last?.session == event.session {
+                if event.isSessionStart {
+                    // The session begins again: a new part.
+                    cuts[event.session, default: []].append(event.seq)
+                } else if let gap, event.timestamp.millisecondsSince1970 - last!.time >= gap {
+                    cuts[event.session, default: []].append(event.seq)
+                    for view in tracker.resume(before: event) { ended.append(view) }
+                    try deliverEnded(into: &sink)
+                }
                 last!.time = event.timestamp.millisecondsSince1970
             } else {
-                seen.insert(event.session)
+                // Another session begins: a new part when its id was seen before. Looked up and
+                // added at once.
+                if !seen.insert(event.session).inserted { cuts[event.session, default: []].append(event.seq) }
                 last = (event.session, event.timestamp.millisecondsSince1970)
             }
         }

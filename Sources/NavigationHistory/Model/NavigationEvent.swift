@@ -32,6 +32,12 @@ public struct NavigationEvent: Sendable, Hashable {
         return false
     }
 
+    /// Whether this is a `session.start`.
+    public var isSessionStart: Bool {
+        if case .sessionStart = action { return true }
+        return false
+    }
+
     /// Whether this event begins a session after events of the session `current` (nil at the
     /// start of a log): a `session.start` does, and so does an event of another session. A
     /// snapshot never does: the store stamps it with the session of the event after it, which may
