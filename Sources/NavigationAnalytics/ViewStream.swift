@@ -315,7 +315,11 @@ private struct Stream {
         while let slot = ended.next() {
             // Views come session by session: look each session's app version up once. The view's
             // session is read in place, not copied, but when it changes.
-            if viewApp?.session != slot.pointee.session { viewApp = (slot.pointee.session, apps[slot.pointee.session]) }
+            if viewApp?.session != slot.pointee.session {
+                // Mostly the session that started last, whose app version is at hand.
+                let app = eventApp?.session == slot.pointee.session ? eventApp!.app : apps[slot.pointee.session]
+                viewApp = (slot.pointee.session, app)
+            }
             let app = viewApp!.app   // filtered on the session id as the log has it
             guard admitsAll || filter.admits(start: slot.pointee.start, app: app, session: slot.pointee.session, scene: slot.pointee.scene) else {
                 slot.deinitialize(count: 1)
