@@ -264,6 +264,18 @@ private struct CanonicalCursor {
     }
 
     mutating func knownType() -> KnownType? {
+        // The commonest types (two lines in three), with their closing quote, compared as words
+        // before the string is scanned for its quote and matched by its length and bytes.
+        if end - index >= 16 {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            if word & 0xFF_FFFF_FFFF == 0x22_6873_7570 { index += 5; return .push }   // push"
+            if word & 0xFFFF_FFFF == 0x2270_6F70 { index += 4; return .pop }           // pop"
+            if word == 0x656C_6573_2E62_6174,                                             // tab.sele
+               UInt64(littleEndian: UnsafeRawPointer(base + index + 8).loadUnaligned(as: UInt64.self)) & 0xFF_FFFF == 0x22_7463 {   // ct"
+                index += 11
+                return .tabSelect
+            }
+        }
         guard let bytes = stringBytes() else { return nil }
         return KnownType.match(bytes.baseAddress!, bytes.count)
     }
