@@ -21,7 +21,11 @@ public struct ExitsQuery: ViewQuery {
     private var tallies: [(clean: Int, unclean: Int)] = []
     private var crashTallies: [[String]: Int] = [:]
     private var session: String?
-    private typealias View = (seq: Int, scene: Int32, screen: Int32, crashed: Bool)
+    private struct View: BegunView {
+        var seq: Int
+        var scene: Int32, screen: Int32
+        var crashed: Bool
+    }
     private var views: [View] = []
 
     public init(crashPaths: Int = 0) { self.crashPaths = max(0, crashPaths) }
@@ -31,7 +35,7 @@ public struct ExitsQuery: ViewQuery {
             endSession()
             session = view.session
         }
-        views.append((view.startSeq, scenes.id(view.scene), screens.id(view.screen), view.crashed))
+        views.append(View(seq: view.startSeq, scene: scenes.id(view.scene), screen: screens.id(view.screen), crashed: view.crashed))
     }
 
     /// Ends the last session; call once after the last view.
@@ -40,13 +44,7 @@ public struct ExitsQuery: ViewQuery {
     private mutating func endSession() {
         defer { views.removeAll(keepingCapacity: true) }
         guard !views.isEmpty else { return }
-        // Views that began with the same event (several scenes resuming after an idle gap) are
-        // ordered by scene. Sorted only when they are not in order already, as they mostly are:
-        // a scene's views end in the order they began.
-        func precedes(_ a: View, _ b: View) -> Bool {
-            a.seq != b.seq ? a.seq < b.seq : scenes.names[Int(a.scene)] < scenes.names[Int(b.scene)]
-        }
-        if views.indices.dropFirst().contains(where: { precedes(views[$0], views[$0 - 1]) }) { views.sort(by: precedes) }
+        scenes.sortInBeginOrder(&views)
         let last = views[views.count - 1]
         count(Int(last.screen), crashed: last.crashed, times: 1)
         if last.crashed, crashPaths > 0 {

@@ -67,7 +67,7 @@ public struct FunnelQuery: ViewQuery {
                                start: view.start.millisecondsSince1970))
     }
 
-    private struct Pending {
+    private struct Pending: BegunView {
         var seq: Int
         var scene: Int32, screen: Int32
         var start: Int64
@@ -88,13 +88,7 @@ public struct FunnelQuery: ViewQuery {
     private mutating func endSession() {
         defer { pending.removeAll(keepingCapacity: true) }
         guard !pending.isEmpty else { return }
-        // In seq order; views that began with the same event (scenes resuming) by scene. Sorted in
-        // place, and only when they are not in order already, as they mostly are: a scene's views
-        // end in the order they began.
-        func precedes(_ a: Pending, _ b: Pending) -> Bool {
-            a.seq != b.seq ? a.seq < b.seq : scenes.names[Int(a.scene)] < scenes.names[Int(b.scene)]
-        }
-        if pending.indices.dropFirst().contains(where: { precedes(pending[$0], pending[$0 - 1]) }) { pending.sort(by: precedes) }
+        scenes.sortInBeginOrder(&pending)
         var best: [Int64] = []   // times from step 1 of the best attempt, one per step reached
         for start in pending.indices where pending[start].screen == stepIDs[0] {
             let attempt = self.attempt(from: start)

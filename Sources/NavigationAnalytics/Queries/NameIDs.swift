@@ -54,6 +54,17 @@ struct NameIDs {
     /// a merge reads the numbers of a query that counted another chunk.
     mutating func ids(of other: NameIDs) -> [Int32] { other.names.map { id($0) } }
 
+    /// Puts a session's views in the order they began: by seq, and views that began with the same
+    /// event (scenes resuming) by the name of their scene, numbered here. Sorted in place, and only
+    /// when they are not in that order already, as they mostly are: a scene's views end in the
+    /// order they began.
+    func sortInBeginOrder<View: BegunView>(_ views: inout [View]) {
+        func precedes(_ a: View, _ b: View) -> Bool {
+            a.seq != b.seq ? a.seq < b.seq : names[Int(a.scene)] < names[Int(b.scene)]
+        }
+        if views.indices.dropFirst().contains(where: { precedes(views[$0], views[$0 - 1]) }) { views.sort(by: precedes) }
+    }
+
     /// The id of `name`, nil when it was never seen.
     func existingID(_ name: String) -> Int32? {
         var slot = slot(of: name)
@@ -108,4 +119,10 @@ private struct Representation: Equatable {
     var isSome: Bool { self != .none }
 
     var slot: Int { Int(truncatingIfNeeded: ((first ^ second &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9) >> 40) }
+}
+
+/// A view as a query keeps it until its session ends: the seq it began at, and its scene's number.
+protocol BegunView {
+    var seq: Int { get }
+    var scene: Int32 { get }
 }
