@@ -135,7 +135,7 @@ private struct QuerySink: ViewSink {
     /// Whether it keeps ``sessions``: a chunk's sink does, for the chunks to be checked.
     let tracksSessions: Bool
     /// The sessions of the views taken, as they are named (`SESSION#2` for a later part).
-    private(set) var sessions: Set<String> = []
+    private(set) var sessions = StringSet()
     private var lastSession: String?
 
     init(query: some ViewQuery, tracksSessions: Bool) {
@@ -185,7 +185,7 @@ private struct ChunkRun {
     var stream: Stream
     var sink: QuerySink
     /// The session ids seen before the event that begins the next chunk.
-    var seenBeforeEnd: Set<String> = []
+    var seenBeforeEnd = StringSet()
 
     mutating func consume(_ event: NavigationEvent, endsChunk: Bool) throws {
         if endsChunk { seenBeforeEnd = stream.seen }
@@ -227,7 +227,6 @@ private struct Stream {
     var tracker = ScreenViewTracker()
     /// The views the last event ended, taken out as they are handed over.
     let ended = EndedViews()
-    var apps: [String: String] = [:]
     /// The app version of the last view's session, and of the last event's.
     var viewApp: (session: String, app: String?)?
     var eventApp: (session: String, app: String?)?
@@ -235,8 +234,12 @@ private struct Stream {
     // gap, and where an id seen before begins a new run (a log may reuse an id), so that every
     // part counts as its own session — in navlog's queries and in the exported tables alike.
     var cuts: [String: [Int]] = [:]
-    var seen: Set<String> = []
-    var last: (session: String, time: Int64)?
+    /// The session ids of the events (not snapshots) so far.
+    var seen = StringSet()
+    /// The app version the last `session.start` of each id in ``seen`` named, by its index there.
+    var apps: [String?] = []
+    /// The session of the last event (not a snapshot), its time, and its index in ``seen``.
+    var last: (session: String, time: Int64, index: Int)?
 
     /// Called with every 65,536 events read.
     let progress: (@Sendable (Int) -> Void)?
@@ -275,20 +278,21 @@ private struct Stream {
             } else {
                 // Another session begins: a new part when its id was seen before. Looked up and
                 // added at once.
-                if !seen.insert(event.session).inserted { cuts[event.session, default: []].append(event.seq) }
-                last = (event.session, event.timestamp.millisecondsSince1970)
+                let (index, new) = seen.index(inserting: event.session)
+                if new { apps.append(nil) } else { cuts[event.session, default: []].append(event.seq) }
+                last = (event.session, event.timestamp.millisecondsSince1970, index)
             }
         }
         tracker.consume(event, into: ended)
         try deliverEnded(into: &sink)
         // After the views this start ended: they belong to the run before, with its own app.
         if let app = Self.startedApp(event.action) {
-            apps[event.session] = app
+            apps[last!.index] = app   // a start is not a snapshot: `last` is its session
             viewApp = nil
             eventApp = (event.session, app)
         }
         guard sink.seesEvents else { return }
-        if eventApp?.session != event.session { eventApp = (event.session, apps[event.session]) }
+        if eventApp?.session != event.session { eventApp = (event.session, app(of: event.session)) }
         try sink.see(event, app: eventApp!.app, stateAfter: tracker.state)
     }
 
@@ -304,6 +308,9 @@ private struct Stream {
         if case .sessionStart(let app, _, _) = action { app } else { nil }
     }
 
+    /// The app version the last `session.start` of `session` named.
+    private func app(of session: String) -> String? { seen.index(of: session).flatMap { apps[$0] } }
+
     private func part(_ session: String, at seq: Int) -> Int {
         guard !cuts.isEmpty, let list = cuts[session] else { return 1 }
         return 1 + list.countOfLeading { $0 <= seq }   // cuts are in seq order
@@ -317,7 +324,7 @@ private struct Stream {
             // session is read in place, not copied, but when it changes.
             if viewApp?.session != slot.pointee.session {
                 // Mostly the session that started last, whose app version is at hand.
-                let app = eventApp?.session == slot.pointee.session ? eventApp!.app : apps[slot.pointee.session]
+                let app = eventApp?.session == slot.pointee.session ? eventApp!.app : app(of: slot.pointee.session)
                 viewApp = (slot.pointee.session, app)
             }
             let app = viewApp!.app   // filtered on the session id as the log has it

@@ -102,7 +102,7 @@ extension LogReader {
     private func merge<Part>(_ chunks: [Chunk<Part>], in layout: ChunkLayout, segmented: Bool) -> (chunks: [ReadChunk<Part>], report: ReadReport)? {
         var merged = ReadReport(mode: mode)
         var read: [ReadChunk<Part>] = []
-        var earlierIDs: Set<String> = []
+        var earlierIDs = StringSet()
         for (n, chunk) in chunks.enumerated() {
             guard let report = chunk.report, chunk.end == nil || chunk.endedAtNext != nil, report.stoppedAt == nil,
                   report.defectCount == 0 || mode == .salvage && report.defects.count == report.defectCount

@@ -30,7 +30,7 @@ struct Merger {
     private var lastSeq: Int?
     private var skippedSinceLastEvent = false
     /// The distinct sessions of the delivered events.
-    private(set) var sessions = Set<String>()
+    private(set) var sessions = StringSet()
     private var lastSession: String?
 
     /// The folded state, when snapshots are checked; nil when they are not.
@@ -84,7 +84,7 @@ struct Merger {
         report.events += 1
         if event.session != lastSession {
             lastSession = event.session
-            if sessions.insert(event.session).inserted { report.sessions += 1 }
+            if sessions.insert(event.session) { report.sessions += 1 }
         }
         if try !body(event, EventPosition(file: fileIndex, offset: offset, line: line)) { stopped = true }
     }

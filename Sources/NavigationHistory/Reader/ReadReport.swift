@@ -10,7 +10,7 @@ public struct ReadReport: Sendable {
     public var sessions = 0
     /// The distinct sessions themselves, in the report of a chunk read apart: what such reports
     /// are merged by. Empty otherwise.
-    package var sessionIDs: Set<String> = []
+    package var sessionIDs = StringSet()
     /// The files read (segments, or the single file).
     public var segments = 0
     /// The bytes read.
