@@ -103,4 +103,7 @@ extension AnalyticsView {
     init(_ view: consuming ScreenView, app: String?) {
         self.init(view: view, app: app)
     }
+
+    /// The view the row was made from, its session numbered by part and its screen cleaned.
+    var screenView: ScreenView { view }
 }

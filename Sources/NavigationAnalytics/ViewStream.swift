@@ -109,7 +109,9 @@ public enum ViewStream {
 private protocol ViewSink {
     /// Whether it sees every event, and the first of every session with the state before it.
     var seesEvents: Bool { get }
-    mutating func take(_ view: AnalyticsView) throws
+    /// Takes the view out of `view`, which it leaves uninitialized (also when it throws), as the
+    /// row of `app`.
+    mutating func take(movingViewAt view: UnsafeMutablePointer<ScreenView>, app: String?) throws
     mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) throws
     mutating func see(_ event: NavigationEvent, app: String?, stateAfter: NavigationState) throws
 }
@@ -119,7 +121,9 @@ private struct ClosureSink: ViewSink {
     let events: ((NavigationEvent, String?, NavigationState) throws -> Void)?
 
     var seesEvents: Bool { events != nil }
-    func take(_ view: AnalyticsView) throws { try body(view) }
+    func take(movingViewAt view: UnsafeMutablePointer<ScreenView>, app: String?) throws {
+        try body(AnalyticsView(view.move(), app: app))
+    }
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {}   // the closures take events only
     func see(_ event: NavigationEvent, app: String?, stateAfter: NavigationState) throws { try events?(event, app, stateAfter) }
 }
@@ -139,18 +143,18 @@ private struct QuerySink: ViewSink {
     private var lastSession: String?
 
     init(query: some ViewQuery, tracksSessions: Bool) {
-        holder = QueryHolder(query)
+        holder = Self.holder(of: query)
         seesEvents = type(of: query).seesEvents
         self.tracksSessions = tracksSessions
     }
 
-    mutating func take(_ view: AnalyticsView) {
+    mutating func take(movingViewAt view: UnsafeMutablePointer<ScreenView>, app: String?) {
         // Views come session by session: a set insertion per session, not per view.
-        if tracksSessions, view.session != lastSession {
-            lastSession = view.session
-            sessions.insert(view.session)
+        if tracksSessions, view.pointee.session != lastSession {
+            lastSession = view.pointee.session
+            sessions.insert(view.pointee.session)
         }
-        holder.add(view)
+        holder.add(movingViewAt: view, app: app)
     }
 
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) { holder.beginSession(event, stateBefore: stateBefore) }
@@ -158,26 +162,42 @@ private struct QuerySink: ViewSink {
 
     /// The query, as it counted so far.
     var query: any ViewQuery { holder.query }
+
+    private static func holder(of query: some ViewQuery) -> any QueryHolding {
+        if let inPlace = query as? any InPlaceViewQuery { return inPlaceHolder(of: inPlace) }
+        return QueryHolder(query)
+    }
+
+    private static func inPlaceHolder(of query: some InPlaceViewQuery) -> any QueryHolding { InPlaceQueryHolder(query) }
 }
 
 /// A query behind a reference, for ``QuerySink``.
 private protocol QueryHolding: AnyObject {
     var query: any ViewQuery { get }
-    func add(_ view: AnalyticsView)
+    /// Counts the view at `view` as the row of `app`, and leaves `view` uninitialized.
+    func add(movingViewAt view: UnsafeMutablePointer<ScreenView>, app: String?)
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState)
     func see(_ event: NavigationEvent)
 }
 
-private final class QueryHolder<Query: ViewQuery>: QueryHolding {
+private class QueryHolder<Query: ViewQuery>: QueryHolding {
     // Only ever used by the thread of one stream.
-    @exclusivity(unchecked) private var held: Query
+    @exclusivity(unchecked) fileprivate var held: Query
 
     init(_ query: Query) { held = query }
 
     var query: any ViewQuery { held }
-    func add(_ view: AnalyticsView) { held.add(view) }
+    func add(movingViewAt view: UnsafeMutablePointer<ScreenView>, app: String?) { held.add(AnalyticsView(view.move(), app: app)) }
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) { held.beginSession(event, stateBefore: stateBefore) }
     func see(_ event: NavigationEvent) { held.see(event) }
+}
+
+/// A query that reads views where they lie, for ``QuerySink``.
+private final class InPlaceQueryHolder<Query: InPlaceViewQuery>: QueryHolder<Query> {
+    override func add(movingViewAt view: UnsafeMutablePointer<ScreenView>, app: String?) {
+        held.add(viewAt: view, app: app)
+        view.deinitialize(count: 1)
+    }
 }
 
 /// One chunk of a chunked reading: its stream and its copy of the query.
@@ -333,10 +353,9 @@ private struct Stream {
                 continue
             }
             let number = cuts.isEmpty ? 1 : part(slot.pointee.session, at: slot.pointee.startSeq)   // no copy of the session without cuts
-            var row = AnalyticsView(slot.move(), app: app)
-            if number > 1 { row.session += "#\(number)" }
-            if let clean { row.screen = clean(row.screen) }
-            try sink.take(row)
+            if number > 1 { slot.pointee.session += "#\(number)" }
+            if let clean { slot.pointee.screen.route.screen = clean(slot.pointee.screen.route.screen) }
+            try sink.take(movingViewAt: slot, app: app)
         }
     }
 }

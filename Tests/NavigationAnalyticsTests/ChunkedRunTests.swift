@@ -79,6 +79,30 @@ import Testing
         }
     }
 
+    @Test func aFunnelReadingViewsWhereTheyLieCountsAsFromTheirRows() throws {
+        // The stream hands a funnel its views in place, numbered by part and cleaned there; the
+        // rows `ViewStream.read` makes of the same views, added one by one, must count the same.
+        let path = try Self.generatedLog(events: 6000, seed: 9, segmented: false)
+        let cleaning = try PathCleaning(rules: ["^(recipe|reviews)$=content"])
+        for (idle, cleaning) in [(nil, PathCleaning()), (Duration.seconds(45), cleaning)] {
+            var reached: [Int] = []
+            for query in [FunnelQuery(steps: ["home", "category", "content"]), FunnelQuery(steps: ["category", "recipe", "reviews"]),
+                          FunnelQuery(steps: ["content", "content"], mode: .strict, entry: .any, window: .seconds(120)),
+                          FunnelQuery(steps: ["search", "results", "recipe"], mode: .any)] {
+                var fromRows = query
+                try ViewStream.read(path, cleaning: cleaning, idle: idle) { fromRows.add($0) }
+                fromRows.finish()
+                for threads in [1, 2] {
+                    let inPlace = try ViewStream.run(query, over: path, mode: .tolerateTornTail, filter: AnalyticsFilter(), cleaning: cleaning,
+                                                     idle: idle, threads: threads, chunkedFrom: 0)
+                    #expect(inPlace.query.rows == fromRows.rows, "\(query.steps), idle \(String(describing: idle)), \(threads) threads")
+                }
+                reached.append(fromRows.rows.last!.sessions)
+            }
+            #expect(reached.filter { $0 > 0 }.count >= 2, "\(reached)")
+        }
+    }
+
     @Test func aSessionIdUsedAgainInALaterChunkIsReadInOrder() throws {
         // The last session takes the first one's id: in order, it is that id's second part.
         var events = Self.generatedEvents(3000, seed: 4)

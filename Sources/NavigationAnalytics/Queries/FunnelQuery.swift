@@ -11,7 +11,7 @@ import NavigationHistory
 /// With ``Entry/first`` only a session's first step-1 view starts an attempt (Mixpanel's rule);
 /// with ``Entry/any`` every step-1 view may, and the attempt that gets furthest counts (the
 /// earliest of those; PostHog's rule). A session's views are taken in seq order, all scenes together.
-public struct FunnelQuery: ViewQuery {
+public struct FunnelQuery: ViewQuery, InPlaceViewQuery {
     public enum Mode: String, Sendable, CaseIterable { case ordered, strict, any }
     public enum Entry: String, Sendable, CaseIterable { case first, any }
 
@@ -59,12 +59,17 @@ public struct FunnelQuery: ViewQuery {
     /// Adds a view; a session's views must come together (a log's sessions do not interleave), in
     /// any order — they are sorted by seq when the session ends.
     public mutating func add(_ view: AnalyticsView) {
-        if view.session != session {
+        withUnsafePointer(to: view.screenView) { add(viewAt: $0, app: view.app) }
+    }
+
+    mutating func add(viewAt view: UnsafePointer<ScreenView>, app _: String?) {
+        // The view's members read where they lie: passed on as arguments, each was copied.
+        if view.pointee.session != session {
             endSession()
-            session = view.session
+            session = view.pointee.session
         }
-        pending.append(Pending(seq: view.startSeq, scene: scenes.id(view.scene), screen: screens.id(view.screen),
-                               start: view.start.millisecondsSince1970))
+        pending.append(Pending(seq: view.pointee.startSeq, scene: scenes.id(view.pointee.scene),
+                               screen: screens.id(view.pointee.screen.route.screen), start: view.pointee.start.millisecondsSince1970))
     }
 
     private struct Pending: BegunView {
