@@ -32,12 +32,8 @@ package struct StringSet: Sequence, Sendable {
     /// The index of `string` — how many strings were inserted before it — inserting it unless it
     /// is here; and whether it was inserted.
     package mutating func index(inserting string: String) -> (index: Int, inserted: Bool) {
-        let fragment = Self.fragment(of: string)
-        var slot = Self.slot(of: fragment, in: slots.count)
-        while slots[slot] != 0 {
-            if let index = index(at: slot, of: string, fragment) { return (index, false) }
-            slot = (slot + 1) & (slots.count - 1)
-        }
+        let (fragment, slot, found) = find(string)
+        if let found { return (found, false) }
         strings.append(string)
         slots[slot] = fragment << 32 | UInt64(strings.count)
         if strings.count * 2 > slots.count { grow() }
@@ -45,22 +41,22 @@ package struct StringSet: Sequence, Sendable {
     }
 
     /// The index of `string`, nil when it is not here.
-    package func index(of string: String) -> Int? {
+    package func index(of string: String) -> Int? { find(string).index }
+
+    /// Where `string` is: its hash fragment, and the slot holding it with its index, or the empty
+    /// slot it would take.
+    @inline(__always)
+    private func find(_ string: String) -> (fragment: UInt64, slot: Int, index: Int?) {
         let fragment = Self.fragment(of: string)
         var slot = Self.slot(of: fragment, in: slots.count)
         while slots[slot] != 0 {
-            if let index = index(at: slot, of: string, fragment) { return index }
+            if slots[slot] >> 32 == fragment {
+                let index = Int(slots[slot] & 0xFFFF_FFFF) - 1
+                if strings[index] == string { return (fragment, slot, index) }
+            }
             slot = (slot + 1) & (slots.count - 1)
         }
-        return nil
-    }
-
-    /// The index the full `slot` holds when it holds `string`, whose hash has `fragment`.
-    @inline(__always)
-    private func index(at slot: Int, of string: String, _ fragment: UInt64) -> Int? {
-        guard slots[slot] >> 32 == fragment else { return nil }
-        let index = Int(slots[slot] & 0xFFFF_FFFF) - 1
-        return strings[index] == string ? index : nil
+        return (fragment, slot, nil)
     }
 
     /// Whether no string is in both sets.
@@ -78,7 +74,7 @@ package struct StringSet: Sequence, Sendable {
     package func makeIterator() -> IndexingIterator<[String]> { strings.makeIterator() }
 
     /// The high half of the string's hash: what a slot keeps, and what places it.
-    private static func fragment(of string: String) -> UInt64 { UInt64(UInt(bitPattern: string.hashValue)) >> 32 }
+    static func fragment(of string: String) -> UInt64 { UInt64(UInt(bitPattern: string.hashValue)) >> 32 }
 
     private static func slot(of fragment: UInt64, in count: Int) -> Int {
         Int(truncatingIfNeeded: (fragment &* 0x9E37_79B9_7F4A_7C15) >> 32) & (count - 1)
