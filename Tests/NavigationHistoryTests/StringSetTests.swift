@@ -49,6 +49,23 @@ import Testing
         #expect(!set.contains("never inserted") && set.index(of: "never inserted") == nil)
     }
 
+    @Test func idsWhoseHashesShareTheFragmentASlotKeepsAreTwoIds() throws {
+        // A slot keeps 32 bits of a hash: two ids among a few hundred thousand share them, and
+        // only the strings' comparison tells them apart.
+        var first: [UInt64: String] = [:]
+        var pair: (String, String)?
+        for k in 0..<2_000_000 where pair == nil {
+            let id = "id-\(k)"
+            let fragment = StringSet.fragment(of: id)
+            if let earlier = first[fragment] { pair = (earlier, id) } else { first[fragment] = id }
+        }
+        let (a, b) = try #require(pair)
+        var set = StringSet()
+        #expect(set.insert(a) && set.insert(b))
+        #expect(!set.insert(a) && !set.insert(b))
+        #expect(set.index(of: a) == 0 && set.index(of: b) == 1 && set.count == 2)
+    }
+
     @Test func disjointnessAndUnionAgreeWithSets() {
         var random = SeededRandom(seed: 22)
         for size in [0, 1, 40, 3_000] {
