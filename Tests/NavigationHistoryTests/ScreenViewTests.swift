@@ -15,7 +15,8 @@ import Testing
         scene.split = SplitState(sidebar: Route(screen: "folders"))
         #expect(scene.visibleScreen.route == Route(screen: "folders"))
         scene.split?.content = Route(screen: "recipe", id: "1")
-        #expect(scene.visibleScreen.source == .splitContent)
+        #expect(scene.visibleScreen == VisibleScreen(route: Route(screen: "recipe", id: "1"), source: .splitContent, stack: nil, depth: 0, sheets: 0),
+                "the content column over the sidebar")
         scene.stacks["home"] = [Route(screen: "category", id: "d"), Route(screen: "recipe", id: "2")]
         #expect(scene.visibleScreen == VisibleScreen(route: Route(screen: "recipe", id: "2"), source: .stack, stack: "home", depth: 2, sheets: 0))
         scene.stacks["main"] = [Route(screen: "ignored")]
