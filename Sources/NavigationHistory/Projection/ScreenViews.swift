@@ -143,7 +143,9 @@ public struct ScreenViewTracker: Sendable {
             return
         }
         // Through the values' modify accessor: their getter copies the scene, stacks and all.
-        let (screen, tab) = Self.visible(&state.sceneStorage.values[sceneIndex])
+        let (screen, tab) = withUnsafeMutablePointer(to: &state.sceneStorage.values[sceneIndex]) {
+            (SceneState.visibleScreen(of: $0), $0.pointee.tab)
+        }
         if let index, open[index].screen.showsSameRoute(as: screen) { return }
         let view = ScreenView(session: event.session, scene: scene, tab: tab, screen: screen,
                               enteredBy: event.action.type, startSeq: event.seq, start: event.timestamp, endSeq: event.seq,
@@ -155,7 +157,6 @@ public struct ScreenViewTracker: Sendable {
         end(at: index, now, into: ended, beginning: view)
     }
 
-    private static func visible(_ scene: inout SceneState) -> (VisibleScreen, String?) { (scene.visibleScreen, scene.tab) }
 
     /// Ends the open view at `index`, moved out into `ended`, and begins `next` in its place.
     private mutating func end(at index: Int, _ end: (seq: Int, timestamp: Timestamp), into ended: EndedViews,
