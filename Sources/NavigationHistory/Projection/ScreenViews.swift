@@ -157,7 +157,6 @@ public struct ScreenViewTracker: Sendable {
         end(at: index, now, into: ended, beginning: view)
     }
 
-
     /// Ends the open view at `index`, moved out into `ended`, and begins `next` in its place.
     private mutating func end(at index: Int, _ end: (seq: Int, timestamp: Timestamp), into ended: EndedViews,
                               beginning next: consuming ScreenView) {
