@@ -49,13 +49,15 @@ public enum ViewStream {
     }
 
     /// ``run(_:over:mode:filter:cleaning:idle:progress:)`` in `threads` chunks when the log holds
-    /// at least `chunkedFrom` bytes (what tests use to read small logs in many chunks); also says in
-    /// how many chunks it was read, 1 when in order.
+    /// at least `chunkedFrom` bytes, a chunk split for an idle thread when it has `splitBytes` left
+    /// to read (what tests use to read small logs in many chunks); also says in how many chunks it
+    /// was read, 1 when in order.
     package static func run<Query: ViewQuery>(_ query: Query, over path: String, mode: RecoveryMode, filter: AnalyticsFilter,
                                               cleaning: PathCleaning, idle: Duration?, threads: Int, chunkedFrom: Int,
+                                              splitBytes: Int = LogReader.splitBytes,
                                               progress: (@Sendable (Int) -> Void)? = nil) throws -> (query: Query, report: ReadReport, chunks: Int) {
         if let chunked = try runInChunks(query, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
-                                         threads: threads, chunkedFrom: chunkedFrom, progress: progress) {
+                                         threads: threads, chunkedFrom: chunkedFrom, splitBytes: splitBytes, progress: progress) {
             return chunked
         }
         var stream = Stream(filter: filter, cleaning: cleaning, idle: idle, progress: progress)
@@ -80,10 +82,10 @@ public enum ViewStream {
     /// so, or when the chunks' views are not those of a reading in order.
     private static func runInChunks<Query: ViewQuery>(_ query: Query, over path: String, mode: RecoveryMode, filter: AnalyticsFilter,
                                                       cleaning: PathCleaning, idle: Duration?, threads: Int, chunkedFrom: Int,
-                                                      progress: (@Sendable (Int) -> Void)?) throws -> (query: Query, report: ReadReport, chunks: Int)? {
+                                                      splitBytes: Int, progress: (@Sendable (Int) -> Void)?) throws -> (query: Query, report: ReadReport, chunks: Int)? {
         let (files, segmented) = try LogFiles.resolve(path)
         guard let read = try LogReader(path: path, mode: mode).readInChunks(files: files, segmented: segmented, count: threads,
-                                                                            minimumBytes: chunkedFrom, make: { _ in
+                                                                            minimumBytes: chunkedFrom, splitBytes: splitBytes, make: { _ in
             // A stream each, with a cleaner of its own: the cleaner's memo is not for sharing.
             ChunkRun(stream: Stream(filter: filter, cleaning: cleaning, idle: idle, progress: progress), sink: QuerySink(query: query, tracksSessions: true))
         }, { chunk, event, _, endsChunk in
@@ -219,19 +221,14 @@ private struct ChunkRun {
     /// a view that a store snapshot at the log's start began is of the snapshot's session, which
     /// its `session.start` may begin in the next chunk.
     static func standForOneReading(_ chunks: [Self]) -> Bool {
-        guard var earlier = chunks.first.map({ (seen: $0.seenBeforeEnd, viewSessions: $0.sink.sessions) }) else { return true }
-        for (k, chunk) in chunks.enumerated().dropFirst() {
-            guard earlier.seen.isDisjoint(with: chunk.stream.seen), earlier.viewSessions.isDisjoint(with: chunk.sink.sessions) else {
-                return false
-            }
-            // The union of those before, made only for a third chunk and on: with two, the first
-            // chunk's sets are compared as they are rather than hashed again into a new one.
-            if k < chunks.count - 1 {
-                earlier.seen.formUnion(chunk.seenBeforeEnd)
-                earlier.viewSessions.formUnion(chunk.sink.sessions)
+        // Each two chunks apart, through the smaller set of the two, rather than each chunk against
+        // the union of those before: the union would copy the largest set, and the chunks split
+        // off for idle threads are small.
+        chunks.indices.allSatisfy { k in
+            chunks[..<k].allSatisfy { earlier in
+                earlier.seenBeforeEnd.isDisjoint(with: chunks[k].stream.seen) && earlier.sink.sessions.isDisjoint(with: chunks[k].sink.sessions)
             }
         }
-        return true
     }
 }
 

@@ -14,11 +14,11 @@ import Testing
     }
 
     static func answers(_ path: String, threads: Int, mode: RecoveryMode = .tolerateTornTail, filter: AnalyticsFilter = AnalyticsFilter(),
-                        cleaning: PathCleaning = PathCleaning(), idle: Duration? = nil) throws -> Answers {
+                        cleaning: PathCleaning = PathCleaning(), idle: Duration? = nil, splitBytes: Int = LogReader.splitBytes) throws -> Answers {
         var answers = Answers()
         func add<Query: ViewQuery>(_ query: Query, _ rows: (Query) -> String) throws {
             let run = try ViewStream.run(query, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
-                                         threads: threads, chunkedFrom: 0)
+                                         threads: threads, chunkedFrom: 0, splitBytes: splitBytes)
             answers.rows.append(rows(run.query))
             answers.chunks.append(run.chunks)
             let r = run.report
@@ -74,6 +74,13 @@ import Testing
                 #expect(chunked.report == inOrder.report)
                 for (k, rows) in chunked.rows.enumerated() {
                     #expect(rows == inOrder.rows[k], "query \(k), \(threads) chunks, idle \(String(describing: idle))")
+                }
+                // Chunks split for threads done early, as they come.
+                let split = try Self.answers(path, threads: threads, filter: filter, cleaning: cleaning, idle: idle, splitBytes: 8 << 10)
+                #expect(split.chunks.allSatisfy { $0 >= threads })
+                #expect(split.report == inOrder.report)
+                for (k, rows) in split.rows.enumerated() {
+                    #expect(rows == inOrder.rows[k], "query \(k), \(split.chunks[k]) chunks split from \(threads), idle \(String(describing: idle))")
                 }
             }
         }

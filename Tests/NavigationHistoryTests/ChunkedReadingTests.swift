@@ -5,18 +5,29 @@ import Testing
 /// Reading a log in chunks at once: where chunks begin and end, and what each is handed.
 @Suite struct ChunkedReadingTests {
     /// The events each chunk was handed, with whether each ends the chunk.
-    static func chunks(_ path: String, count: Int) throws -> (parts: [[(event: NavigationEvent, endsChunk: Bool)]], report: ReadReport)? {
-        try chunksWithPositions(path, count: count).map { read in (read.parts.map { $0.map { ($0.event, $0.endsChunk) } }, read.report) }
+    static func chunks(_ path: String, count: Int, splitBytes: Int = LogReader.splitBytes, slowingFirst: Bool = false)
+        throws -> (parts: [[(event: NavigationEvent, endsChunk: Bool)]], report: ReadReport)? {
+        try chunksWithPositions(path, count: count, splitBytes: splitBytes, slowingFirst: slowingFirst).map { read in
+            (read.parts.map { $0.map { ($0.event, $0.endsChunk) } }, read.report)
+        }
     }
 
-    /// The events each chunk was handed, with their positions as a reading in order numbers them.
-    static func chunksWithPositions(_ path: String, count: Int)
+    /// The events each chunk was handed, with their positions as a reading in order numbers them;
+    /// `slowingFirst` makes the first chunk's thread take 20 µs an event.
+    static func chunksWithPositions(_ path: String, count: Int, splitBytes: Int = LogReader.splitBytes, slowingFirst: Bool = false)
         throws -> (parts: [[(event: NavigationEvent, position: EventPosition, endsChunk: Bool)]], report: ReadReport)? {
+        typealias Part = (slow: Bool, events: [(event: NavigationEvent, position: EventPosition, endsChunk: Bool)])
         let (files, segmented) = try LogFiles.resolve(path)
-        let read = try LogReader(path: path).readInChunks(files: files, segmented: segmented, count: count, minimumBytes: 0, make: { _ in
-            [(event: NavigationEvent, position: EventPosition, endsChunk: Bool)]()
-        }) { part, event, position, endsChunk in part.append((event, position, endsChunk)) }
-        return read.map { read in (read.chunks.map { chunk in chunk.part.map { ($0.event, chunk.position($0.position), $0.endsChunk) } }, read.report) }
+        let read = try LogReader(path: path).readInChunks(files: files, segmented: segmented, count: count, minimumBytes: 0,
+                                                          splitBytes: splitBytes, make: { beginsLog in
+            Part(slow: slowingFirst && beginsLog, events: [])
+        }) { part, event, position, endsChunk in
+            if part.slow { usleep(20) }
+            part.events.append((event, position, endsChunk))
+        }
+        return read.map { read in
+            (read.chunks.map { chunk in chunk.part.events.map { ($0.event, chunk.position($0.position), $0.endsChunk) } }, read.report)
+        }
     }
 
     @Test(arguments: [2, 3, 8])
@@ -27,6 +38,34 @@ import Testing
         let read = try #require(try Self.chunks(path, count: count))
         // A range may have no session start in its first quarter: then it joins the one before.
         #expect(read.parts.count > count / 2 && read.parts.count <= count)
+        try Self.expectReadAsInOrder(read, events: events, path: path)
+    }
+
+    @Test(arguments: [2, 3], [false, true])
+    func aThreadDoneWithItsChunkReadsTheRestOfAnotherFromASessionStart(count: Int, segmented: Bool) throws {
+        // The first chunk's thread is slowed: the others, done long before, ask it for part of
+        // what it has left, again and again, and read it as chunks of their own.
+        let directory = TemporaryDirectory()
+        let events = generatedEvents(6000, seed: 5)
+        let path = segmented ? directory.path + "/log" : directory.file("log.jsonl", logBytes(events))
+        if segmented {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            for (k, start) in stride(from: 0, to: events.count, by: 700).enumerated() {
+                _ = directory.file(String(format: "log/%08d.jsonl", k + 1), logBytes(Array(events[start..<min(start + 700, events.count)])))
+            }
+        }
+        let read = try #require(try Self.chunks(path, count: count, splitBytes: 16 << 10, slowingFirst: true))
+        #expect(read.parts.count >= count + 2, "\(read.parts.map(\.count))")
+        try Self.expectReadAsInOrder(read, events: events, path: path)
+        // Each split gives away the later half of what is left: the first chunk ends within the
+        // first half of the log, however many times it was asked.
+        #expect(read.parts[0].count < events.count / 2)
+    }
+
+    /// Expects the chunks to be handed every event of the log once, but for the event beginning
+    /// each chunk after the first, which ends the chunk before; and the report of a reading in order.
+    static func expectReadAsInOrder(_ read: (parts: [[(event: NavigationEvent, endsChunk: Bool)]], report: ReadReport),
+                                    events: [NavigationEvent], path: String) throws {
         var joined: [NavigationEvent] = []
         for (k, part) in read.parts.enumerated() {
             if k > 0 {
@@ -42,7 +81,8 @@ import Testing
         #expect(read.report.events == inOrder.events)
         #expect(read.report.sessions == inOrder.sessions)
         #expect(read.report.bytes == inOrder.bytes)
-        #expect(read.report.firstSeq == 1 && read.report.lastSeq == 3000)
+        #expect(read.report.segments == inOrder.segments)
+        #expect(read.report.firstSeq == events.first?.seq && read.report.lastSeq == events.last?.seq)
     }
 
     @Test(arguments: [2, 5])
@@ -60,6 +100,19 @@ import Testing
         #expect(read.parts.count > 1)
         #expect(read.report.sessions == 5)
         #expect(try LogReader(path: path).read { _ in }.sessions == 5)
+    }
+
+    @Test func aSessionIdUsedAgainChunksLaterIsCountedOnce() throws {
+        // The last session takes the first one's id: the chunks between never see it.
+        var events = generatedEvents(3000, seed: 7)
+        let first = events[0].session, last = events[events.count - 1].session
+        for k in events.indices where events[k].session == last { events[k].session = first }
+        let directory = TemporaryDirectory()
+        let path = directory.file("log.jsonl", logBytes(events))
+        let read = try #require(try Self.chunks(path, count: 4))
+        #expect(read.parts.count >= 3)
+        #expect(!read.parts[1].contains { $0.event.session == first })
+        #expect(read.report.sessions == Set(events.map(\.session)).count)
     }
 
     @Test func positionsAreNumberedAsInOrderAcrossSegments() throws {
@@ -106,6 +159,15 @@ import Testing
         let chunked = try SnapshotIndex.updated(source, interval: interval, save: false, threads: count, chunkedFrom: 0)
         #expect(inOrder.chunks == 1)
         #expect(chunked.chunks == count)
+        Self.expectSameIndex(chunked, inOrder)
+        // Chunks split for threads done early, as they come.
+        let split = try SnapshotIndex.updated(source, interval: interval, save: false, threads: count, chunkedFrom: 0, splitBytes: 8 << 10)
+        #expect(split.chunks >= count)
+        Self.expectSameIndex(split, inOrder)
+    }
+
+    /// Expects an index built in chunks to be the one built in order, to the bytes.
+    static func expectSameIndex(_ chunked: SnapshotIndex.Update, _ inOrder: SnapshotIndex.Update) {
         #expect(inOrder.index.firstAnomaly != nil && inOrder.index.entries.last!.anomaliesBefore > 2)
         // The first entry and session that differ, rather than thousands of them.
         #expect(chunked.index.entries.count == inOrder.index.entries.count)

@@ -66,7 +66,7 @@ import Testing
         #expect(set.index(of: a) == 0 && set.index(of: b) == 1 && set.count == 2)
     }
 
-    @Test func disjointnessAndUnionAgreeWithSets() {
+    @Test func disjointnessIntersectionAndUnionAgreeWithSets() {
         var random = SeededRandom(seed: 22)
         for size in [0, 1, 40, 3_000] {
             var a = StringSet(), b = StringSet()
@@ -83,11 +83,15 @@ import Testing
                 referenceB.insert(id)
             }
             #expect(a.isDisjoint(with: b) && b.isDisjoint(with: a))
-            if let shared = referenceA.first {
+            #expect(a.intersection(b).isEmpty)
+            // Then sharing a few ids, made apart.
+            for shared in referenceA.prefix(5) {
                 b.insert(String(decoding: Array(shared.utf8), as: UTF8.self))
                 referenceB.insert(shared)
                 #expect(!a.isDisjoint(with: b) && !b.isDisjoint(with: a))
             }
+            #expect(Set(a.intersection(b)) == referenceA.intersection(referenceB))
+            #expect(Set(b.intersection(a)) == referenceA.intersection(referenceB))
             a.formUnion(b)
             referenceA.formUnion(referenceB)
             #expect(a.count == referenceA.count)

@@ -6,31 +6,41 @@ extension LogReader {
     /// order takes a few milliseconds.
     package static let chunkedBytes = 16 << 20
 
+    /// How much a chunk must have left to read for its reader to give half of it to a thread left
+    /// without a chunk: below it, the thread would spend much of what it takes on setting out.
+    package static let splitBytes = 4 << 20
+
     /// Reads the log's `files` in chunks at once, one thread each, every chunk after the first
     /// beginning at a `session.start`, where the fold starts over from an empty state.
     ///
     /// The files' bytes are cut into `count` equal ranges. Each range after the first begins at the
     /// first `session.start` in its first quarter; a range without one joins the range before. A
-    /// chunk's events go to `consume` in order, on the chunk's thread, with the chunk's own part and
-    /// the event's position, whose line ``ReadChunk/position(_:)`` numbers as a reading in order
-    /// does. A chunk's last event is the next chunk's first, handed over with `endsChunk` true, so
-    /// that what that event ends is ended as a reading in order ends it. Every line is checked by
-    /// the chunk it is in; the first of each chunk after the first by the chunk before too.
+    /// thread that is done with its chunk while another still has at least `splitBytes` left to
+    /// read asks that chunk's reader for part of it: the reader ends its chunk at the first
+    /// `session.start` in the third quarter of what it has left, and the asking thread reads from
+    /// there as a chunk of its own. A chunk's events go to `consume` in order, on the chunk's thread,
+    /// with the chunk's own part and the event's position, whose line ``ReadChunk/position(_:)``
+    /// numbers as a reading in order does. A chunk's last event is the next chunk's first, handed
+    /// over with `endsChunk` true, so that what that event ends is ended as a reading in order ends
+    /// it. Every line is checked by the chunk it is in; the first of each chunk after the first by
+    /// the chunk before too.
     ///
     /// - Parameters:
     ///   - files: The log's files, in order, as ``LogFiles/resolve(_:)`` lists them; `segmented`
     ///     says they are store segments, whose lines must all carry a `crc`.
     ///   - count: How many ranges, and threads; fewer than 2 reads nothing.
     ///   - minimumBytes: Logs smaller than this are not read in chunks.
-    ///   - make: Makes the part of the chunk that begins in range `k`, on the calling thread.
+    ///   - splitBytes: How much a chunk must have left to read to be split for an idle thread.
+    ///   - make: Makes the part of a chunk, on the thread that reads it: `beginsLog` for the first.
     ///   - consume: Hands an event to its chunk's part.
     /// - Returns: The chunks in order, with the report a reading in order gives. Nil when there are
     ///   no files, fewer than `minimumBytes`, `count` below 2, snapshots to check, or fewer than two
-    ///   chunks that begin; or when the chunks' readings cannot stand for one in order: a chunk
+    ///   ranges that begin; or when the chunks' readings cannot stand for one in order: a chunk
     ///   met a defect (but in `salvage`), or did not end at the next chunk's first event. Then read
     ///   the log in order, which reports what it found.
     /// - Throws: `noInput` and `io`, and the first error `consume` throws, in chunk order.
-    package func readInChunks<Part>(files: [String], segmented: Bool, count: Int, minimumBytes: Int, make: (Int) -> Part,
+    package func readInChunks<Part>(files: [String], segmented: Bool, count: Int, minimumBytes: Int, splitBytes: Int = splitBytes,
+                                    make: @Sendable (_ beginsLog: Bool) -> Part,
                                     _ consume: @Sendable (inout Part, NavigationEvent, EventPosition, _ endsChunk: Bool) throws -> Void)
         throws -> (chunks: [ReadChunk<Part>], report: ReadReport)? {
         guard count > 1, !checksSnapshots, !files.isEmpty else { return nil }
@@ -50,34 +60,44 @@ extension LogReader {
             } ?? nil
         }
         try starts.throwFirstError()
-        let begun = (0..<count).compactMap { k in starts[k]!.map { (range: k, start: $0) } }
+        let begun = (0..<count).compactMap { k in starts[k]! }
         guard begun.count > 1 else { return nil }
-        let chunks = Slots<Chunk<Part>>(count: begun.count)
-        for (n, chunk) in begun.enumerated() {
-            let end = n + 1 < begun.count ? layout.offset(of: begun[n + 1].start) : nil
-            chunks[n] = Chunk(part: make(chunk.range), start: chunk.start, end: end)
+        let queue = ChunkQueue<Part>(begun.indices.map { n in
+            let from = layout.offset(of: begun[n])
+            return Chunk(start: begun[n], from: from, end: n + 1 < begun.count ? layout.offset(of: begun[n + 1]) : nil)
+        }, total: layout.total)
+        onThreads(count) { _ in
+            while let chunk = queue.take() {
+                do {
+                    try readChunk(chunk, from: queue, in: layout, segmented: segmented, splitBytes: splitBytes, make: make, consume)
+                } catch {
+                    chunk.error = error
+                }
+                queue.finish(chunk)
+            }
         }
-        DispatchQueue.concurrentPerform(iterations: begun.count) { n in
-            chunks.attempt(n) { try readChunk(&chunks[n]!, in: layout, segmented: segmented, consume) }
-        }
-        try chunks.throwFirstError()
-        return merge((0..<begun.count).map { chunks[$0]! }, in: layout, segmented: segmented)
+        let chunks = queue.chunks
+        if let error = chunks.lazy.compactMap(\.error).first { throw error }
+        return merge(chunks, in: layout, segmented: segmented)
     }
 
-    /// Reads a chunk from its start to the next chunk's first event.
-    private func readChunk<Part>(_ chunk: inout Chunk<Part>, in layout: ChunkLayout, segmented: Bool,
+    /// Reads a chunk from its start to the next chunk's first event; when a thread asks, gives it
+    /// part of what is left.
+    private func readChunk<Part>(_ chunk: Chunk<Part>, from queue: ChunkQueue<Part>, in layout: ChunkLayout, segmented: Bool,
+                                 splitBytes: Int, make: (Bool) -> Part,
                                  _ consume: (inout Part, NavigationEvent, EventPosition, Bool) throws -> Void) throws {
         var reader = self
         reader.threads = 1
         reader.keepsSessionIDs = true
-        let end = chunk.end
+        var end = chunk.end
         var endedAtNext: EventPosition?
-        var part = chunk.part
+        var part = make(chunk.from == 0)
         defer {
             chunk.part = part
             chunk.endedAtNext = endedAtNext
         }
-        let start = chunk.start.file == 0 && chunk.start.offset == 0 ? nil : chunk.start
+        let start = chunk.from == 0 ? nil : chunk.start
+        let request = chunk.request
         chunk.report = try reader.scan(files: layout.files, segmented: segmented, from: start) { event, position in
             if let end, case let at = layout.offset(of: position), at >= end {
                 guard at == end else { return false }   // the next chunk's first event never came
@@ -85,9 +105,25 @@ extension LogReader {
                 endedAtNext = position
                 return false
             }
+            if request.isAsked {
+                let at = layout.offset(of: position)
+                let split: Chunk<Part>? = splitBytes <= (end ?? layout.total) - at ? self.split(from: at, to: end, in: layout, segmented: segmented) : nil
+                queue.answer(chunk, with: split)
+                end = split?.from ?? end
+            }
             try consume(&part, event, position, false)
             return true
         }
+    }
+
+    /// A chunk for the rest of a chunk's range, from the first `session.start` in the third quarter
+    /// of the range from `at` to `end`; nil when there is none.
+    private func split<Part>(from at: Int, to end: Int?, in layout: ChunkLayout, segmented: Bool) -> Chunk<Part>? {
+        let middle = at + ((end ?? layout.total) - at) / 2
+        // Not found when the files cannot be read: the chunk's reader, reading on, reports it.
+        guard let found = try? findSessionStart(in: layout, from: middle, before: middle + ((end ?? layout.total) - middle) / 2,
+                                                segmented: segmented) else { return nil }
+        return Chunk(start: found, from: layout.offset(of: found), end: end)
     }
 
     /// The chunks' parts, with their reports merged into the one a reading in order gives; nil when
@@ -102,7 +138,6 @@ extension LogReader {
     private func merge<Part>(_ chunks: [Chunk<Part>], in layout: ChunkLayout, segmented: Bool) -> (chunks: [ReadChunk<Part>], report: ReadReport)? {
         var merged = ReadReport(mode: mode)
         var read: [ReadChunk<Part>] = []
-        var earlierIDs = StringSet()
         for (n, chunk) in chunks.enumerated() {
             guard let report = chunk.report, chunk.end == nil || chunk.endedAtNext != nil, report.stoppedAt == nil,
                   report.defectCount == 0 || mode == .salvage && report.defects.count == report.defectCount
@@ -111,7 +146,7 @@ extension LogReader {
             // gave the event that ended it.
             var start = chunk.start
             if n > 0 { start.line = read[n - 1].position(chunks[n - 1].endedAtNext!).line }
-            let numbered = ReadChunk(part: chunk.part, start: start)
+            let numbered = ReadChunk(part: chunk.part!, start: start)
             read.append(numbered)
             func renumbered(_ found: LogDefect) -> LogDefect {
                 guard let file = layout.files.firstIndex(of: found.file) else { return found }
@@ -128,16 +163,13 @@ extension LogReader {
             merged.firstSeq = merged.firstSeq ?? report.firstSeq
             merged.lastSeq = report.lastSeq ?? merged.lastSeq
             // Each session once: not those an earlier chunk saw too (at least the one whose start
-            // begins this chunk). The earlier chunks' ids are gathered into one set only for a
-            // third chunk and on: with two, the first chunk's set is asked as it is.
-            let shared = n == 0 ? 0 : report.sessionIDs.count { earlierIDs.contains($0) }
-            merged.sessions += report.sessionIDs.count - shared
-            if n == 0 {
-                earlierIDs = report.sessionIDs
-            } else if n < chunks.count - 1 {
-                earlierIDs.formUnion(report.sessionIDs)
-            }
-            if n == chunks.count - 1 { merged.bytes = layout.offset(of: chunk.start) + report.bytes }
+            // begins this chunk). Asked of each earlier chunk's set apart, through the smaller of
+            // the two, rather than of their union: the union would copy the largest set, and the
+            // chunks split off for idle threads are small.
+            var shared = StringSet()
+            for earlier in chunks[..<n] { shared.formUnion(report.sessionIDs.intersection(earlier.report!.sessionIDs)) }
+            merged.sessions += report.sessionIDs.count - shared.count
+            if n == chunks.count - 1 { merged.bytes = chunk.from + report.bytes }
         }
         merged.segments = layout.files.count
         return (read, merged)
@@ -219,7 +251,7 @@ private struct ChunkLayout: Sendable {
     }
 }
 
-/// A chunk of a log read by ``LogReader/readInChunks(files:segmented:count:minimumBytes:make:_:)``: what it made of
+/// A chunk of a log read by ``LogReader/readInChunks(files:segmented:count:minimumBytes:splitBytes:make:_:)``: what it made of
 /// its events, and where it begins.
 package struct ReadChunk<Part> {
     package var part: Part
@@ -232,23 +264,6 @@ package struct ReadChunk<Part> {
         var numbered = position
         if position.file == start.file { numbered.line += start.line - 1 }
         return numbered
-    }
-}
-
-/// A chunk of a reading: where it begins and where the next chunk begins (nil for the last), what
-/// it made of its events and what its reading found.
-private struct Chunk<Part> {
-    var part: Part
-    let start: EventPosition
-    let end: Int?
-    var report: ReadReport?
-    /// Where the next chunk's first event was, when this chunk got to it.
-    var endedAtNext: EventPosition?
-
-    init(part: Part, start: EventPosition, end: Int?) {
-        self.part = part
-        self.start = start
-        self.end = end
     }
 }
 

@@ -65,6 +65,14 @@ package struct StringSet: Sequence, Sendable {
         return !small.strings.contains { large.contains($0) }
     }
 
+    /// The strings in both sets, in the order the smaller set has them.
+    package func intersection(_ other: StringSet) -> StringSet {
+        let (small, large) = count <= other.count ? (self, other) : (other, self)
+        var both = StringSet()
+        for string in small.strings where large.contains(string) { both.insert(string) }
+        return both
+    }
+
     /// Inserts the strings of `other` that are not here.
     package mutating func formUnion(_ other: StringSet) {
         for string in other.strings { insert(string) }

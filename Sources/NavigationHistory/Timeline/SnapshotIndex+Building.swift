@@ -29,7 +29,7 @@ package struct LogSource: Sendable {
 }
 
 extension SnapshotIndex {
-    /// What ``updated(_:interval:mode:save:threads:chunkedFrom:)`` did.
+    /// What ``updated(_:interval:mode:save:threads:chunkedFrom:splitBytes:)`` did.
     package struct Update: Sendable {
         package var index: SnapshotIndex
         /// The report of the reading it did: from the last entry on, or of the whole log.
@@ -48,7 +48,7 @@ extension SnapshotIndex {
     /// - Throws: what reading the log throws in `mode`.
     package static func updated(_ source: LogSource, interval: Int = defaultInterval, mode: RecoveryMode = .tolerateTornTail,
                                 save: Bool = true, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                                chunkedFrom: Int = LogReader.chunkedBytes) throws -> Update {
+                                chunkedFrom: Int = LogReader.chunkedBytes, splitBytes: Int = LogReader.splitBytes) throws -> Update {
         let file = path(forLog: source.path, segmented: source.segmented)
         var index = SnapshotIndex(interval: interval)
         index.mode = mode
@@ -63,7 +63,8 @@ extension SnapshotIndex {
         let reader = LogReader(path: source.path, mode: mode, threads: threads)
         let report: ReadReport
         var chunks = 1
-        if index.entries.isEmpty, let built = try builtInChunks(source, reader: reader, interval: interval, chunkedFrom: chunkedFrom) {
+        if index.entries.isEmpty, let built = try builtInChunks(source, reader: reader, interval: interval, chunkedFrom: chunkedFrom,
+                                                                        splitBytes: splitBytes) {
             (index.entries, index.sessions, index.firstAnomaly) = (built.entries, built.sessions, built.firstAnomaly)
             report = built.report
             chunks = built.chunks
@@ -117,15 +118,15 @@ extension SnapshotIndex {
             lastEntrySeq = start?.seq ?? Int.min
         }
 
-        /// Building chunk `k`, which begins at a `session.start` unless it is the first, of a log whose
+        /// Building a chunk, which begins at a `session.start` unless it `beginsLog`, of a log whose
         /// first seq is `firstSeq`.
-        init(interval: Int, chunk k: Int, ofLogFrom firstSeq: Int) {
+        init(interval: Int, chunkBeginningLog beginsLog: Bool, ofLogFrom firstSeq: Int) {
             self.interval = interval
             state = NavigationState()
             tracker = SessionTracker()
             anomalies = 0
             firstEntrySeq = firstSeq
-            skipsEntry = k > 0
+            skipsEntry = !beginsLog
         }
 
         mutating func consume(_ event: NavigationEvent, at position: EventPosition, in source: LogSource) {
@@ -149,13 +150,13 @@ extension SnapshotIndex {
 
     /// Builds the index of a log of at least `chunkedFrom` bytes in chunks on the reader's threads,
     /// each begun at a `session.start`, where the fold and the sessions start over; nil when it
-    /// cannot be built so (see ``LogReader/readInChunks(files:segmented:count:minimumBytes:make:_:)``).
-    private static func builtInChunks(_ source: LogSource, reader: LogReader, interval: Int, chunkedFrom: Int)
+    /// cannot be built so (see ``LogReader/readInChunks(files:segmented:count:minimumBytes:splitBytes:make:_:)``).
+    private static func builtInChunks(_ source: LogSource, reader: LogReader, interval: Int, chunkedFrom: Int, splitBytes: Int)
         throws -> (entries: [Entry], sessions: [SessionSummary], firstAnomaly: Projection.Anomaly?, report: ReadReport, chunks: Int)? {
         guard reader.threads > 1, let first = source.names.first, let firstSeq = source.event(file: first, offset: 0)?.seq else { return nil }
         guard let read = try reader.readInChunks(files: source.files, segmented: source.segmented, count: reader.threads,
-                                                 minimumBytes: chunkedFrom, make: { k in
-            Building(interval: interval, chunk: k, ofLogFrom: firstSeq)
+                                                 minimumBytes: chunkedFrom, splitBytes: splitBytes, make: { beginsLog in
+            Building(interval: interval, chunkBeginningLog: beginsLog, ofLogFrom: firstSeq)
         }, { building, event, position, _ in
             // The event that begins the next chunk gets its entry here, with the state before it
             // as a reading in order has it, and ends this chunk's last session.
