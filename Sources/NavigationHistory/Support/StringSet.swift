@@ -32,7 +32,15 @@ package struct StringSet: Sequence, Sendable {
     /// The index of `string` — how many strings were inserted before it — inserting it unless it
     /// is here; and whether it was inserted.
     package mutating func index(inserting string: String) -> (index: Int, inserted: Bool) {
-        let (fragment, slot, found) = find(string)
+        index(inserting: string, fragment: Self.fragment(of: string))
+    }
+
+    /// The index of `string`, nil when it is not here.
+    package func index(of string: String) -> Int? { find(string, fragment: Self.fragment(of: string)).index }
+
+    @discardableResult
+    private mutating func index(inserting string: String, fragment: UInt64) -> (index: Int, inserted: Bool) {
+        let (slot, found) = find(string, fragment: fragment)
         if let found { return (found, false) }
         strings.append(string)
         slots[slot] = fragment << 32 | UInt64(strings.count)
@@ -40,42 +48,48 @@ package struct StringSet: Sequence, Sendable {
         return (strings.count - 1, true)
     }
 
-    /// The index of `string`, nil when it is not here.
-    package func index(of string: String) -> Int? { find(string).index }
-
-    /// Where `string` is: its hash fragment, and the slot holding it with its index, or the empty
-    /// slot it would take.
+    /// Where `string`, whose hash fragment is `fragment`, is: the slot holding it with its index,
+    /// or the empty slot it would take.
     @inline(__always)
-    private func find(_ string: String) -> (fragment: UInt64, slot: Int, index: Int?) {
-        let fragment = Self.fragment(of: string)
+    private func find(_ string: String, fragment: UInt64) -> (slot: Int, index: Int?) {
         var slot = Self.slot(of: fragment, in: slots.count)
         while slots[slot] != 0 {
             if slots[slot] >> 32 == fragment {
                 let index = Int(slots[slot] & 0xFFFF_FFFF) - 1
-                if strings[index] == string { return (fragment, slot, index) }
+                if strings[index] == string { return (slot, index) }
             }
             slot = (slot + 1) & (slots.count - 1)
         }
-        return (fragment, slot, nil)
+        return (slot, nil)
     }
 
     /// Whether no string is in both sets.
     package func isDisjoint(with other: StringSet) -> Bool {
         let (small, large) = count <= other.count ? (self, other) : (other, self)
-        return !small.strings.contains { large.contains($0) }
+        return !small.entries.contains { large.find($0.string, fragment: $0.fragment).index != nil }
     }
 
-    /// The strings in both sets, in the order the smaller set has them.
+    /// The strings in both sets.
     package func intersection(_ other: StringSet) -> StringSet {
         let (small, large) = count <= other.count ? (self, other) : (other, self)
         var both = StringSet()
-        for string in small.strings where large.contains(string) { both.insert(string) }
+        for (string, fragment) in small.entries where large.find(string, fragment: fragment).index != nil {
+            both.index(inserting: string, fragment: fragment)
+        }
         return both
     }
 
-    /// Inserts the strings of `other` that are not here.
+    /// Inserts the strings of `other` that are not here, in the order of its table rather than of
+    /// its insertions.
     package mutating func formUnion(_ other: StringSet) {
-        for string in other.strings { insert(string) }
+        for (string, fragment) in other.entries { index(inserting: string, fragment: fragment) }
+    }
+
+    /// The strings with their hash fragments, as the slots keep them: what another set looks a
+    /// string up by without hashing it again. Comparing two chunks' sets of some 100,000 ids at
+    /// 10M events, hashing them again took three quarters of the time.
+    private var entries: some Sequence<(string: String, fragment: UInt64)> {
+        slots.lazy.filter { $0 != 0 }.map { (strings[Int($0 & 0xFFFF_FFFF) - 1], $0 >> 32) }
     }
 
     /// The strings, in the order they were inserted.
