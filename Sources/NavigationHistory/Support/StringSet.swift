@@ -38,6 +38,7 @@ package struct StringSet: Sequence, Sendable {
     /// The index of `string`, nil when it is not here.
     package func index(of string: String) -> Int? { find(string, fragment: Self.fragment(of: string)).index }
 
+    /// ``index(inserting:)`` for a string whose hash fragment is known.
     @discardableResult
     private mutating func index(inserting string: String, fragment: UInt64) -> (index: Int, inserted: Bool) {
         let (slot, found) = find(string, fragment: fragment)
