@@ -6,9 +6,11 @@ without the fold.
 
     analytics_duckdb.py NAVLOG LOG [LOG ...] [--repeat K]
 
-navlog is timed as a process (best of K) and its peak memory is the child's ru_maxrss; DuckDB is
-timed inside its process (best of K) with its default threads, its peak memory the growth of this
-process's ru_maxrss over the run. Prints one JSON object per (log, query, engine).
+navlog is timed as a process and its peak memory is the child's ru_maxrss; DuckDB is timed inside
+its process with its default threads, its peak memory the growth of this process's ru_maxrss over
+the run. The two take turns, K rounds of one run each, so that a neighbour's burst of load falls on
+both alike rather than on one engine's block of runs. Prints one JSON object per (log, query,
+engine), with the best and the median of its K times.
 """
 import argparse
 import json
@@ -50,17 +52,21 @@ FUNNEL = """
 """
 
 
-def navlog_run(navlog, args, repeat):
-    best, peak = None, 0
-    for _ in range(repeat):
-        code = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
-                "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL); "
-                "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-        out = subprocess.run([sys.executable, "-c", code, navlog, *args], check=True, capture_output=True, text=True).stdout.split()
-        seconds, kib = float(out[0]), int(out[1])
-        best = seconds if best is None else min(best, seconds)
-        peak = max(peak, kib)
-    return best, peak * 1024
+def navlog_run(navlog, args):
+    """One run of navlog: its seconds and its peak memory in bytes."""
+    code = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
+            "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL); "
+            "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", code, navlog, *args], check=True, capture_output=True, text=True).stdout.split()
+    return float(out[0]), int(out[1]) * 1024
+
+
+def summary(times):
+    """The best and the median of `times`."""
+    ordered = sorted(times)
+    middle = len(ordered) // 2
+    median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+    return {"seconds": ordered[0], "median_seconds": median}
 
 
 def main():
@@ -79,20 +85,23 @@ def main():
             "funnel, 3 steps": (["funnel", log, "--steps", "category,recipe,reviews", "--format", "json"], FUNNEL),
         }
         for name, (navlog_args, sql) in queries.items():
-            seconds, peak = navlog_run(args.navlog, navlog_args, args.repeat)
-            print(json.dumps({"log": log, "events": events, "query": name, "engine": "navlog", "seconds": seconds, "peak_bytes": peak}), flush=True)
             before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             con = duckdb.connect()
             text = sql.format(screens=SCREENS.format(log=source))
-            best = None
+            navlog_times, duckdb_times, peak = [], [], 0
             for _ in range(args.repeat):
+                seconds, bytes_ = navlog_run(args.navlog, navlog_args)
+                navlog_times.append(seconds)
+                peak = max(peak, bytes_)
                 start = time.perf_counter()
                 con.execute(text).fetchall()
-                best = time.perf_counter() - start if best is None else min(best, time.perf_counter() - start)
+                duckdb_times.append(time.perf_counter() - start)
             threads = con.execute("SELECT current_setting('threads')").fetchone()[0]
             con.close()
             grown = max(0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024
-            print(json.dumps({"log": log, "events": events, "query": name, "engine": f"duckdb ({threads} threads)", "seconds": best,
+            print(json.dumps({"log": log, "events": events, "query": name, "engine": "navlog", **summary(navlog_times), "peak_bytes": peak}),
+                  flush=True)
+            print(json.dumps({"log": log, "events": events, "query": name, "engine": f"duckdb ({threads} threads)", **summary(duckdb_times),
                               "peak_bytes": grown}), flush=True)
 
 
