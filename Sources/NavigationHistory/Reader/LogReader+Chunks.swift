@@ -15,15 +15,16 @@ extension LogReader {
     ///
     /// The files' bytes are cut into `count` equal ranges. Each range after the first begins at the
     /// first `session.start` in its first quarter; a range without one joins the range before. A
-    /// thread that is done with its chunk while another still has at least `splitBytes` left to
-    /// read asks that chunk's reader for part of it: the reader ends its chunk at the first
-    /// `session.start` in the third quarter of what it has left, and the asking thread reads from
-    /// there as a chunk of its own. A chunk's events go to `consume` in order, on the chunk's thread,
-    /// with the chunk's own part and the event's position, whose line ``ReadChunk/position(_:)``
-    /// numbers as a reading in order does. A chunk's last event is the next chunk's first, handed
-    /// over with `endsChunk` true, so that what that event ends is ended as a reading in order ends
-    /// it. Every line is checked by the chunk it is in; the first of each chunk after the first by
-    /// the chunk before too.
+    /// thread without a chunk (done with its own, or left without one by a range that joined the
+    /// one before) while another chunk has at least `splitBytes` left to read asks that chunk's
+    /// reader for part of it: the reader ends its chunk at the first `session.start` in the third
+    /// quarter of what it has left, and the asking thread reads from there as a chunk of its own.
+    /// A chunk's events go to `consume` in order, on the chunk's thread, with the chunk's own part
+    /// and the event's position, whose line ``ReadChunk/position(_:)`` numbers as a reading in
+    /// order does. A chunk's last event is the next chunk's first, handed over with `endsChunk`
+    /// true, so that what that event ends is ended as a reading in order ends it. Every line is
+    /// checked by the chunk it is in; the first of each chunk after the first by the chunk before
+    /// too.
     ///
     /// - Parameters:
     ///   - files: The log's files, in order, as ``LogFiles/resolve(_:)`` lists them; `segmented`
@@ -267,8 +268,8 @@ package struct ReadChunk<Part> {
     }
 }
 
-/// One value per chunk, each written by the chunk's own thread, read once they are all done: each
-/// in memory of its own, so that no thread touches another's.
+/// One value per range, each written by the range's own thread, read once they are all done:
+/// each in memory of its own, so that no thread touches another's.
 private final class Slots<Value>: @unchecked Sendable {
     private let count: Int
     private let values: UnsafeMutablePointer<Value?>
