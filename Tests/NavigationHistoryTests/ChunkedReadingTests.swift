@@ -69,7 +69,7 @@ import Testing
         var joined: [NavigationEvent] = []
         for (k, part) in read.parts.enumerated() {
             if k > 0 {
-                #expect(part.first?.event.startsSession == true)
+                #expect(part.first?.event.isSessionStart == true)
                 #expect(read.parts[k - 1].last?.event == part.first?.event)
             }
             #expect(part.dropLast().allSatisfy { !$0.endsChunk })
@@ -203,7 +203,7 @@ import Testing
         let directory = TemporaryDirectory()
         let events = generatedEvents(3000, seed: 7).enumerated().map { k, event in
             var event = event
-            if k > 0, event.startsSession { event.action = .sessionEnd(reason: nil) }
+            if k > 0, event.isSessionStart { event.action = .sessionEnd(reason: nil) }
             return event
         }
         let path = directory.file("log.jsonl", logBytes(events))
@@ -217,7 +217,7 @@ import Testing
         let directory = TemporaryDirectory()
         let events = generatedEvents(4000, seed: 7).enumerated().map { k, event in
             var event = event
-            if k > 400, k < 2700, event.startsSession { event.action = .sessionEnd(reason: nil) }
+            if k > 400, k < 2700, event.isSessionStart { event.action = .sessionEnd(reason: nil) }
             return event
         }
         let path = directory.file("log.jsonl", logBytes(events))

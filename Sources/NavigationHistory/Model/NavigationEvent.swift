@@ -32,7 +32,7 @@ public struct NavigationEvent: Sendable, Hashable {
         return false
     }
 
-    /// Whether this is a `session.start`.
+    /// Whether this is a `session.start`, which clears the state.
     public var isSessionStart: Bool {
         if case .sessionStart = action { return true }
         return false

@@ -190,20 +190,11 @@ extension LogReader {
         var found: EventPosition?
         _ = try reader.scan(files: layout.files, segmented: segmented, from: position) { event, position in
             guard layout.offset(of: position) < before else { return false }
-            guard event.startsSession else { return true }
+            guard event.isSessionStart else { return true }
             found = EventPosition(file: position.file, offset: position.offset, line: 1)   // a chunk numbers its lines from 1
             return false
         }
         return found
-    }
-}
-
-extension NavigationEvent {
-    /// Whether this is a `session.start`, which clears the state. A function of its own: a pattern
-    /// inlined into a large function copies the whole action.
-    @inline(never)
-    package var startsSession: Bool {
-        if case .sessionStart = action { true } else { false }
     }
 }
 

@@ -192,7 +192,7 @@ private struct Gathering: ViewQuery {
 
     mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {
         Self.close(current, named: named, keeping: recent, into: &namedKept, &recentKept)
-        current = Replay(id: event.session, start: event.startsSession ? NavigationState() : stateBefore)
+        current = Replay(id: event.session, start: event.isSessionStart ? NavigationState() : stateBefore)
         // Room for a session's events, which it mostly gets: grown one at a time, the array was
         // copied six times.
         current!.events.reserveCapacity(min(limit, 64))
