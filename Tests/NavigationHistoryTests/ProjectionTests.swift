@@ -84,6 +84,32 @@ import Testing
         #expect(state.scenes["main"]?.stacks["home"] == [Route(screen: "f")])
     }
 
+    /// A scene or stack is found by comparing ids among a few, by hashing them among many: either
+    /// way an id equal as a string finds it, however it is made or spelled.
+    @Test(arguments: [2, 12])
+    func scenesAndStacksAreFoundByIdsEqualAsStrings(others: Int) {
+        let long = String(repeating: "tab-with-a-long-id-", count: 2)   // not a short string: compared by its bytes
+        var actions: [NavigationAction] = [.sessionStart(app: nil, launch: .cold, meta: nil)]
+        for k in 0..<others { actions.append(.sceneOpen(scene: "w\(k)", kind: nil)) }
+        actions.append(.sceneOpen(scene: "caf\u{E9}", kind: nil))
+        for k in 0..<others { actions.append(.tabSelect(scene: "caf\u{E9}", tab: "t\(k)")) }
+        actions += [
+            .tabSelect(scene: "cafe\u{301}", tab: long),
+            .tabSelect(scene: "caf\u{E9}", tab: "t0"),
+            .push(scene: "cafe\u{301}", stack: String(long.reversed().reversed()), route: Route(screen: "a")),
+            .push(scene: "caf\u{E9}", stack: "sold-cre\u{300}me", route: Route(screen: "b")),
+            .push(scene: "cafe\u{301}", stack: "sold-cr\u{E8}me", route: Route(screen: "c")),
+            .pop(scene: "caf\u{E9}", stack: "sold-cr\u{E8}me", count: 1),
+        ]
+        let (state, anomalies) = Self.fold(actions)
+        #expect(anomalies.isEmpty)
+        #expect(state.scenes.count == others + 1)
+        let scene = state.scenes["caf\u{E9}"]
+        #expect(scene?.stacks.count == others + 2)
+        #expect(scene?.stacks[long] == [Route(screen: "a")])
+        #expect(scene?.stacks["sold-cr\u{E8}me"] == [Route(screen: "b")])
+    }
+
     @Test func statesThatHoldTheSameAreEqualHoweverTheyWereReached() {
         let (folded, _) = Self.fold([
             .sceneOpen(scene: "main", kind: nil), .tabSelect(scene: "main", tab: "home"),

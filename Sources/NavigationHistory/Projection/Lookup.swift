@@ -17,8 +17,20 @@ extension Dictionary where Key == String, Value: Sendable {
     @inline(__always)
     func index(forKey key: String, remembering last: inout Lookup<Value>?) -> Index? {
         if let last, last.key == key { return last.index }
-        guard let index = index(forKey: key) else { return nil }
+        guard let index = count <= 8 ? indexByComparing(key) : index(forKey: key) else { return nil }
         last = Lookup(key: key, index: index)
         return index
+    }
+
+    /// The index of `key`, found by comparing it with each key: a scene's stacks and an app's
+    /// scenes are a few, and hashing a key cost more than comparing it with all of them (equal
+    /// short strings compare as two words).
+    private func indexByComparing(_ key: String) -> Index? {
+        var index = startIndex
+        while index != endIndex {
+            if keys[index] == key { return index }
+            formIndex(after: &index)
+        }
+        return nil
     }
 }
