@@ -17,7 +17,7 @@ public enum ViewStream {
                             cleaning: PathCleaning = PathCleaning(), idle: Duration? = nil,
                             events: ((_ event: NavigationEvent, _ app: String?, _ stateAfter: NavigationState) throws -> Void)? = nil,
                             _ body: (AnalyticsView) throws -> Void) throws -> ReadReport {
-        var stream = Stream(filter: filter, cleaning: cleaning, idle: idle)
+        var stream = Stream(filter: filter, cleaning: cleaning, idle: idle, detailed: true)
         return try withoutActuallyEscaping(body) { body in
             var sink = ClosureSink(body: body, events: events)
             return try readInOrder(path, mode: mode, &stream, into: &sink)
@@ -60,7 +60,7 @@ public enum ViewStream {
                                          threads: threads, chunkedFrom: chunkedFrom, splitBytes: splitBytes, progress: progress) {
             return chunked
         }
-        var stream = Stream(filter: filter, cleaning: cleaning, idle: idle, progress: progress)
+        var stream = Stream(filter: filter, cleaning: cleaning, idle: idle, detailed: QuerySink.readsDetails(query), progress: progress)
         var sink = QuerySink(query: query, tracksSessions: false)
         let report = try readInOrder(path, mode: mode, &stream, into: &sink)
         var result = sink.query as! Query
@@ -84,10 +84,12 @@ public enum ViewStream {
                                                       cleaning: PathCleaning, idle: Duration?, threads: Int, chunkedFrom: Int,
                                                       splitBytes: Int, progress: (@Sendable (Int) -> Void)?) throws -> (query: Query, report: ReadReport, chunks: Int)? {
         let (files, segmented) = try LogFiles.resolve(path)
+        let detailed = QuerySink.readsDetails(query)
         guard let read = try LogReader(path: path, mode: mode).readInChunks(files: files, segmented: segmented, count: threads,
                                                                             minimumBytes: chunkedFrom, splitBytes: splitBytes, make: { _ in
             // A stream each, with a cleaner of its own: the cleaner's memo is not for sharing.
-            ChunkRun(stream: Stream(filter: filter, cleaning: cleaning, idle: idle, progress: progress), sink: QuerySink(query: query, tracksSessions: true))
+            ChunkRun(stream: Stream(filter: filter, cleaning: cleaning, idle: idle, detailed: detailed, progress: progress),
+                     sink: QuerySink(query: query, tracksSessions: true))
         }, { chunk, event, _, endsChunk in
             try chunk.consume(event, endsChunk: endsChunk)
         }) else { return nil }
@@ -165,6 +167,12 @@ private struct QuerySink: ViewSink {
     /// The query, as it counted so far.
     var query: any ViewQuery { holder.query }
 
+    /// Whether `query` reads views' details: all but some of those that read views in place do.
+    static func readsDetails(_ query: some ViewQuery) -> Bool {
+        guard let inPlace = query as? any InPlaceViewQuery else { return true }
+        return type(of: inPlace).readsDetails
+    }
+
     private static func holder(of query: some ViewQuery) -> any QueryHolding {
         if let inPlace = query as? any InPlaceViewQuery { return inPlaceHolder(of: inPlace) }
         return QueryHolder(query)
@@ -241,7 +249,7 @@ private struct Stream {
     let clean: ((String) -> String)?
     /// The idle gap that splits a session, in milliseconds.
     let gap: Int64?
-    var tracker = ScreenViewTracker()
+    var tracker: ScreenViewTracker
     /// The views the last event ended, taken out as they are handed over.
     let ended = EndedViews()
     /// The app version of the last view's session, and of the last event's.
@@ -262,7 +270,9 @@ private struct Stream {
     let progress: (@Sendable (Int) -> Void)?
     private var counted = 0
 
-    init(filter: AnalyticsFilter, cleaning: PathCleaning, idle: Duration?, progress: (@Sendable (Int) -> Void)? = nil) {
+    /// A stream whose views, unless `detailed`, leave out what ``ScreenViewTracker/init(detailed:)`` says.
+    init(filter: AnalyticsFilter, cleaning: PathCleaning, idle: Duration?, detailed: Bool, progress: (@Sendable (Int) -> Void)? = nil) {
+        tracker = ScreenViewTracker(detailed: detailed)
         self.filter = filter
         admitsAll = filter.admitsEverything
         clean = cleaning.isEmpty ? nil : cleaning.cleaner()

@@ -97,4 +97,32 @@ import Testing
         #expect(views.allSatisfy { !$0.crashed }, "\(views.map { "\($0.session):\($0.screen.route.screen):\($0.crashed)" })")
         #expect(views.map(\.session) == ["a", "a"])
     }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func viewsWithoutDetailsAreTheDetailedViewsWithTheirDetailsLeftOut(seed: UInt64) {
+        var detailed = ScreenViewTracker(), bare = ScreenViewTracker(detailed: false)
+        var expected: [ScreenView] = [], views: [ScreenView] = []
+        func leftOut(_ view: ScreenView) -> ScreenView {
+            var view = view
+            view.tab = nil
+            view.enteredBy = ""
+            view.screen.stack = nil
+            view.screen.route.params = nil
+            return view
+        }
+        for (k, event) in generatedEvents(20_000, seed: seed).enumerated() {
+            if k % 997 == 0 {   // an idle gap's resume now and then, as analytics do
+                expected += detailed.resume(before: event).map(leftOut)
+                views += bare.resume(before: event)
+            }
+            expected += detailed.consume(event).ended.map(leftOut)
+            views += bare.consume(event).ended
+        }
+        expected += detailed.finish().views.map(leftOut)
+        views += bare.finish().views
+        #expect(views.count == expected.count)
+        let first = views.indices.first { $0 < expected.count && views[$0] != expected[$0] }
+        #expect(first == nil, "view \(first ?? 0): \(first.map { "\(views[$0])" } ?? "") for \(first.map { "\(expected[$0])" } ?? "")")
+        #expect(expected.contains { $0.screen.sheets > 0 } && expected.contains { $0.screen.source == .splitContent }, "every kind of screen")
+    }
 }

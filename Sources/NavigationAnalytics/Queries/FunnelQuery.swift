@@ -62,6 +62,9 @@ public struct FunnelQuery: ViewQuery, InPlaceViewQuery {
         withUnsafePointer(to: view.screenView) { add(viewAt: $0, app: view.app) }
     }
 
+    /// Session, scene, screen, seq and start only.
+    static var readsDetails: Bool { false }
+
     mutating func add(viewAt view: UnsafePointer<ScreenView>, app _: String?) {
         // The view's members read where they lie: passed on as arguments, each was copied.
         if view.pointee.session != session {

@@ -59,9 +59,17 @@ public struct ScreenViewTracker: Sendable {
     package private(set) var session: String?
     private var sessionEnded = false
     private var last: (seq: Int, timestamp: Timestamp)?
+    /// Whether views carry their details: see ``init(detailed:)``.
+    private let detailed: Bool
 
     /// Creates a tracker at the start of a log.
-    public init() {}
+    public init() { detailed = true }
+
+    /// Creates a tracker at the start of a log whose views, unless `detailed`, leave out the
+    /// members that cost most to copy and that some queries never read: the tab (nil), how the
+    /// view was entered (`""`), and the route's stack and params (nil). Views begin and end as
+    /// detailed ones do: the screen and id that decide it are kept.
+    package init(detailed: Bool) { self.detailed = detailed }
 
     /// Folds `event` into the state and returns the fold's anomaly, if any, and the views that
     /// ended with it (sorted by scene).
@@ -127,8 +135,10 @@ public struct ScreenViewTracker: Sendable {
         endAll(at: last, crashed: false, keepInstant: true, into: ended)
         for scene in scenes {
             guard let now = state.scenes[scene] else { continue }
-            open.append(ScreenView(session: event.session, scene: scene, tab: now.tab, screen: now.visibleScreen, enteredBy: "resume",
-                                   startSeq: event.seq, start: event.timestamp, endSeq: event.seq, end: event.timestamp, crashed: false))
+            let screen = withUnsafePointer(to: now) { SceneState.visibleScreen(of: $0, detailed: detailed) }
+            open.append(ScreenView(session: event.session, scene: scene, tab: detailed ? now.tab : nil, screen: screen,
+                                   enteredBy: detailed ? "resume" : "", startSeq: event.seq, start: event.timestamp, endSeq: event.seq,
+                                   end: event.timestamp, crashed: false))
         }
         return ended.takeAll()
     }
@@ -144,11 +154,12 @@ public struct ScreenViewTracker: Sendable {
         }
         // Through the values' modify accessor: their getter copies the scene, stacks and all.
         let (screen, tab) = withUnsafeMutablePointer(to: &state.sceneStorage.values[sceneIndex]) {
-            (SceneState.visibleScreen(of: $0), $0.pointee.tab)
+            // Each way with a constant, for the screen's code to be made for it.
+            detailed ? (SceneState.visibleScreen(of: $0, detailed: true), $0.pointee.tab) : (SceneState.visibleScreen(of: $0, detailed: false), nil)
         }
         if let index, open[index].screen.showsSameRoute(as: screen) { return }
         let view = ScreenView(session: event.session, scene: scene, tab: tab, screen: screen,
-                              enteredBy: event.action.type, startSeq: event.seq, start: event.timestamp, endSeq: event.seq,
+                              enteredBy: detailed ? event.action.type : "", startSeq: event.seq, start: event.timestamp, endSeq: event.seq,
                               end: event.timestamp, crashed: false)
         guard let index else {
             open.append(view)

@@ -54,24 +54,27 @@ extension SceneState {
 
     /// What the scene at `scene` shows, its members read where they lie. A scene's method gets
     /// the scene as a value: the 148-byte scene was copied for each call, and its members read
-    /// back at once, before the copy's stores were done (0-4% of a funnel's time).
-    static func visibleScreen(of scene: UnsafePointer<SceneState>) -> VisibleScreen {
+    /// back at once, before the copy's stores were done (0-4% of a funnel's time). Unless
+    /// `detailed`, without the stack and the route's params (nil).
+    @inline(__always)
+    static func visibleScreen(of scene: UnsafePointer<SceneState>, detailed: Bool = true) -> VisibleScreen {
         if let sheet = scene.pointee.sheets.last {
-            return VisibleScreen(route: sheet.stack.last ?? sheet.root, source: .sheet, stack: sheet.id,
-                                 depth: sheet.stack.count, sheets: scene.pointee.sheets.count)
+            return VisibleScreen(route: (sheet.stack.last ?? sheet.root).kept(detailed: detailed), source: .sheet,
+                                 stack: detailed ? sheet.id : nil, depth: sheet.stack.count, sheets: scene.pointee.sheets.count)
         }
         let stack = scene.pointee.currentStack
         if let routes = knownStack(stack, of: scene), let top = routes.last {
-            return VisibleScreen(route: top, source: .stack, stack: stack, depth: routes.count, sheets: 0)
+            return VisibleScreen(route: top.kept(detailed: detailed), source: .stack, stack: detailed ? stack : nil, depth: routes.count,
+                                 sheets: 0)
         }
         if let content = scene.pointee.split?.content {
-            return VisibleScreen(route: content, source: .splitContent, stack: nil, depth: 0, sheets: 0)
+            return VisibleScreen(route: content.kept(detailed: detailed), source: .splitContent, stack: nil, depth: 0, sheets: 0)
         }
         if let sidebar = scene.pointee.split?.sidebar {
-            return VisibleScreen(route: sidebar, source: .splitSidebar, stack: nil, depth: 0, sheets: 0)
+            return VisibleScreen(route: sidebar.kept(detailed: detailed), source: .splitSidebar, stack: nil, depth: 0, sheets: 0)
         }
         let tab = scene.pointee.tab
-        return VisibleScreen(route: Route(screen: tab ?? "root"), source: .root, stack: tab, depth: 0, sheets: 0)
+        return VisibleScreen(route: Route(screen: tab ?? "root"), source: .root, stack: detailed ? tab : nil, depth: 0, sheets: 0)
     }
 
     /// The stack `id` of the scene at `scene`, found without hashing `id` when it is the stack the
@@ -80,4 +83,9 @@ extension SceneState {
         if let last = scene.pointee.lastStack, last.key == id { return scene.pointee.stackStorage.values[last.index] }
         return scene.pointee.stackStorage[id]
     }
+}
+
+extension Route {
+    /// This route, or unless `detailed` this route without its params.
+    @inline(__always) fileprivate func kept(detailed: Bool) -> Route { detailed ? self : Route(screen: screen, id: id) }
 }
