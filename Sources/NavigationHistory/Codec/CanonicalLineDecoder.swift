@@ -128,8 +128,10 @@ private struct CanonicalCursor {
 
     mutating func routes() -> [Route]? {
         guard literal("[") else { return nil }
+        if literal("]") { return [] }
+        // Room for a few: grown one route at a time, nearly every path was allocated twice.
         var routes = [Route]()
-        if literal("]") { return routes }
+        routes.reserveCapacity(4)
         repeat {
             guard let route = route() else { return nil }
             routes.append(route)
