@@ -206,7 +206,7 @@ private class QueryHolder<Query: ViewQuery>: QueryHolding {
 private final class InPlaceQueryHolder<Query: InPlaceViewQuery>: QueryHolder<Query> {
     override func add(movingViewAt view: UnsafeMutablePointer<ScreenView>, app: String?) {
         held.add(viewAt: view, app: app)
-        view.deinitialize(count: 1)
+        view.deinitializeView()
     }
 }
 
@@ -356,7 +356,7 @@ private struct Stream {
             }
             let app = viewApp!.app   // filtered on the session id as the log has it
             guard admitsAll || filter.admits(start: slot.pointee.start, app: app, session: slot.pointee.session, scene: slot.pointee.scene) else {
-                slot.deinitialize(count: 1)
+                slot.deinitializeView()
                 continue
             }
             let number = cuts.isEmpty ? 1 : part(slot.pointee.session, at: slot.pointee.startSeq)   // no copy of the session without cuts

@@ -53,7 +53,7 @@ package final class EndedViews: @unchecked Sendable {
         if view.pointee.dwellMilliseconds > 0 || crashed || keepInstant {
             count += 1
         } else {
-            view.deinitialize(count: 1)
+            view.deinitializeView()
         }
     }
 
@@ -101,5 +101,24 @@ package final class EndedViews: @unchecked Sendable {
         capacity *= 2
         count -= taken
         taken = 0
+    }
+}
+
+extension UnsafeMutablePointer where Pointee == ScreenView {
+    /// Deinitializes the view here, as `deinitialize(count: 1)` does, but without a release for
+    /// each optional member that is nil: `deinitialize` releases every member, one call (two on
+    /// Linux) each even when it holds nothing, and a view without details has three such members
+    /// (1.8% of a funnel's instructions). A struct is destroyed by destroying its stored
+    /// properties; those not named here hold no storage (numbers, an enum, timestamps) — a test
+    /// checks that the list is complete.
+    package func deinitializeView() {
+        _ = pointer(to: \.session)!.move()
+        _ = pointer(to: \.scene)!.move()
+        if pointee.tab != nil { _ = pointer(to: \.tab)!.move() }
+        _ = pointer(to: \.screen.route.screen)!.move()
+        if pointee.screen.route.id != nil { _ = pointer(to: \.screen.route.id)!.move() }
+        if pointee.screen.route.params != nil { _ = pointer(to: \.screen.route.params)!.move() }
+        if pointee.screen.stack != nil { _ = pointer(to: \.screen.stack)!.move() }
+        _ = pointer(to: \.enteredBy)!.move()
     }
 }
