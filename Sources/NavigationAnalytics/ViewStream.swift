@@ -312,8 +312,9 @@ private struct Stream {
         }
         tracker.consume(event, into: ended)
         try deliverEnded(into: &sink)
-        // After the views this start ended: they belong to the run before, with its own app.
-        if let app = Self.startedApp(event.action) {
+        // After the views this start ended: they belong to the run before, with its own app. Only
+        // a start is asked: the answer, even nil, was released after every event.
+        if event.isSessionStart, let app = Self.startedApp(event.action) {
             apps[last!.index] = app   // a start is not a snapshot: `last` is its session
             viewApp = nil
             eventApp = (event.session, app)
