@@ -114,8 +114,9 @@ private protocol ViewSink {
     /// Whether it sees every event, and the first of every session with the state before it.
     var seesEvents: Bool { get }
     /// Takes the view out of `view`, which it leaves uninitialized (also when it throws), as the
-    /// row of `app`.
-    mutating func take(movingViewAt view: UnsafeMutablePointer<ScreenView>, app: String?) throws
+    /// row of `app`; `seen` says whether the view's session, as named, is one of the stream's
+    /// ``Stream/seen`` ids, added by an event before the one being consumed.
+    mutating func take(movingViewAt view: UnsafeMutablePointer<ScreenView>, app: String?, seen: Bool) throws
     mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) throws
     mutating func see(_ event: NavigationEvent, app: String?, stateAfter: NavigationState) throws
 }
@@ -125,7 +126,7 @@ private struct ClosureSink: ViewSink {
     let events: ((NavigationEvent, String?, NavigationState) throws -> Void)?
 
     var seesEvents: Bool { events != nil }
-    func take(movingViewAt view: UnsafeMutablePointer<ScreenView>, app: String?) throws {
+    func take(movingViewAt view: UnsafeMutablePointer<ScreenView>, app: String?, seen _: Bool) throws {
         try body(AnalyticsView(view.move(), app: app))
     }
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {}   // the closures take events only
@@ -140,10 +141,13 @@ private struct ClosureSink: ViewSink {
 private struct QuerySink: ViewSink {
     private let holder: any QueryHolding
     let seesEvents: Bool
-    /// Whether it keeps ``sessions``: a chunk's sink does, for the chunks to be checked.
+    /// Whether it keeps ``unseenSessions``: a chunk's sink does, for the chunks to be checked.
     let tracksSessions: Bool
-    /// The sessions of the views taken, as they are named (`SESSION#2` for a later part).
-    private(set) var sessions = StringSet()
+    /// The sessions of the views taken, as they are named, that are not among the stream's
+    /// ``Stream/seen`` ids: later parts (`SESSION#2`) and the session of a view a store snapshot
+    /// began. A few: every other view is named by a seen id, which the stream keeps already (a
+    /// set of all, at 10M events some 100,000 ids a chunk, took 1% of a funnel's time).
+    private(set) var unseenSessions = StringSet()
     private var lastSession: String?
 
     init(query: some ViewQuery, tracksSessions: Bool) {
@@ -152,11 +156,11 @@ private struct QuerySink: ViewSink {
         self.tracksSessions = tracksSessions
     }
 
-    mutating func take(movingViewAt view: UnsafeMutablePointer<ScreenView>, app: String?) {
-        // Views come session by session: a set insertion per session, not per view.
+    mutating func take(movingViewAt view: UnsafeMutablePointer<ScreenView>, app: String?, seen: Bool) {
+        // Views come session by session: asked once per session, not per view.
         if tracksSessions, view.pointee.session != lastSession {
             lastSession = view.pointee.session
-            sessions.insert(view.pointee.session)
+            if !seen { unseenSessions.insert(view.pointee.session) }
         }
         holder.add(movingViewAt: view, app: app)
     }
@@ -225,16 +229,23 @@ private struct ChunkRun {
     /// Whether the chunks' views are those of a reading in order. Each chunk began with a
     /// `session.start`, where the fold's state is empty and no view is open, as in order. They
     /// differ when a session id a chunk saw was seen by a chunk before: in order, it would be
-    /// numbered as a new part. And the queries' merges need each session's views in one chunk:
-    /// a view that a store snapshot at the log's start began is of the snapshot's session, which
-    /// its `session.start` may begin in the next chunk.
+    /// numbered as a new part. And the queries' merges need each session's views in one chunk,
+    /// under names no other chunk's views have: a view that a store snapshot at the log's start
+    /// began is of the snapshot's session, which its `session.start` may begin in the next chunk;
+    /// and a later part's name (`A#2`) may be another chunk's session id.
     static func standForOneReading(_ chunks: [Self]) -> Bool {
+        // A chunk's views are named by the ids it saw before its end (the event it ends with
+        // begins no view) or by its unseen sessions: no name is in two chunks when neither is.
         // Each two chunks apart, through the smaller set of the two, rather than each chunk against
         // the union of those before: the union would copy the largest set, and the chunks split
         // off for idle threads are small.
         chunks.indices.allSatisfy { k in
-            chunks[..<k].allSatisfy { earlier in
-                earlier.seenBeforeEnd.isDisjoint(with: chunks[k].stream.seen) && earlier.sink.sessions.isDisjoint(with: chunks[k].sink.sessions)
+            let later = chunks[k]
+            return chunks[..<k].allSatisfy { earlier in
+                earlier.seenBeforeEnd.isDisjoint(with: later.stream.seen)
+                    && earlier.sink.unseenSessions.isDisjoint(with: later.stream.seen)
+                    && earlier.sink.unseenSessions.isDisjoint(with: later.sink.unseenSessions)
+                    && earlier.seenBeforeEnd.isDisjoint(with: later.sink.unseenSessions)
             }
         }
     }
@@ -252,8 +263,9 @@ private struct Stream {
     var tracker: ScreenViewTracker
     /// The views the last event ended, taken out as they are handed over.
     let ended = EndedViews()
-    /// The app version of the last view's session, and of the last event's.
-    var viewApp: (session: String, app: String?)?
+    /// The last view's session, its app version, and whether it is a ``seen`` id (added by an
+    /// event before the one being consumed); the last event's session and its app version.
+    var viewApp: (session: String, app: String?, seen: Bool)?
     var eventApp: (session: String, app: String?)?
     // Where each session id begins a new part, as the seq of the part's first event: at an idle
     // gap, and where an id seen before begins a new run (a log may reuse an id), so that every
@@ -265,6 +277,8 @@ private struct Stream {
     var apps: [String?] = []
     /// The session of the last event (not a snapshot), its time, and its index in ``seen``.
     var last: (session: String, time: Int64, index: Int)?
+    /// Whether the event being consumed added its session to ``seen``.
+    var addedSession = false
 
     /// Called with every 65,536 events read.
     let progress: (@Sendable (Int) -> Void)?
@@ -290,6 +304,7 @@ private struct Stream {
             // a copy kept of the state makes the next fold copy it, stacks and all.
             try sink.beginSession(event, stateBefore: tracker.state)
         }
+        addedSession = false
         if !event.isSnapshot {
             // Nearly every event is of the last one's session: its id is copied only when it changes.
             if last?.session == event.session {
@@ -307,6 +322,7 @@ private struct Stream {
                 // added at once.
                 let (index, new) = seen.index(inserting: event.session)
                 if new { apps.append(nil) } else { cuts[event.session, default: []].append(event.seq) }
+                addedSession = new
                 last = (event.session, event.timestamp.millisecondsSince1970, index)
             }
         }
@@ -325,6 +341,7 @@ private struct Stream {
     }
 
     mutating func finish<Sink: ViewSink>(into sink: inout Sink) throws {
+        addedSession = false
         for view in tracker.finish().views { ended.append(view) }
         try deliverEnded(into: &sink)
     }
@@ -352,8 +369,15 @@ private struct Stream {
             // session is read in place, not copied, but when it changes.
             if viewApp?.session != slot.pointee.session {
                 // Mostly the session that started last, whose app version is at hand.
-                let app = eventApp?.session == slot.pointee.session ? eventApp!.app : app(of: slot.pointee.session)
-                viewApp = (slot.pointee.session, app)
+                if eventApp?.session == slot.pointee.session {
+                    viewApp = (slot.pointee.session, eventApp!.app, true)
+                } else {
+                    // An id the event being consumed added was not seen before it (a chunk's last
+                    // event adds the next chunk's first id, and may end a view a snapshot began).
+                    let index = seen.index(of: slot.pointee.session)
+                    let seenBefore = index != nil && !(addedSession && slot.pointee.session == last?.session)
+                    viewApp = (slot.pointee.session, index.flatMap { apps[$0] }, seenBefore)
+                }
             }
             let app = viewApp!.app   // filtered on the session id as the log has it
             guard admitsAll || filter.admits(start: slot.pointee.start, app: app, session: slot.pointee.session, scene: slot.pointee.scene) else {
@@ -363,7 +387,7 @@ private struct Stream {
             let number = cuts.isEmpty ? 1 : part(slot.pointee.session, at: slot.pointee.startSeq)   // no copy of the session without cuts
             if number > 1 { slot.pointee.session += "#\(number)" }
             if let clean { slot.pointee.screen.route.screen = clean(slot.pointee.screen.route.screen) }
-            try sink.take(movingViewAt: slot, app: app)
+            try sink.take(movingViewAt: slot, app: app, seen: number == 1 && viewApp!.seen)
         }
     }
 }

@@ -127,6 +127,29 @@ import Testing
         #expect(chunked.report == inOrder.report)
     }
 
+    @Test func aLaterPartsNameThatIsAnotherChunksSessionIdIsReadInOrder() throws {
+        // The first session's id comes again early on, so its second run is named `A#2`; a session
+        // near the end has the id `A#2`. In order, their views go by one name.
+        var events = Self.generatedEvents(3000, seed: 4)
+        var sessions: [String] = []
+        for event in events where sessions.last != event.session { sessions.append(event.session) }
+        let first = sessions[0], again = sessions[2], late = sessions[sessions.count - 2]
+        for k in events.indices {
+            if events[k].session == again { events[k].session = first }
+            if events[k].session == late { events[k].session = first + "#2" }
+        }
+        let path = logDirectory + "/" + UUID().uuidString + ".jsonl"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(events.flatMap { LineEncoder.encode($0) })))
+        var named: [String] = []
+        try ViewStream.read(path) { if named.last != $0.session { named.append($0.session) } }
+        #expect(named.filter { $0 == first + "#2" }.count == 2, "the part and the id")
+        let inOrder = try Self.answers(path, threads: 1)
+        let chunked = try Self.answers(path, threads: 2)
+        #expect(chunked.chunks.allSatisfy { $0 == 1 })
+        #expect(chunked.rows == inOrder.rows)
+        #expect(chunked.report == inOrder.report)
+    }
+
     @Test func aSessionWhoseFirstViewAStoreSnapshotBeganIsReadInOrder() throws {
         // The log begins with a store snapshot of session z, which shows a screen: that view is
         // z's. The snapshot fills more than half the log, so the second chunk begins at z's
