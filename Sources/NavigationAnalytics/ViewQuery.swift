@@ -27,6 +27,15 @@ public protocol ViewQuery: Sendable {
     mutating func see(_ event: NavigationEvent)
 }
 
+/// A query that sees events with where their lines are, to read some of them again at the end
+/// rather than keep them all on the way: the report keeps a few sessions to replay, and copying
+/// every session's events in case it was one of them took a tenth of its time.
+package protocol PositionedViewQuery: ViewQuery {
+    /// Sees `event` as ``ViewQuery/see(_:)`` does, its line at `position`: its file and offset
+    /// are the log's; its line number, in chunks, counts from the chunk's start.
+    mutating func see(_ event: NavigationEvent, at position: EventPosition)
+}
+
 /// A query of this module that reads each view where the stream holds it, rather than from a
 /// row the view is moved into: a 200-byte move a view, and the wait of its wide loads on the
 /// narrow stores that just wrote the view (2-10% of a funnel's time, measured interleaved).

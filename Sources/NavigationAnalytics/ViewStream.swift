@@ -71,9 +71,12 @@ public enum ViewStream {
     /// Reads the log in order through `stream` into `sink`, and ends the views still open at its end.
     private static func readInOrder<Sink: ViewSink>(_ path: String, mode: RecoveryMode, _ stream: inout Stream,
                                                     into sink: inout Sink) throws -> ReadReport {
-        let report = try LogReader(path: path, mode: mode).read { event in
-            try stream.consume(event, into: &sink)
+        let (files, segmented) = try LogFiles.resolve(path)
+        let report = try LogReader(path: path, mode: mode).scan(files: files, segmented: segmented) { event, position in
+            try stream.consume(event, at: position, into: &sink)
+            return true
         }
+        try mode.throwIfStopped(report)
         try stream.finish(into: &sink)
         return report
     }
@@ -90,8 +93,8 @@ public enum ViewStream {
             // A stream each, with a cleaner of its own: the cleaner's memo is not for sharing.
             ChunkRun(stream: Stream(filter: filter, cleaning: cleaning, idle: idle, detailed: detailed, progress: progress),
                      sink: QuerySink(query: query, tracksSessions: true))
-        }, { chunk, event, _, endsChunk in
-            try chunk.consume(event, endsChunk: endsChunk)
+        }, { chunk, event, position, endsChunk in
+            try chunk.consume(event, at: position, endsChunk: endsChunk)
         }) else { return nil }
         var chunks = read.chunks.map(\.part)
         guard ChunkRun.standForOneReading(chunks) else { return nil }
@@ -118,7 +121,8 @@ private protocol ViewSink {
     /// ``Stream/seen`` ids, added by an event before the one being consumed.
     mutating func take(movingViewAt view: UnsafeMutablePointer<ScreenView>, app: String?, seen: Bool) throws
     mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) throws
-    mutating func see(_ event: NavigationEvent, app: String?, stateAfter: NavigationState) throws
+    /// Sees `event`, its line at `position`, with its session's app version and the state after it.
+    mutating func see(_ event: NavigationEvent, at position: EventPosition, app: String?, stateAfter: NavigationState) throws
 }
 
 private struct ClosureSink: ViewSink {
@@ -130,7 +134,9 @@ private struct ClosureSink: ViewSink {
         try body(AnalyticsView(view.move(), app: app))
     }
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {}   // the closures take events only
-    func see(_ event: NavigationEvent, app: String?, stateAfter: NavigationState) throws { try events?(event, app, stateAfter) }
+    func see(_ event: NavigationEvent, at _: EventPosition, app: String?, stateAfter: NavigationState) throws {
+        try events?(event, app, stateAfter)
+    }
 }
 
 /// Hands views and events to a query. The query is held behind a class existential rather than
@@ -166,7 +172,9 @@ private struct QuerySink: ViewSink {
     }
 
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) { holder.beginSession(event, stateBefore: stateBefore) }
-    func see(_ event: NavigationEvent, app _: String?, stateAfter _: NavigationState) { holder.see(event) }
+    func see(_ event: NavigationEvent, at position: EventPosition, app _: String?, stateAfter _: NavigationState) {
+        holder.see(event, at: position)
+    }
 
     /// The query, as it counted so far.
     var query: any ViewQuery { holder.query }
@@ -179,10 +187,12 @@ private struct QuerySink: ViewSink {
 
     private static func holder(of query: some ViewQuery) -> any QueryHolding {
         if let inPlace = query as? any InPlaceViewQuery { return inPlaceHolder(of: inPlace) }
+        if let positioned = query as? any PositionedViewQuery { return positionedHolder(of: positioned) }
         return QueryHolder(query)
     }
 
     private static func inPlaceHolder(of query: some InPlaceViewQuery) -> any QueryHolding { InPlaceQueryHolder(query) }
+    private static func positionedHolder(of query: some PositionedViewQuery) -> any QueryHolding { PositionedQueryHolder(query) }
 }
 
 /// A query behind a reference, for ``QuerySink``.
@@ -191,7 +201,7 @@ private protocol QueryHolding: AnyObject {
     /// Counts the view at `view` as the row of `app`, and leaves `view` uninitialized.
     func add(movingViewAt view: UnsafeMutablePointer<ScreenView>, app: String?)
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState)
-    func see(_ event: NavigationEvent)
+    func see(_ event: NavigationEvent, at position: EventPosition)
 }
 
 private class QueryHolder<Query: ViewQuery>: QueryHolding {
@@ -203,7 +213,7 @@ private class QueryHolder<Query: ViewQuery>: QueryHolding {
     var query: any ViewQuery { held }
     func add(movingViewAt view: UnsafeMutablePointer<ScreenView>, app: String?) { held.add(AnalyticsView(view.move(), app: app)) }
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) { held.beginSession(event, stateBefore: stateBefore) }
-    func see(_ event: NavigationEvent) { held.see(event) }
+    func see(_ event: NavigationEvent, at _: EventPosition) { held.see(event) }
 }
 
 /// A query that reads views where they lie, for ``QuerySink``.
@@ -214,6 +224,11 @@ private final class InPlaceQueryHolder<Query: InPlaceViewQuery>: QueryHolder<Que
     }
 }
 
+/// A query that sees events with their positions, for ``QuerySink``.
+private final class PositionedQueryHolder<Query: PositionedViewQuery>: QueryHolder<Query> {
+    override func see(_ event: NavigationEvent, at position: EventPosition) { held.see(event, at: position) }
+}
+
 /// One chunk of a chunked reading: its stream and its copy of the query.
 private struct ChunkRun {
     var stream: Stream
@@ -221,9 +236,9 @@ private struct ChunkRun {
     /// The session ids seen before the event that begins the next chunk.
     var seenBeforeEnd = StringSet()
 
-    mutating func consume(_ event: NavigationEvent, endsChunk: Bool) throws {
+    mutating func consume(_ event: NavigationEvent, at position: EventPosition, endsChunk: Bool) throws {
         if endsChunk { seenBeforeEnd = stream.seen }
-        try stream.consume(event, into: &sink)
+        try stream.consume(event, at: position, into: &sink)
     }
 
     /// Whether the chunks' views are those of a reading in order. Each chunk began with a
@@ -294,7 +309,7 @@ private struct Stream {
         self.progress = progress
     }
 
-    mutating func consume<Sink: ViewSink>(_ event: NavigationEvent, into sink: inout Sink) throws {
+    mutating func consume<Sink: ViewSink>(_ event: NavigationEvent, at position: EventPosition, into sink: inout Sink) throws {
         if let progress {
             counted += 1
             if counted & 0xFFFF == 0 { progress(0x10000) }
@@ -337,7 +352,7 @@ private struct Stream {
         }
         guard sink.seesEvents else { return }
         if eventApp?.session != event.session { eventApp = (event.session, app(of: event.session)) }
-        try sink.see(event, app: eventApp!.app, stateAfter: tracker.state)
+        try sink.see(event, at: position, app: eventApp!.app, stateAfter: tracker.state)
     }
 
     mutating func finish<Sink: ViewSink>(into sink: inout Sink) throws {

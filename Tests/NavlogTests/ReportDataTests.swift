@@ -34,5 +34,50 @@ import NavigationAnalytics
         let same = chunked.json == inOrder.json
         #expect(same, "the report's data is the same bytes")
     }
-}
 
+    /// The sessions to replay are read again at the end, from where each began: their steps are
+    /// the log's events of that session (not its snapshots, not a line salvage skipped), up to
+    /// the step limit.
+    @Test(arguments: [false, true])
+    func aReplayedSessionsStepsAreItsEventsInTheLog(segmented: Bool) throws {
+        let directory = NSTemporaryDirectory() + "navlog-report-replays-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + (segmented ? "/log" : "/log.jsonl")
+        var generator = LogGenerator(seed: 11, crashRate: 0.2)
+        try generator.writeLog(to: path, events: 5000, segmentSize: 64 << 10, snapshotInterval: 20)
+        let (files, _) = try LogFiles.resolve(path)
+        var ids: [String] = []
+        try LogReader(path: path).read { event in if !event.isSnapshot, ids.last != event.session { ids.append(event.session) } }
+        // A line of a named session damaged, for salvage to skip: a byte of its crc changed.
+        let damaged = ids[ids.count / 3]
+        var lines = try String(contentsOfFile: files[files.count / 3], encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let ofSession = lines.indices.filter { lines[$0].contains("\"session\":\"\(damaged)\"") && !lines[$0].contains("snapshot") }
+        let line = ofSession[4]   // within the step limit
+        let damagedSeq = try #require(Int(lines[line].split(separator: ",")[1].dropFirst("\"seq\":".count)))
+        lines[line] = Substring(lines[line].replacingOccurrences(of: "\"crc\":\"", with: "\"crc\":\"g"))
+        try lines.joined(separator: "\n").write(toFile: files[files.count / 3], atomically: true, encoding: .utf8)
+
+        var options = ReportData.Options()
+        options.recent = 3
+        options.sessions = [ids[1], damaged]
+        options.maximumSteps = 30
+        var expected: [String: [Int]] = [:]
+        try LogReader(path: path, mode: .salvage).read { event in
+            if !event.isSnapshot, expected[event.session, default: []].count < options.maximumSteps { expected[event.session, default: []].append(event.seq) }
+        }
+        for threads in [1, 2] {
+            var data = ReportData(options: options)
+            try data.gather(path, mode: .salvage, filter: AnalyticsFilter(), cleaning: PathCleaning(), idle: nil, threads: threads, chunkedFrom: 0)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(data.json(path: path, filter: AnalyticsFilter()))) as? [String: Any])
+            let replays = try #require(json["replays"] as? [[String: Any]])
+            #expect(replays.map { $0["id"] as? String } == [ids[1], damaged] + ids.suffix(3).reversed())
+            for replay in replays {
+                let id = try #require(replay["id"] as? String)
+                let steps = (replay["steps"] as? [[String: Any]] ?? []).compactMap { $0["seq"] as? Int }
+                #expect(steps == expected[id], "\(id), \(threads) threads")
+                if id == damaged { #expect(steps.first! < damagedSeq && damagedSeq < steps.last! && !steps.contains(damagedSeq), "the line skipped") }
+            }
+        }
+    }
+}

@@ -40,12 +40,14 @@ struct ReportData {
         let run = try ViewStream.run(gathered, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
                                      threads: threads, chunkedFrom: chunkedFrom, progress: progress.enabled ? progress.add : nil)
         (gathered, report, chunks) = (run.query, run.report, run.chunks)
+        // The sessions to replay are a few: their events are read again, from where each began.
+        let (files, segmented) = try LogFiles.resolve(path)
+        replays = try gathered.replays.map { try $0.readingEvents(of: path, files: files, segmented: segmented, mode: mode) }
         // The overview counts the sessions the filters admit by their app, id and start time (a
         // session spans scenes, so the scene filter does not apply to it).
         var sessionFilter = filter
         sessionFilter.scenes = []
         sessions = gathered.tracker.sessions.filter { sessionFilter.admits(start: $0.start, app: $0.app, session: $0.id, scene: "") }
-        replays = gathered.replays
     }
 
     /// The report's data as one JSON object.
@@ -149,12 +151,30 @@ struct ReportData {
 private struct Replay: Sendable {
     var id: String
     var start: NavigationState
+    /// Where its first event (not a snapshot) is, and how many of its events are replayed: what
+    /// the reading keeps, to read them again at the end.
+    var first: EventPosition?
+    var count = 0
     var events: [NavigationEvent] = []
+
+    /// This replay with its events, read again from the log at `path` (its `files`) from where
+    /// the first one is: the `count` events from it on that are not snapshots (a session's events
+    /// come together).
+    func readingEvents(of path: String, files: [String], segmented: Bool, mode: RecoveryMode) throws -> Replay {
+        guard let first, count > 0 else { return self }
+        var replay = self
+        replay.events.reserveCapacity(count)
+        _ = try LogReader(path: path, mode: mode, threads: 1).scan(files: files, segmented: segmented, from: first) { event, _ in
+            if !event.isSnapshot { replay.events.append(event) }
+            return replay.events.count < count
+        }
+        return replay
+    }
 }
 
 /// What the report gathers from the views and the events: a query, so that it runs over chunks
 /// of a large log at once.
-private struct Gathering: ViewQuery {
+private struct Gathering: PositionedViewQuery {
     static var seesEvents: Bool { true }
 
     let recent: Int, named: Set<String>, limit: Int
@@ -193,14 +213,13 @@ private struct Gathering: ViewQuery {
     mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {
         Self.close(current, named: named, keeping: recent, into: &namedKept, &recentKept)
         current = Replay(id: event.session, start: event.isSessionStart ? NavigationState() : stateBefore)
-        // Room for a session's events, which it mostly gets: grown one at a time, the array was
-        // copied six times.
-        current!.events.reserveCapacity(min(limit, 64))
     }
 
-    mutating func see(_ event: NavigationEvent) {
+    mutating func see(_ event: NavigationEvent, at position: EventPosition) {
         tracker.consume(event)
-        if !event.isSnapshot, current!.events.count < limit { current!.events.append(event) }
+        guard !event.isSnapshot, current!.count < limit else { return }
+        if current!.first == nil { current!.first = position }
+        current!.count += 1
     }
 
     mutating func finish() {
@@ -224,7 +243,7 @@ private struct Gathering: ViewQuery {
     }
 
     private static func close(_ replay: Replay?, named: Set<String>, keeping recent: Int, into namedKept: inout [Replay], _ recentKept: inout [Replay]) {
-        guard let replay, !replay.events.isEmpty else { return }
+        guard let replay, replay.count > 0 else { return }
         if named.contains(replay.id) { return namedKept.append(replay) }
         recentKept.append(replay)
         if recentKept.count > recent { recentKept.removeFirst() }
