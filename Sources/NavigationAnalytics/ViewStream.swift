@@ -152,7 +152,7 @@ private struct QuerySink: ViewSink {
     /// The sessions of the views taken, as they are named, that are not among the stream's
     /// ``Stream/seen`` ids: later parts (`SESSION#2`) and the session of a view a store snapshot
     /// began. A few: every other view is named by a seen id, which the stream keeps already (a
-    /// set of all, at 10M events some 100,000 ids a chunk, took 1% of a funnel's time).
+    /// set of all, at 10M events some 100,000 ids a chunk, took 4% of a funnel's time and 8 MB).
     private(set) var unseenSessions = StringSet()
     private var lastSession: String?
 

@@ -108,7 +108,7 @@ extension UnsafeMutablePointer where Pointee == ScreenView {
     /// Deinitializes the view here, as `deinitialize(count: 1)` does, but without a release for
     /// each optional member that is nil: `deinitialize` releases every member, one call (two on
     /// Linux) each even when it holds nothing, and a view without details has three such members
-    /// (1.8% of a funnel's instructions). A struct is destroyed by destroying its stored
+    /// (1.45% of a funnel's instructions). A struct is destroyed by destroying its stored
     /// properties; those not named here hold no storage (numbers, an enum, timestamps) — a test
     /// checks that the list is complete.
     package func deinitializeView() {
