@@ -80,4 +80,36 @@ import NavigationAnalytics
             }
         }
     }
+
+    /// In a file whose first line has no `crc`, no line needs one: a session replayed from a line
+    /// that has one is still read as the reading in order read it, a later line without one too.
+    @Test func aReplayInAFileWhoseFirstLineHasNoCRCHasTheEventsReadInOrder() throws {
+        let directory = NSTemporaryDirectory() + "navlog-report-crc-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/log.jsonl"
+        var generator = LogGenerator(seed: 12, crashRate: 0.2)
+        let events = (1...600).map { seq in
+            let draft = generator.next()
+            return NavigationEvent(seq: seq, timestamp: draft.timestamp, session: draft.session, action: draft.action)
+        }
+        func withoutCRC(_ line: String) -> String { line.replacingOccurrences(of: #",\"crc\":\"[0-9a-f]{8}\""#, with: "", options: .regularExpression) }
+        var lines = events.map { String(decoding: LineEncoder.encode($0), as: UTF8.self) }
+        let last = events.last!.session
+        let third = try #require(events.indices.filter { events[$0].session == last }.dropFirst(2).first)
+        lines[0] = withoutCRC(lines[0])
+        lines[third] = withoutCRC(lines[third])
+        #expect(!lines[0].contains("\"crc\"") && !lines[third].contains("\"crc\"") && lines[1].contains("\"crc\""))
+        try lines.joined().write(toFile: path, atomically: true, encoding: .utf8)
+
+        var options = ReportData.Options()
+        options.recent = 1
+        var data = ReportData(options: options)
+        try data.gather(path, mode: .tolerateTornTail, filter: AnalyticsFilter(), cleaning: PathCleaning(), idle: nil, threads: 1, chunkedFrom: 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(data.json(path: path, filter: AnalyticsFilter()))) as? [String: Any])
+        let replay = try #require((json["replays"] as? [[String: Any]])?.first)
+        #expect(replay["id"] as? String == last)
+        let steps = (replay["steps"] as? [[String: Any]] ?? []).compactMap { $0["seq"] as? Int }
+        #expect(steps == events.filter { $0.session == last }.map(\.seq))
+    }
 }

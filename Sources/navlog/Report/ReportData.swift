@@ -151,10 +151,11 @@ struct ReportData {
 private struct Replay: Sendable {
     var id: String
     var start: NavigationState
-    /// Where its first event (not a snapshot) is, and how many of its events are replayed: what
-    /// the reading keeps, to read them again at the end.
+    /// Where its first event (not a snapshot) is, how many of its events are replayed, and the
+    /// seq of the last: what the reading keeps, to read them again at the end.
     var first: EventPosition?
     var count = 0
+    var lastSeq = 0
     var events: [NavigationEvent] = []
 
     /// This replay with its events, read again from the log at `path` (its `files`) from where
@@ -162,11 +163,23 @@ private struct Replay: Sendable {
     /// come together).
     func readingEvents(of path: String, files: [String], segmented: Bool, mode: RecoveryMode) throws -> Replay {
         guard let first, count > 0 else { return self }
+        let reader = LogReader(path: path, mode: mode, threads: 1)
+        func events(from start: EventPosition) throws -> [NavigationEvent] {
+            var events: [NavigationEvent] = []
+            events.reserveCapacity(count)
+            _ = try reader.scan(files: files, segmented: segmented, from: start) { event, position in
+                if !event.isSnapshot, position.file > first.file || position.offset >= first.offset { events.append(event) }
+                return events.count < count
+            }
+            return events
+        }
         var replay = self
-        replay.events.reserveCapacity(count)
-        _ = try LogReader(path: path, mode: mode, threads: 1).scan(files: files, segmented: segmented, from: first) { event, _ in
-            if !event.isSnapshot { replay.events.append(event) }
-            return replay.events.count < count
+        replay.events = try events(from: first)
+        if replay.events.count < count || replay.events.last?.seq != lastSeq {
+            // A reading from the middle of a file judged a line as the reading in order did not:
+            // whether lines must carry a `crc` is the file's first line's to say. From the
+            // file's start, then.
+            replay.events = try events(from: EventPosition(file: first.file, offset: 0, line: 1))
         }
         return replay
     }
@@ -220,6 +233,7 @@ private struct Gathering: PositionedViewQuery {
         guard !event.isSnapshot, current!.count < limit else { return }
         if current!.first == nil { current!.first = position }
         current!.count += 1
+        current!.lastSeq = event.seq
     }
 
     mutating func finish() {
