@@ -17,9 +17,17 @@ extension Dictionary where Key == String, Value: Sendable {
     @inline(__always)
     func index(forKey key: String, remembering last: inout Lookup<Value>?) -> Index? {
         if let last, last.key == key { return last.index }
-        guard let index = count <= 8 ? indexByComparing(key) : index(forKey: key) else { return nil }
+        guard let index = index(forKey: key, after: nil) else { return nil }
         last = Lookup(key: key, index: index)
         return index
+    }
+
+    /// The index of `key`, taken from `last` when it names the same key; where `last` cannot be
+    /// changed, as the screen-view tracker reads a scene.
+    @inline(__always)
+    func index(forKey key: String, after last: Lookup<Value>?) -> Index? {
+        if let last, last.key == key { return last.index }
+        return count <= 8 ? indexByComparing(key) : index(forKey: key)
     }
 
     /// The index of `key`, found by comparing it with each key: a scene's stacks and an app's

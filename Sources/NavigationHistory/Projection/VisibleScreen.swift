@@ -63,9 +63,11 @@ extension SceneState {
                                  stack: detailed ? sheet.id : nil, depth: sheet.stack.count, sheets: scene.pointee.sheets.count)
         }
         let stack = scene.pointee.currentStack
-        if let routes = knownStack(stack, of: scene), let top = routes.last {
-            return VisibleScreen(route: top.kept(detailed: detailed), source: .stack, stack: detailed ? stack : nil, depth: routes.count,
-                                 sheets: 0)
+        // Found as the fold finds it, without hashing `stack` when it is the stack found last.
+        if let index = scene.pointee.stackStorage.index(forKey: stack, after: scene.pointee.lastStack),
+           let top = scene.pointee.stackStorage.values[index].last {
+            return VisibleScreen(route: top.kept(detailed: detailed), source: .stack, stack: detailed ? stack : nil,
+                                 depth: scene.pointee.stackStorage.values[index].count, sheets: 0)
         }
         if let content = scene.pointee.split?.content {
             return VisibleScreen(route: content.kept(detailed: detailed), source: .splitContent, stack: nil, depth: 0, sheets: 0)
@@ -75,13 +77,6 @@ extension SceneState {
         }
         let tab = scene.pointee.tab
         return VisibleScreen(route: Route(screen: tab ?? "root"), source: .root, stack: detailed ? tab : nil, depth: 0, sheets: 0)
-    }
-
-    /// The stack `id` of the scene at `scene`, found without hashing `id` when it is the stack the
-    /// fold found last.
-    private static func knownStack(_ id: String, of scene: UnsafePointer<SceneState>) -> [Route]? {
-        if let last = scene.pointee.lastStack, last.key == id { return scene.pointee.stackStorage.values[last.index] }
-        return scene.pointee.stackStorage[id]
     }
 }
 
