@@ -71,12 +71,9 @@ public enum ViewStream {
     /// Reads the log in order through `stream` into `sink`, and ends the views still open at its end.
     private static func readInOrder<Sink: ViewSink>(_ path: String, mode: RecoveryMode, _ stream: inout Stream,
                                                     into sink: inout Sink) throws -> ReadReport {
-        let (files, segmented) = try LogFiles.resolve(path)
-        let report = try LogReader(path: path, mode: mode).scan(files: files, segmented: segmented) { event, position in
+        let report = try LogReader(path: path, mode: mode).read { event, position in
             try stream.consume(event, at: position, into: &sink)
-            return true
         }
-        try mode.throwIfStopped(report)
         try stream.finish(into: &sink)
         return report
     }

@@ -76,7 +76,17 @@ public struct LogReader: Sendable {
     ///   error `body` throws.
     @discardableResult
     public func read(_ body: (NavigationEvent) throws -> Void) throws -> ReadReport {
-        let report = try scan(body)
+        try read { event, _ in try body(event) }
+    }
+
+    /// ``read(_:)``, handing each event with where its line is.
+    @discardableResult
+    package func read(_ body: (NavigationEvent, EventPosition) throws -> Void) throws -> ReadReport {
+        let (files, segmented) = try LogFiles.resolve(path)
+        let report = try scan(files: files, segmented: segmented) { event, position in
+            try body(event, position)
+            return true
+        }
         try mode.throwIfStopped(report)
         return report
     }
