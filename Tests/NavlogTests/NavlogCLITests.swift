@@ -34,17 +34,53 @@ struct NavlogRun {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        ignoreBrokenPipes
         try process.run()
+        // Standard input is written and standard error read on threads of their own, so that a
+        // child that fills one pipe while the test waits on another, or exits before reading all
+        // its input, cannot stall the test.
+        let group = DispatchGroup()
         if let stdin {
-            input.fileHandleForWriting.write(Data(stdin.utf8))
-            try input.fileHandleForWriting.close()
+            let writer = input.fileHandleForWriting
+            DispatchQueue.global().async(group: group) {
+                writeAll(Array(stdin.utf8), to: writer.fileDescriptor)
+                try? writer.close()
+            }
         }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        nonisolated(unsafe) var errData = Data()
+        let errReader = err.fileHandleForReading
+        DispatchQueue.global().async(group: group) { errData = readAll(errReader.fileDescriptor) }
+        let outData = readAll(out.fileHandleForReading.fileDescriptor)
+        group.wait()
         process.waitUntilExit()
         status = process.terminationStatus
         stdout = String(decoding: outData, as: UTF8.self)
         stderr = String(decoding: errData, as: UTF8.self)
+    }
+}
+
+/// A write to a pipe whose reader has exited fails with EPIPE instead of ending the test process.
+let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
+/// Everything read from `fd` until its end. Retries reads a signal interrupted, which
+/// `FileHandle.readDataToEndOfFile` turns into a crash.
+func readAll(_ fd: Int32) -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n > 0 { data.append(contentsOf: buffer[..<n]); continue }
+        if n < 0 && errno == EINTR { continue }
+        return data
+    }
+}
+
+/// Writes `bytes` to `fd`, retrying interrupted and short writes, until done or the reader is gone.
+func writeAll(_ bytes: [UInt8], to fd: Int32) {
+    var done = 0
+    while done < bytes.count {
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
+        if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return }
     }
 }
 
