@@ -31,12 +31,18 @@ public final class Router<R: NavigationRoute> {
 
     @ObservationIgnored private let recorder: Recorder?
     @ObservationIgnored private var seq = 0
+    /// What keeps the state one the log can write as a snapshot, as the log's own budget does.
+    @ObservationIgnored private var budget: SnapshotBudget
 
     /// Creates a router recording through `recorder` (nil records nothing, for previews and tests).
     public init(recorder: Recorder?, deepLinks: DeepLinkTable<R> = DeepLinkTable()) {
         self.recorder = recorder
         self.deepLinks = deepLinks
+        budget = SnapshotBudget(NavigationState(), session: recorder?.session ?? Self.previewSession)
     }
+
+    /// The session of the events of a router that records nothing.
+    private static var previewSession: String { "router" }
 
     // MARK: Reading
 
@@ -192,24 +198,25 @@ public final class Router<R: NavigationRoute> {
     }
 
     /// Checks the action the way the store will, then folds it into the state and records it: one
-    /// event per mutation. An action the store would refuse (an empty id, a state too big for a
-    /// line) is neither applied nor recorded, so the router never shows what the log will not replay;
-    /// it is kept in ``NavigationModel/refusals``.
+    /// event per mutation. An action the store would refuse (an empty id, a line too long, a state
+    /// after it too big for the snapshot the store must be able to write) is neither applied nor
+    /// recorded, so the router never shows what the log will not replay; it is kept in
+    /// ``NavigationModel/refusals``.
     @discardableResult
     private func apply(_ action: NavigationAction) -> Bool {
         let now = Timestamp.now
-        let session = recorder?.session ?? "router"
-        do {
-            try EventLog.check(EventDraft(action: action, session: session, timestamp: now))
+        let session = recorder?.session ?? Self.previewSession
+        do throws(NavigationHistoryError) {
+            let length = try EventLog.lineLength(checking: EventDraft(action: action, session: session, timestamp: now))
+            let event = NavigationEvent(seq: seq + 1, timestamp: now, session: session, action: action)
+            if let anomaly = try budget.fold(event, lineLength: length, into: &model.state) {
+                model.anomalies.append(anomaly)
+            }
         } catch {
-            model.refusals.append(error as? NavigationHistoryError
-                                  ?? NavigationHistoryError(code: .invalidEvent, message: "\(error)"))
+            model.refusals.append(error)
             return false
         }
         seq += 1
-        if let anomaly = Projection.fold(&model.state, NavigationEvent(seq: seq, timestamp: now, session: session, action: action)) {
-            model.anomalies.append(anomaly)
-        }
         recorder?.record(action, at: now)
         return true
     }

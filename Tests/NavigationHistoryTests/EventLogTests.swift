@@ -353,7 +353,10 @@ import Testing
         let snapshot = LineEncoder.encode(NavigationEvent(seq: 1, timestamp: .now, session: "s", action: .snapshot(state: NavigationState())))
         #expect(FileManager.default.createFile(atPath: path + "/" + Opening.segmentName(Opening.maximumSegmentNumber), contents: Data(snapshot)))
         let log = try EventLog(directory: path, options: .init(segmentSize: 10))
-        #expect { try log.append(.sceneOpen(scene: "main", kind: nil), session: "s") } throws: {
+        // The segment is rotated once its events take as many bytes as its opening snapshot.
+        #expect {
+            for _ in 0..<10 { try log.append(.sceneOpen(scene: "main", kind: nil), session: "s") }
+        } throws: {
             ($0 as? NavigationHistoryError)?.message.contains("last segment number") == true
         }
         #expect(try Opening.segmentNumbers(path) == [Opening.maximumSegmentNumber])

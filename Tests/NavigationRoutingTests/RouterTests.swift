@@ -219,6 +219,34 @@ final class TemporaryLog {
         #expect(await recorder.status.refused == 0, "nothing refused reached the recorder")
     }
 
+    @Test func aPushAfterWhichTheStateWouldBeTooBigForASnapshotIsNeitherAppliedNorRecorded() async throws {
+        let log = TemporaryLog()
+        let recorder = try await Recorder(directory: log.path, options: .init(durability: .none))
+        let router = Router<Screen>(recorder: recorder)
+        router.start(app: "1.0")
+        router.open(scene: "main")
+        router.select(tab: "home")
+        let notes = String(repeating: "n", count: 3000)
+        var pushed = 0
+        while router.model.refusals.isEmpty, pushed < 100 {
+            router.push(.category(notes + "\(pushed)"))
+            pushed += 1
+        }
+        let refusal = try #require(router.model.refusals.first)
+        #expect(refusal.code == .invalidEvent && refusal.message.contains("snapshot"), "\(refusal)")
+        #expect(router.path(for: "home").count == pushed - 1, "the refused push is not applied")
+        router.pop()
+        router.push(.category("desserts"))
+        #expect(router.model.refusals.count == 1, "a small push fits again after a pop")
+        try await recorder.close()
+        let events = try log.events()
+        #expect(events.filter { $0.type == "push" }.count == pushed)
+        #expect(await recorder.status.refused == 0, "nothing refused reached the recorder")
+        var state = NavigationState()
+        for event in events { Projection.fold(&state, event) }
+        #expect(state == router.state)
+    }
+
     @Test func aDeepLinkThatResolvesNothingLeavesTheStackAndLongURLsAreCutByBytes() async throws {
         let log = TemporaryLog()
         let recorder = try await Recorder(directory: log.path, options: .init(durability: .none))

@@ -40,8 +40,11 @@ enum Opening {
         var state = NavigationState()
         var lastSeq = 0
         var lastSnapshotSeq = 0
+        var lastSession = ""
         var segmentNumber = 0
         var segmentBytes = 0
+        /// The bytes of the last segment's first line, its opening snapshot.
+        var openingBytes = 0
     }
 
     static func open(_ directory: String) throws -> Opened {
@@ -57,9 +60,13 @@ enum Opening {
             var lastSeq = 0
             var lastSnapshotSeq = 0
             var events = 0
-            if let damage = try damageAtEnd(of: path, segmented: true, { event in
+            var lastSession = ""
+            var secondLine: Int?
+            if let damage = try damageAtEnd(of: path, segmented: true, { event, position in
                 _ = Projection.fold(&state, event)
+                if events == 1 { secondLine = position.offset }
                 lastSeq = event.seq
+                lastSession = event.session
                 if event.isSnapshot { lastSnapshotSeq = event.seq }
                 events += 1
             }) {
@@ -80,8 +87,10 @@ enum Opening {
             opened.state = state
             opened.lastSeq = lastSeq
             opened.lastSnapshotSeq = lastSnapshotSeq
+            opened.lastSession = lastSession
             opened.segmentNumber = number
             opened.segmentBytes = FileSystem.status(path)?.size ?? 0
+            opened.openingBytes = secondLine ?? opened.segmentBytes
             return opened
         }
         return opened
@@ -96,8 +105,11 @@ enum Opening {
     ///
     /// - Throws: `corruptLog` (or `unsupportedVersion`) when the damage is not a crash's: another
     ///   kind of defect, or a good line after the damaged ones.
-    static func damageAtEnd(of path: String, segmented: Bool, _ body: (NavigationEvent) -> Void) throws -> LogDefect? {
-        let report = try LogReader(path: path, mode: .pointInTime, threads: 1).scan(files: [path], segmented: segmented, body)
+    static func damageAtEnd(of path: String, segmented: Bool, _ body: (NavigationEvent, EventPosition) -> Void) throws -> LogDefect? {
+        let report = try LogReader(path: path, mode: .pointInTime, threads: 1).scan(files: [path], segmented: segmented) { event, position in
+            body(event, position)
+            return true
+        }
         guard let damage = report.stoppedAt else { return nil }
         var refusal: String?
         if !crashDamage.contains(damage.kind) {

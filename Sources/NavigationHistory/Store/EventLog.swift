@@ -72,6 +72,11 @@ public final class EventLog {
     private var closed = false
     /// The seq of the last `snapshot` written (or found on opening).
     private var lastSnapshotSeq: Int
+    /// The bytes of the current segment's opening snapshot: a segment is rotated only once its
+    /// events take as many, so a large state is not written again for every few events.
+    private var openingBytes: Int
+    /// What keeps the state writable as a snapshot.
+    private var budget: SnapshotBudget
 
     /// Called at each step of a segment rotation, retention and sync, so tests can stop the log
     /// there as a crash would.
@@ -102,6 +107,8 @@ public final class EventLog {
         segmentBytes = opened.segmentBytes
         durableBytes = opened.segmentBytes
         lastSnapshotSeq = opened.lastSnapshotSeq
+        openingBytes = opened.openingBytes
+        budget = SnapshotBudget(opened.state, session: opened.lastSession)
         if segmentNumber > 0 {
             segment = try WritableFile(path: segmentPath(segmentNumber))
         }
@@ -129,9 +136,16 @@ public final class EventLog {
         try checkWritable()
         var refusal: NavigationHistoryError?
         for draft in drafts {
-            if segment == nil || segmentBytes + encoder.bytes.count >= options.segmentSize {
+            if rotationIsDue {
                 try writeEncoded()
-                try rotate(session: draft.session, at: draft.timestamp)
+                if try !rotate(session: draft.session, at: draft.timestamp), segment == nil {
+                    refusal = NavigationHistoryError(
+                        code: .invalidEvent,
+                        message: "a '\(draft.action.type)' event the store cannot write: its session id is too long for"
+                            + " the snapshot that starts the log's first segment to fit a line",
+                        path: directory)
+                    break
+                }
             } else if let interval = options.snapshotInterval, nextSeq - lastSnapshotSeq >= interval {
                 appendSnapshot(session: draft.session, at: draft.timestamp)
             }
@@ -143,7 +157,13 @@ public final class EventLog {
                 refusal = NavigationHistoryError(code: .invalidEvent, message: problem, path: directory)
                 break
             }
-            _ = Projection.fold(&state, event)
+            do {
+                _ = try budget.fold(event, lineLength: encoder.bytes.count - start - 1, into: &state)
+            } catch {
+                encoder.bytes.removeSubrange(start...)
+                refusal = NavigationHistoryError(code: .invalidEvent, message: error.message, path: directory)
+                break
+            }
             nextSeq += 1
             appendedByLastCall += 1
             if encoder.bytes.count >= 1 << 20 { try writeEncoded() }
@@ -154,16 +174,35 @@ public final class EventLog {
         return nextSeq - 1
     }
 
-    /// Encodes a `snapshot` of the state as the next event (left out when its line would be too long).
+    /// Whether the next event goes into a new segment: there is none yet, or the current one is
+    /// full and its events take at least as many bytes as its opening snapshot.
+    private var rotationIsDue: Bool {
+        guard segment != nil else { return true }
+        let bytes = segmentBytes + encoder.bytes.count
+        return bytes >= options.segmentSize && bytes >= 2 * openingBytes
+    }
+
+    /// Encodes a `snapshot` of the state as the next event.
     private func appendSnapshot(session: String, at timestamp: Timestamp) {
-        let start = encoder.bytes.count
-        LineEncoder.append(NavigationEvent(seq: nextSeq, timestamp: timestamp, session: session, action: .snapshot(state: state)), to: &encoder)
         lastSnapshotSeq = nextSeq
-        guard encoder.bytes.count - start - 1 <= LineDecoder.maximumLineLength else {
-            encoder.bytes.removeSubrange(start...)
-            return
+        if Self.encodeSnapshot(of: state, seq: nextSeq, session: session, at: timestamp, to: &encoder) { nextSeq += 1 }
+    }
+
+    /// Appends the `snapshot` line of `state` to `writer`, unless the line would be longer than
+    /// the reader accepts; returns whether it did.
+    ///
+    /// The ``SnapshotBudget`` keeps every state the log reaches within a line in the session of the
+    /// event that led to it; a snapshot written in the session of the next event, when that one's
+    /// id is longer, or of a state an earlier version let grow, may still be too long.
+    private static func encodeSnapshot(of state: NavigationState, seq: Int, session: String, at timestamp: Timestamp,
+                                       to writer: inout JSONWriter) -> Bool {
+        let start = writer.bytes.count
+        LineEncoder.append(NavigationEvent(seq: seq, timestamp: timestamp, session: session, action: .snapshot(state: state)), to: &writer)
+        guard writer.bytes.count - start - 1 <= LineDecoder.maximumLineLength else {
+            writer.bytes.removeSubrange(start...)
+            return false
         }
-        nextSeq += 1
+        return true
     }
 
     /// How many events the last ``append(contentsOf:)`` appended, also when it threw.
@@ -234,11 +273,18 @@ public final class EventLog {
     ///
     /// - Throws: ``NavigationHistoryError`` with code `invalidEvent` saying what is wrong.
     public static func check(_ draft: EventDraft) throws {
-        let event = NavigationEvent(seq: 1, timestamp: draft.timestamp, session: draft.session, action: draft.action)
+        _ = try lineLength(checking: draft)
+    }
+
+    /// ``check(_:)``, returning the length of the event's line (without its newline) as the store
+    /// would write it, with the largest `seq` a line may hold.
+    package static func lineLength(checking draft: EventDraft) throws(NavigationHistoryError) -> Int {
+        let event = NavigationEvent(seq: LineDecoder.maximumSeq, timestamp: draft.timestamp, session: draft.session, action: draft.action)
         let line = LineEncoder.encode(event)
         if let problem = line.withUnsafeBytes({ problem(event, line: $0) }) {
             throw NavigationHistoryError(code: .invalidEvent, message: problem)
         }
+        return line.count - 1
     }
 
     private func checkWritable() throws {
@@ -294,7 +340,12 @@ public final class EventLog {
     /// Starts the next segment with a snapshot of the state: temporary file → sync → rename →
     /// sync of the directory, so a segment is either absent or starts with a complete snapshot.
     /// The previous segment is synced first, so no later segment can outlive its tail.
-    private func rotate(session: String, at timestamp: Timestamp) throws {
+    ///
+    /// When the snapshot would be too long for a line, nothing is done and this returns false: the
+    /// current segment goes on, and the state the next event leads to fits one, as the budget sees to.
+    private func rotate(session: String, at timestamp: Timestamp) throws -> Bool {
+        var line = JSONWriter(capacity: 4096)
+        guard Self.encodeSnapshot(of: state, seq: nextSeq, session: session, at: timestamp, to: &line) else { return false }
         if segment != nil { try sync() }
         let number = segmentNumber + 1
         guard number <= Opening.maximumSegmentNumber else {
@@ -302,8 +353,6 @@ public final class EventLog {
         }
         let path = segmentPath(number)
         let temporary = path + Opening.temporarySuffix
-        var line = JSONWriter(capacity: 4096)
-        LineEncoder.append(NavigationEvent(seq: nextSeq, timestamp: timestamp, session: session, action: .snapshot(state: state)), to: &line)
         try guarded {
             try FileSystem.remove(temporary)
             try FileSystem.writeNewFile(temporary, line.bytes)
@@ -317,10 +366,12 @@ public final class EventLog {
         segmentNumber = number
         segmentBytes = line.bytes.count
         durableBytes = line.bytes.count
+        openingBytes = line.bytes.count
         lastSnapshotSeq = nextSeq
         nextSeq += 1
         durableSeq = nextSeq - 1
         try applyRetention()
+        return true
     }
 
     /// Deletes old segments, oldest first, as ``Options/retention`` says; never the current one.
