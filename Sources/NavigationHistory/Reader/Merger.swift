@@ -28,6 +28,8 @@ struct Merger {
     private var lineOffset = 0
     private var crcRequired: Bool?
     private var lastSeq: Int?
+    /// The file of the last event delivered: named when the next file's first seq does not follow it.
+    private var lastSeqFile = ""
     private var skippedSinceLastEvent = false
     /// The distinct sessions of the delivered events.
     private(set) var sessions = StringSet()
@@ -65,11 +67,12 @@ struct Merger {
             crcRequired = hasCRC
         }
         if let last = lastSeq {
+            let after = lastSeqFile == file ? "seq \(last)" : "seq \(last), the last of \(lastSeqFile)"
             if event.seq <= last {
-                return fail(.seqNotIncreasing, "seq \(event.seq) after seq \(last): events repeated or out of order")
+                return fail(.seqNotIncreasing, "seq \(event.seq) after \(after): events repeated or out of order")
             }
             if event.seq != last + 1 && !skippedSinceLastEvent {
-                return fail(.seqGap, "seq \(event.seq) after seq \(last): \(event.seq - last - 1) events missing")
+                return fail(.seqGap, "seq \(event.seq) after \(after): \(event.seq - last - 1) events missing")
             }
         }
         if case .unknown(let type, _) = event.action {
@@ -79,6 +82,7 @@ struct Merger {
         if folded != nil, checkSnapshot(event) { return }
         skippedSinceLastEvent = false
         lastSeq = event.seq
+        lastSeqFile = file
         if report.firstSeq == nil { report.firstSeq = event.seq }
         report.lastSeq = event.seq
         report.events += 1

@@ -129,6 +129,7 @@ public struct Restorer: Sendable {
         do { source = try LogSource(path: path) } catch let error as NavigationHistoryError where error.code == .noInput {
             return Result(state: NavigationState(), from: 0, dropped: [], guardFired: .nothingToRestore)   // a first launch
         }
+        if source.segmented { try SegmentChain.check(source.files) }
         var tail = LogTail(source)
         var newer: [NavigationEvent] = []     // from the nearest snapshot on, newest first
         var base: NavigationState?

@@ -49,11 +49,14 @@ enum Opening {
 
     static func open(_ directory: String) throws -> Opened {
         var opened = Opened()
+        var numbers = try segmentNumbers(directory)
+        // Nothing is written before the segments are known to follow one another: appending after
+        // a stale or copied last segment would give new events seqs the log already holds.
+        try SegmentChain.check(numbers.map { directory + "/" + segmentName($0) })
         for name in try FileSystem.list(directory) where name.hasSuffix(".jsonl" + temporarySuffix) {
             try FileSystem.remove(directory + "/" + name)
             opened.recovery.removedFiles.append(directory + "/" + name)
         }
-        var numbers = try segmentNumbers(directory)
         while let number = numbers.last {
             let path = directory + "/" + segmentName(number)
             var state = NavigationState()
