@@ -2,7 +2,9 @@ import Foundation
 import Testing
 @testable import NavigationHistory
 
-/// A log whose segments do not follow one another is refused before anything is written.
+/// Where a log ends is decided once: what the store keeps when it opens a log, what `repair`
+/// cuts, what a restore counts and what the readers show agree, and a log whose segments do not
+/// follow one another is refused before anything is written.
 @Suite struct LogEndTests {
     /// A log of `count` generated events in segments of `segmentSize` bytes.
     func segmentedLog(_ path: String, events count: Int = 2500, segmentSize: Int = 16 << 10, seed: UInt64 = 5) throws {
@@ -66,5 +68,129 @@ import Testing
         #expect(defect.file == later && defect.line == 1)
         #expect(defect.kind == (damage == "gap" ? .seqGap : .seqNotIncreasing))
         #expect(defect.detail.contains(earlier), "\(defect.detail)")
+    }
+
+    // MARK: The tail
+
+    /// A tail mutation: a name, and what it does to the bytes of the log's last file.
+    static let tails: [(String, @Sendable ([UInt8], inout SeededRandom) -> [UInt8])] = [
+        ("whole", { bytes, _ in bytes }),
+        ("last line without its newline", { bytes, _ in Array(bytes.dropLast()) }),
+        ("cut in the last line", { bytes, random in
+            let lastStart = (bytes.dropLast().lastIndex(of: 0x0A) ?? -1) + 1
+            return Array(bytes[..<(lastStart + Int(random.next() % UInt64(bytes.count - lastStart)))])
+        }),
+        ("cut in the line before", { bytes, random in
+            let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+            let keep = lines.dropLast(3).reduce(0) { $0 + $1.count + 1 }
+            return Array(bytes[..<(keep + 1 + Int(random.next() % UInt64(max(1, lines[lines.count - 3].count))))])
+        }),
+        ("bit flipped in the last line", { bytes, random in
+            var bytes = bytes
+            let lastStart = (bytes.dropLast().lastIndex(of: 0x0A) ?? -1) + 1
+            bytes[lastStart + Int(random.next() % UInt64(bytes.count - 1 - lastStart))] ^= 1 << (random.next() % 7)
+            return bytes
+        }),
+        ("two garbage lines", { bytes, _ in bytes + Array("{\"v\":1,\"se\n\u{0}\u{0}x\n".utf8) }),
+        ("zeros", { bytes, _ in bytes + [UInt8](repeating: 0, count: 5000) }),
+        ("seq gap at the last line", { bytes, _ in
+            var lines = bytes.split(separator: 0x0A).map(Array.init)
+            lines.remove(at: lines.count - 2)
+            return lines.flatMap { $0 + [0x0A] }
+        }),
+        ("an earlier line repeated last", { bytes, _ in
+            let lines = bytes.split(separator: 0x0A).map(Array.init)
+            return bytes + lines[lines.count - 5] + [0x0A]
+        }),
+        ("damage before good lines", { bytes, _ in
+            var lines = bytes.split(separator: 0x0A).map(Array.init)
+            lines[lines.count - 4][20] ^= 0x04
+            return lines.flatMap { $0 + [0x0A] }
+        }),
+    ]
+
+    /// What the store makes of a log: the state and last seq it goes on from, or its refusal.
+    func storeOutcome(_ path: String, segmented: Bool) -> Result<(NavigationState, Int), NavigationHistoryError> {
+        Result {
+            if segmented {
+                let log = try EventLog(directory: path, options: .init(durability: .none))
+                defer { try? log.close() }
+                return (log.state, log.nextSeq - 1)
+            }
+            _ = try EventLog.repair(path)
+            var state = NavigationState()
+            var last = 0
+            try LogReader(path: path, mode: .absolute).read { event in
+                Projection.fold(&state, event)
+                last = event.seq
+            }
+            return (state, last)
+        }.mapError { $0 as! NavigationHistoryError }
+    }
+
+    @Test(arguments: [true, false])
+    func aRestoreCountsExactlyWhatTheStoreKeepsAtTheLogsEnd(segmented: Bool) throws {
+        let dir = TemporaryDirectory()
+        let original = dir.path + "/original"
+        try segmentedLog(original, events: 1500, segmentSize: segmented ? 32 << 10 : 1 << 30, seed: 11)
+        let files = try LogFiles.resolve(original).files
+        var random = SeededRandom(seed: segmented ? 1 : 2)
+        let restorer = Restorer(options: .init(crashLoopSessions: 1000, maximumAge: .seconds(1 << 40)))
+        var refusals = 0
+        for round in 0..<3 {
+            for (name, mutate) in Self.tails {
+                let path = dir.path + "/\(name)-\(round)" + (segmented ? "" : ".jsonl")
+                let last: String
+                if segmented {
+                    try FileManager.default.copyItem(atPath: original, toPath: path)
+                    last = path + "/" + (files.last! as NSString).lastPathComponent
+                } else {
+                    try copyItem(files.last!, path)   // one segment: a single file, snapshots and all
+                    last = path
+                }
+                let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: last)))
+                try Data(mutate(bytes, &random)).write(to: URL(fileURLWithPath: last))
+                let restored = Result { try restorer.restore(from: path) }.mapError { $0 as! NavigationHistoryError }
+                let kept = storeOutcome(path, segmented: segmented)
+                switch (restored, kept) {
+                case (.success(let result), .success(let (state, lastSeq))):
+                    #expect(result.from == lastSeq, "\(name)")
+                    #expect(result.state == state, "\(name)")
+                case (.failure(let refused), .failure(let storeRefused)):
+                    #expect(refused.code == storeRefused.code, "\(name)")
+                    refusals += 1
+                default:
+                    Issue.record("\(name): the restore gives \(restored), the store \(kept)")
+                }
+            }
+        }
+        #expect(refusals >= 3 * 3, "damage before good lines and bad seqs are refused by both")
+    }
+
+    @Test func readingBackBeforeALineChecksEverySeqAcrossSegments() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path + "/log"
+        try segmentedLog(path, events: 600, segmentSize: 8 << 10)
+        let files = try LogFiles.resolve(path).files
+        var lines = try Data(contentsOf: URL(fileURLWithPath: files[2])).split(separator: 0x0A).map(Array.init)
+        lines.remove(at: 3)
+        try Data(lines.flatMap { $0 + [0x0A] }).write(to: URL(fileURLWithPath: files[2]))
+        // From the last segment's first line back: the gap in the third segment is found.
+        var finding = LogTail(endOf: [files.last!])
+        let first = try #require(try finding.firstSeq())
+        var tail = LogTail(before: EventPosition(file: files.count - 1, offset: 0, line: 0), seq: first, in: files)
+        #expect(performing: { while try tail.previous() != nil {} }, throws: { error in
+            let defect = (error as? NavigationHistoryError)?.defect
+            return defect?.kind == .seqGap && defect?.file == files[2] && defect?.line == 4
+        })
+    }
+}
+
+extension LogTail {
+    /// The seq of the first line it reads back to.
+    mutating func firstSeq() throws -> Int? {
+        var first: Int?
+        while let line = try previous() { first = line.event.seq }
+        return first
     }
 }

@@ -32,6 +32,15 @@ public struct NavigationEvent: Sendable, Hashable {
         return false
     }
 
+    /// Whether this event sets the whole state, whatever came before it: a `snapshot`, a `restore`
+    /// or a `session.start`. A fold may begin at such an event.
+    public var setsWholeState: Bool {
+        switch action {
+        case .snapshot, .restore, .sessionStart: true
+        default: false
+        }
+    }
+
     /// Whether this is a `session.start`, which clears the state.
     public var isSessionStart: Bool {
         if case .sessionStart = action { return true }

@@ -50,6 +50,10 @@ public struct LogReader: Sendable {
     /// from the folded one as a ``DefectKind/snapshotMismatch`` defect, and count anomalies in the
     /// report. What `navlog verify` does; off by default, as it costs a fold per event.
     public var checksSnapshots = false
+    /// Whether the lines of a single file must carry a `crc`, when known before reading; nil lets
+    /// the first line read decide, as it does when the file is read from its start. (Lines of store
+    /// segments always must.)
+    package var requiresCRC: Bool?
     /// Whether the report keeps the sessions' ids (``ReadReport/sessionIDs``), as reports of chunks
     /// read apart need to be merged; off by default, as they grow with the sessions.
     package var keepsSessionIDs = false
@@ -125,7 +129,7 @@ public struct LogReader: Sendable {
             if let start, index < start.file { continue }
             merger.report.segments += 1
             let resume = start.flatMap { $0.file == index ? $0 : nil }
-            merger.beginFile(file, index: index, crcRequired: segmented, firstLine: resume?.line ?? 1)
+            merger.beginFile(file, index: index, crcRequired: segmented ? true : requiresCRC, firstLine: resume?.line ?? 1)
             let isLast = index == files.count - 1
             try readFile(file, from: resume?.offset ?? 0, isLast: isLast, buffers: buffers, merger: &merger, body)
             if merger.stopped {

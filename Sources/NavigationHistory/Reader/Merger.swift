@@ -46,11 +46,13 @@ struct Merger {
         if checksSnapshots { folded = NavigationState() }
     }
 
-    mutating func beginFile(_ path: String, index: Int, crcRequired segmented: Bool, firstLine: Int = 1) {
+    /// Starts a file; `crcRequired` says whether its lines must carry a `crc`, nil when its first
+    /// line read decides.
+    mutating func beginFile(_ path: String, index: Int, crcRequired: Bool?, firstLine: Int = 1) {
         file = path
         fileIndex = index
         line = firstLine - 1
-        crcRequired = segmented ? true : nil
+        self.crcRequired = crcRequired
     }
 
     mutating func event(_ event: NavigationEvent, hasCRC: Bool, offset: Int, isLastLine: Bool,
@@ -109,10 +111,10 @@ struct Merger {
             if report.firstAnomaly == nil { report.firstAnomaly = anomaly }
         }
         // The state is known from the log's first event, and after any event that replaces it.
-        switch event.action {
-        case .snapshot, .restore, .sessionStart: foldIsWhole = true
-        case .unknown: foldIsWhole = false   // a newer writer's type may change the state in ways this fold cannot
-        default: if event.seq == 1 { foldIsWhole = true }
+        if event.setsWholeState || event.seq == 1 {
+            foldIsWhole = true
+        } else if case .unknown = event.action {
+            foldIsWhole = false   // a newer writer's type may change the state in ways this fold cannot
         }
         return false
     }

@@ -1,85 +1,138 @@
-/// Reads a log's events backwards from its end, newest first, a block at a time: what a restore
-/// needs, since its cost must depend on how far back the last snapshot is, not on the log's length.
+/// Reads a log's lines backwards, newest first, through 64 KiB blocks: what a restore needs, since
+/// its cost must depend on how far back the last snapshot is, not on the log's length.
 ///
-/// Every line is decoded and checked as the forward reader checks a single line (UTF-8, JSON, crc,
-/// members, the 64 KiB limit); the checks across lines (gapless seq) are not made. A torn last line
-/// is skipped, as `tolerateTornTail` does; any other defect stops the reading with an error.
+/// It reads in one of two ways:
+/// - from the log's end, *finding*: the bytes after the last newline are left out, and lines that
+///   do not decode or are too long are passed over. It only finds where to begin; ``LogEnd`` then
+///   reads forward from there and judges every line as the store does.
+/// - from a line a forward reading began at, *checking*: every line before it must decode (UTF-8,
+///   JSON, crc, members, the 64 KiB limit) and the seqs must run back without a gap, across
+///   segments too. Anything else is damage before lines the forward reading accepted: an error.
 package struct LogTail {
-    private let source: LogSource
+    /// A line read: its event, and where it is (`line` is not known: 0).
+    package struct Line {
+        package var event: NavigationEvent
+        package var position: EventPosition
+    }
+
+    private let files: [String]
+    private let checking: Bool
     private var file: Int
-    private var end: Int          // bytes of `file` not yet read
-    private var pending: [UInt8] = []   // the start of a line whose beginning is in an earlier block
-    private var lines: [NavigationEvent] = []   // decoded, newest last
-    private var atLogEnd = true
+    /// The offset of the newline that ends the next line to read, or nil when the next line to
+    /// read is the previous file's last.
+    private var lineEnd: Int?
+    private var block: [UInt8] = []
+    private var blockStart = 0
+    /// The last line returned when checking: the next one back must hold the seq before its.
+    private var newer: (seq: Int, position: EventPosition)?
     private static let blockSize = 64 << 10
 
-    package init(_ source: LogSource) {
-        self.source = source
-        file = source.files.count - 1
-        end = file >= 0 ? FileSystem.status(source.files[file])?.size ?? 0 : 0
+    /// Reads back from the end of the log whose files are `files`, finding.
+    package init(endOf files: [String]) {
+        self.files = files
+        checking = false
+        file = files.count
+        lineEnd = nil
     }
 
-    /// The next event going back, or nil at the log's start.
-    package mutating func previous() throws -> NavigationEvent? {
-        while lines.isEmpty {
-            guard try readBlock() else { return nil }
-        }
-        return lines.removeLast()
+    /// Reads back from the line at `position`, which holds seq `seq`, checking.
+    package init(before position: EventPosition, seq: Int, in files: [String]) {
+        self.files = files
+        checking = true
+        file = position.file
+        lineEnd = position.offset > 0 ? position.offset - 1 : nil
+        newer = (seq, position)
     }
 
-    /// Reads the block before `end` (or the previous file), decoding its complete lines.
-    private mutating func readBlock() throws -> Bool {
-        while end == 0 {
-            // A file's first block leaves nothing pending: its first line begins at offset 0.
-            guard file > 0 else { return !lines.isEmpty }
-            file -= 1
-            end = FileSystem.status(source.files[file])?.size ?? 0
-            if !lines.isEmpty { return true }
-        }
-        let start = max(0, end - Self.blockSize)
-        var bytes = try FileSystem.read(source.files[file], from: start, count: end - start) + pending
-        end = start
-        // The bytes before the first newline may belong to a line that began in an earlier block.
-        if start > 0 {
-            guard let newline = bytes.firstIndex(of: 0x0A) else {
-                // No line is this long: what has no newline yet is the log's torn tail, or damage.
-                guard bytes.count <= LineDecoder.maximumLineLength + 1 else {
-                    if atLogEnd {
-                        pending = []
-                        end = start
-                        return true   // a torn tail without any newline (a preallocated block): skipped
-                    }
-                    throw NavigationHistoryError(code: .corruptLog, message: "lineTooLong: a line longer than the 64 KiB limit", path: source.files[file])
-                }
-                pending = bytes
-                return true
+    /// The next line going back, or nil at the log's start.
+    ///
+    /// - Throws: `corruptLog` when checking and a line is damaged or does not run on; `io`.
+    package mutating func previous() throws -> Line? {
+        while true {
+            guard let end = try nextLineEnd() else { return nil }
+            let newline = try previousNewline(before: end)
+            let start = newline.map { $0 + 1 } ?? 0
+            lineEnd = newline
+            let position = EventPosition(file: file, offset: start, line: 0)
+            guard end - start <= LineDecoder.maximumLineLength else {
+                if checking { throw try damage(at: position, .lineTooLong, "line is \(end - start) bytes, longer than the 64 KiB limit") }
+                continue
             }
-            pending = Array(bytes[..<newline])
-            bytes.removeSubrange(...newline)
-        } else {
-            pending = []
-        }
-        var parts = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
-        if parts.last?.isEmpty == true { parts.removeLast() }
-        try decode(parts)
-        return true
-    }
-
-    private mutating func decode(_ parts: [[UInt8]]) throws {
-        var decoded: [NavigationEvent] = []
-        decoded.reserveCapacity(parts.count)
-        for (k, part) in parts.enumerated() {
-            let result = part.withUnsafeBytes { line in Result { () throws(LineError) in try LineDecoder.decode(line) } }
-            switch result {
+            let bytes = try self.bytes(from: start, to: end)
+            let decoded = bytes.withUnsafeBytes { line in Result { () throws(LineError) in try LineDecoder.decode(line) } }
+            switch decoded {
             case .success(let line):
-                decoded.append(line.event)
+                if checking {
+                    // Named where the forward reader names it: at the line that does not follow.
+                    if let newer, newer.seq != line.event.seq + 1 {
+                        throw try newer.seq > line.event.seq
+                            ? damage(at: newer.position, .seqGap,
+                                     "seq \(newer.seq) after seq \(line.event.seq): \(newer.seq - line.event.seq - 1) events missing")
+                            : damage(at: newer.position, .seqNotIncreasing,
+                                     "seq \(newer.seq) after seq \(line.event.seq): events repeated or out of order")
+                    }
+                    newer = (line.event.seq, position)
+                }
+                return Line(event: line.event, position: position)
             case .failure(let error):
-                let isLogsLastLine = atLogEnd && k == parts.count - 1
-                if isLogsLastLine { continue }   // a torn tail
-                throw NavigationHistoryError(code: .corruptLog, message: "\(error.kind): \(error.detail)", path: source.files[file])
+                if checking { throw try damage(at: position, error.kind, error.detail) }
             }
         }
-        if !parts.isEmpty { atLogEnd = false }   // only once the log's last line has been looked at
-        lines.insert(contentsOf: decoded, at: 0)
+    }
+
+    /// The end of the next line to read, moving to the previous file when this one is read; nil at
+    /// the log's start.
+    private mutating func nextLineEnd() throws -> Int? {
+        while lineEnd == nil {
+            guard file > 0 else { return nil }
+            file -= 1
+            block = []
+            let size = FileSystem.status(files[file])?.size ?? 0
+            guard size > 0 else { continue }
+            if try bytes(from: size - 1, to: size) == [0x0A] {
+                lineEnd = size - 1
+                continue
+            }
+            // What follows the last newline is a line that never ended: the log's torn tail, left
+            // out when finding; damage when checking, as a file before the last was synced whole.
+            if checking {
+                throw try damage(at: EventPosition(file: file, offset: size, line: 0), .tornLine,
+                                 "the file does not end with a newline, though a later file follows it")
+            }
+            lineEnd = try previousNewline(before: size)
+        }
+        return lineEnd
+    }
+
+    /// The offset of the last newline before `offset` in the current file, or nil when there is none.
+    private mutating func previousNewline(before offset: Int) throws -> Int? {
+        var searchEnd = offset
+        while searchEnd > 0 {
+            if searchEnd <= blockStart || searchEnd > blockStart + block.count {
+                blockStart = max(0, searchEnd - Self.blockSize)
+                block = try FileSystem.read(files[file], from: blockStart, count: searchEnd - blockStart)
+            }
+            if let index = block[..<(searchEnd - blockStart)].lastIndex(of: 0x0A) { return blockStart + index }
+            searchEnd = blockStart
+        }
+        return nil
+    }
+
+    /// The bytes `[start, end)` of the current file.
+    private func bytes(from start: Int, to end: Int) throws -> [UInt8] {
+        if start >= blockStart && end <= blockStart + block.count {
+            return Array(block[(start - blockStart)..<(end - blockStart)])
+        }
+        return try FileSystem.read(files[file], from: start, count: end - start)
+    }
+
+    /// The error for damage found while checking: it precedes lines the forward reading accepted,
+    /// so it is not at the tail.
+    private func damage(at position: EventPosition, _ kind: DefectKind, _ detail: String) throws -> NavigationHistoryError {
+        let path = files[position.file]
+        let line = try LogEnd.linesBefore(position.offset, in: path) + 1
+        var error = NavigationHistoryError(defect: LogDefect(file: path, line: line, offset: position.offset, kind: kind, detail: detail))
+        error.message += "; the damage is not at the tail (`navlog verify --mode salvage` lists every defect and reads around them)"
+        return error
     }
 }

@@ -119,7 +119,10 @@ public struct Restorer: Sendable {
 
     /// Works out what to restore from the log at `path`, as of `now`.
     ///
-    /// A log that does not exist yet (a first launch) has nothing to restore.
+    /// A log that does not exist yet (a first launch) has nothing to restore. The log's end is
+    /// judged as the store judges it when it opens the log: a torn last line, or crash damage
+    /// after the last good line, is left out; a log whose segments do not follow one another, or
+    /// whose lines from the nearest snapshot on break any rule the reader checks, is refused.
     ///
     /// - Throws: ``NavigationHistoryError`` when the log cannot be read or is damaged before its tail.
     /// - Complexity: O(events since the last snapshot), plus the last sessions for the crash-loop
@@ -130,27 +133,32 @@ public struct Restorer: Sendable {
             return Result(state: NavigationState(), from: 0, dropped: [], guardFired: .nothingToRestore)   // a first launch
         }
         if source.segmented { try SegmentChain.check(source.files) }
-        var tail = LogTail(source)
-        var newer: [NavigationEvent] = []     // from the nearest snapshot on, newest first
-        var base: NavigationState?
-        var last: NavigationEvent?
-        var loop = LoopCheck(options: options)
-        while base == nil || !loop.decided, let event = try tail.previous() {
-            if event.session == options.currentSession { continue }
-            if last == nil { last = event }
-            if base == nil {
-                // The nearest event that sets the whole state is where the fold starts.
-                switch event.action {
-                case .snapshot(let state), .restore(let state, _, _): base = state
-                case .sessionStart: base = NavigationState()
-                default: newer.append(event)
-                }
+        // The fold starts at the nearest event that sets the whole state, of an earlier session.
+        var finding = LogTail(endOf: source.files)
+        var start: LogTail.Line?
+        while let line = try finding.previous() {
+            if line.event.setsWholeState && line.event.session != options.currentSession {
+                start = line
+                break
             }
-            loop.consume(event)
         }
-        guard let last else { return Result(state: NavigationState(), from: 0, dropped: [], guardFired: .nothingToRestore) }
-        var state = base ?? NavigationState()
-        for event in newer.reversed() { Projection.fold(&state, event) }
+        // From there on, every line is judged as the store judges the log's end.
+        var events: [NavigationEvent] = []
+        _ = try LogEnd.damage(of: source.files, crcRequired: try crcRule(source),
+                              from: start?.position ?? EventPosition(file: 0, offset: 0, line: 1)) { event, _ in
+            if event.session != options.currentSession { events.append(event) }
+        }
+        guard let last = events.last else { return Result(state: NavigationState(), from: 0, dropped: [], guardFired: .nothingToRestore) }
+        var state = NavigationState()
+        for event in events { Projection.fold(&state, event) }
+        var loop = LoopCheck(options: options)
+        for event in events.reversed() where !loop.decided { loop.consume(event) }
+        if !loop.decided, let start {
+            var older = LogTail(before: start.position, seq: start.event.seq, in: source.files)
+            while !loop.decided, let line = try older.previous() {
+                if line.event.session != options.currentSession { loop.consume(line.event) }
+            }
+        }
         var result = Result(state: NavigationState(), from: last.seq, dropped: [], guardFired: nil, session: last.session,
                             sessionEnding: { if case .sessionEnd = last.action { return .clean } else { return .unclean } }())
         let age = Duration.milliseconds(now.millisecondsSince1970 - last.timestamp.millisecondsSince1970)
@@ -162,6 +170,17 @@ public struct Restorer: Sendable {
             (result.state, result.dropped) = resolved(state)
         }
         return result
+    }
+
+    /// Whether the lines of the log must carry a `crc`: always in segments; in a single file, as
+    /// its first line says, since a reading from its middle must apply the same rule as one from
+    /// its start (nil when the first line does not decode: then the first line read decides).
+    private func crcRule(_ source: LogSource) throws -> Bool? {
+        if source.segmented { return true }
+        let bytes = try FileSystem.read(source.files[0], from: 0, count: LineDecoder.maximumLineLength + 1)
+        guard let newline = bytes.firstIndex(of: 0x0A) else { return nil }
+        let decoded = bytes[..<newline].withUnsafeBytes { line in Swift.Result { () throws(LineError) in try LineDecoder.decode(line) } }
+        return try? decoded.get().hasCRC
     }
 
     /// `state` with the routes that no longer resolve, or whose screen is unknown, taken out as the

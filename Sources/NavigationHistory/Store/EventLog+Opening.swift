@@ -60,25 +60,21 @@ enum Opening {
         while let number = numbers.last {
             let path = directory + "/" + segmentName(number)
             var state = NavigationState()
-            var lastSeq = 0
+            var last: NavigationEvent?
             var lastSnapshotSeq = 0
-            var events = 0
-            var lastSession = ""
             var secondLine: Int?
-            if let damage = try damageAtEnd(of: path, segmented: true, { event, position in
+            if let damage = try LogEnd.damage(of: [path], crcRequired: true, { event, position in
                 _ = Projection.fold(&state, event)
-                if events == 1 { secondLine = position.offset }
-                lastSeq = event.seq
-                lastSession = event.session
+                if last != nil, secondLine == nil { secondLine = position.offset }
                 if event.isSnapshot { lastSnapshotSeq = event.seq }
-                events += 1
+                last = event
             }) {
                 let cut = try cutTail(of: path, at: damage.offset)
                 opened.recovery.tornTail = damage
                 opened.recovery.savedTo = cut.savedTo
                 opened.recovery.removedBytes += cut.removedBytes
             }
-            if events == 0 {
+            guard let last else {
                 try FileSystem.remove(path)
                 try FileSystem.syncDirectory(directory)
                 opened.recovery.removedFiles.append(path)
@@ -88,9 +84,9 @@ enum Opening {
             // What a crash left in the page cache becomes durable before anything follows it.
             try WritableFile(path: path).sync()
             opened.state = state
-            opened.lastSeq = lastSeq
+            opened.lastSeq = last.seq
+            opened.lastSession = last.session
             opened.lastSnapshotSeq = lastSnapshotSeq
-            opened.lastSession = lastSession
             opened.segmentNumber = number
             opened.segmentBytes = FileSystem.status(path)?.size ?? 0
             opened.openingBytes = secondLine ?? opened.segmentBytes
@@ -99,38 +95,8 @@ enum Opening {
         return opened
     }
 
-    /// Damage a crash can leave at the end of a file: an incomplete line, bytes that fail their
-    /// crc, garbage or zeros where unsynced data was.
-    static let crashDamage: Set<DefectKind> = [.tornLine, .crcMismatch, .invalidJSON, .invalidUTF8, .lineTooLong, .missingCRC, .blankLine]
-
-    /// Reads one file of a log, delivering its good events, and returns the first defect when
-    /// nothing but crash damage follows it: where to cut. Returns nil for a clean file.
-    ///
-    /// - Throws: `corruptLog` (or `unsupportedVersion`) when the damage is not a crash's: another
-    ///   kind of defect, or a good line after the damaged ones.
-    static func damageAtEnd(of path: String, segmented: Bool, _ body: (NavigationEvent, EventPosition) -> Void) throws -> LogDefect? {
-        let report = try LogReader(path: path, mode: .pointInTime, threads: 1).scan(files: [path], segmented: segmented) { event, position in
-            body(event, position)
-            return true
-        }
-        guard let damage = report.stoppedAt else { return nil }
-        var refusal: String?
-        if !crashDamage.contains(damage.kind) {
-            refusal = "the last segment holds a defect a crash does not leave"
-        } else if let good = try firstGoodLine(in: path, after: damage.offset) {
-            refusal = "a good line (\(good)) follows it: the damage is not at the tail"
-        }
-        if let refusal {
-            var error = NavigationHistoryError(defect: damage)
-            error.message += "; \(refusal), and cutting there would lose the good events after it"
-                + " (`navlog verify --mode salvage` lists every defect and reads around them)"
-            throw error
-        }
-        return damage
-    }
-
     /// The first line of `path` after `offset` that decodes, described, or nil.
-    private static func firstGoodLine(in path: String, after offset: Int) throws -> String? {
+    static func firstGoodLine(in path: String, after offset: Int) throws -> String? {
         let bytes = try FileSystem.readTail(path, from: offset)
         var start = bytes.firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
         var line = 1

@@ -29,7 +29,7 @@ extension EventLog {
             }
             if segmented { return try Opening.open(path).recovery }
             var recovery = Recovery()
-            if let last = files.last, let damage = try Opening.damageAtEnd(of: last, segmented: false, { _, _ in }) {
+            if let last = files.last, let damage = try LogEnd.damage(of: [last], crcRequired: nil, { _, _ in }) {
                 let cut = try Opening.cutTail(of: last, at: damage.offset)
                 recovery.tornTail = damage
                 recovery.savedTo = cut.savedTo
