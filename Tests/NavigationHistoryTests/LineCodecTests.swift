@@ -174,3 +174,65 @@ import Testing
         #expect(rejection("\u{FEFF}{" + Self.base + #""type":"session.end"}"#) == .invalidJSON)
     }
 }
+
+/// A key that comes twice is refused at every level of a line, not only among its members.
+@Suite struct NestedMemberTests {
+    /// `body` (a line without its crc) sealed with its crc, as the store would write it.
+    func sealed(_ body: String) -> String {
+        body + #","crc":""# + LineDecoder.hex8(CRC32C.checksum(Array(body.utf8))) + "\"}"
+    }
+
+    static let base = #"{"v":1,"seq":1,"ts":"2026-12-07T10:00:00.000Z","session":"s1","#
+
+    @Test(arguments: [
+        #""type":"push","scene":"main","stack":"home","route":{"screen":"recipe","params":{"k":"1","k":"2"}}"#,
+        #""type":"push","scene":"main","stack":"home","route":{"screen":"recipe","id":"a","id":"b"}"#,
+        #""type":"push","scene":"main","stack":"home","route":{"screen":"recipe","screen":"other"}"#,
+        #""type":"push","scene":"main","stack":"home","route":{"screen":"r","params":{},"params":{"k":"1"}}"#,
+        #""type":"session.start","launch":"cold","meta":{"device":"a","device":"b"}"#,
+        #""type":"setPath","scene":"main","stack":"home","path":[{"screen":"a","id":"1","id":"2"}],"cause":"programmatic""#,
+        #""type":"snapshot","state":{"active":null,"scenes":{"main":{"stacks":{}},"main":{"stacks":{}}}}"#,
+        #""type":"snapshot","state":{"active":null,"scenes":{"main":{"stacks":{"home":[],"home":[]}}}}"#,
+        #""type":"snapshot","state":{"active":null,"active":null,"scenes":{}}"#,
+        #""type":"restore","state":{"scenes":{"main":{"tab":"a","tab":"b","stacks":{}}}},"from":1,"dropped":[]"#,
+        #""type":"restore","state":{"scenes":{"main":{"stacks":{},"sheets":[{"id":"s","id":"t","root":{"screen":"x"}}]}}},"from":1,"dropped":[]"#,
+        #""type":"restore","state":{"scenes":{"main":{"stacks":{"home":[{"screen":"x","params":{"a":"1","a":"1"}}]}}}},"from":1,"dropped":[]"#,
+    ])
+    func aKeyThatComesTwiceInsideAnyObjectIsRefused(members: String) {
+        for line in [sealed(Self.base + members), Self.base + members + "}"] {
+            do {
+                _ = try decode(line)
+                Issue.record("accepted: \(line)")
+            } catch {
+                #expect(error.kind == .invalidMember && error.detail.contains("duplicate"), "\(error.detail)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        #"{"active":null,"scenes":{"":{"stacks":{}}}}"#,
+        #"{"active":null,"scenes":{"main":{"stacks":{"":[]}}}}"#,
+        #"{"active":null,"scenes":{"main":{"tab":"","stacks":{}}}}"#,
+        #"{"active":null,"scenes":{"main":{"stacks":{},"sheets":[{"id":"","root":{"screen":"x"}}]}}}"#,
+        #"{"active":"gone","scenes":{"main":{"stacks":{}}}}"#,
+    ])
+    func aStateNoEventCouldLeadToIsRefusedInSnapshotsAndRestores(state: String) {
+        for members in [#""type":"snapshot","state":"# + state, #""type":"restore","state":"# + state + #","from":1,"dropped":[]"#] {
+            #expect(rejection(sealed(Self.base + members)) == .invalidMember, "\(members)")
+        }
+        #expect(rejection(sealed(Self.base + #""type":"snapshot","state":{"active":"main","scenes":{"main":{"tab":"t","stacks":{"t":[]}}}}"#)) == nil)
+    }
+
+    @Test func theStoreRefusesSnapshotEventsAndForgedStates() throws {
+        let dir = TemporaryDirectory()
+        let log = try EventLog(directory: dir.path + "/log", options: .init(durability: .none))
+        try log.append(.sceneOpen(scene: "main", kind: nil), session: "s")
+        #expect(throws: NavigationHistoryError.self) { try log.append(.snapshot(state: NavigationState()), session: "s") }
+        let forged = NavigationState(active: "elsewhere", scenes: ["main": SceneState()])
+        #expect(throws: NavigationHistoryError.self) { try log.append(.restore(state: forged, from: 1, dropped: []), session: "s") }
+        let emptyID = NavigationState(active: nil, scenes: ["": SceneState()])
+        #expect(throws: NavigationHistoryError.self) { try log.append(.restore(state: emptyID, from: 1, dropped: []), session: "s") }
+        try log.close()
+        #expect(log.nextSeq == 3, "only the scene.open and the segment's snapshot were written")
+    }
+}

@@ -139,7 +139,7 @@ private struct CanonicalCursor {
         return literal("]") ? routes : nil
     }
 
-    /// An object of strings; a repeated key keeps its last value, as in the general decoder.
+    /// An object of strings; one with a repeated key is left to the general decoder, which refuses it.
     ///
     /// A log repeats a few such objects: with a cache, the object's extent is found first, and a
     /// map made before of the same bytes is taken as it is.
@@ -172,8 +172,8 @@ private struct CanonicalCursor {
         var map = [String: String]()
         if literal("}") { return map }
         repeat {
-            guard literal("\""), let key = string(), literal(":\""), let value = string() else { return nil }
-            map[key] = value
+            guard literal("\""), let key = string(), literal(":\""), let value = string(),
+                  map.updateValue(value, forKey: key) == nil else { return nil }
         } while literal(",")
         return literal("}") ? map : nil
     }

@@ -14,14 +14,22 @@ package enum RouteDecoding {
         } else {
             while true {
                 s.skipWhitespace()
+                let keyStart = s.index
                 let key = try s.readStringToken()
                 try s.expect(0x3A, "':'")
                 s.skipWhitespace()
+                func once<T>(_ value: T?, _ member: String) throws(LineError) {
+                    // As at the top level: a member that comes twice is refused, not overwritten.
+                    guard value == nil else { throw LineError(.invalidMember, at: keyStart, "duplicate member '\(name()).\(member)'") }
+                }
                 if s.equals(key, "screen") {
+                    try once(screen, "screen")
                     screen = try string(&s, "\(name()).screen")
                 } else if s.equals(key, "id") {
+                    try once(id, "id")
                     id = try string(&s, "\(name()).id")
                 } else if s.equals(key, "params") {
+                    try once(params, "params")
                     params = try stringMap(&s, "\(name()).params")
                 } else {
                     try s.skipValue()
@@ -55,7 +63,7 @@ package enum RouteDecoding {
         }
     }
 
-    /// Reads an object whose values are all strings.
+    /// Reads an object whose values are all strings; a key that comes twice is refused.
     package static func stringMap(_ s: inout JSONScanner, _ name: @autoclosure () -> String) throws(LineError) -> [String: String] {
         guard s.peek() == 0x7B else { throw LineError(.invalidMember, at: s.index, "'\(name())' must be an object of strings") }
         s.index += 1
@@ -64,10 +72,13 @@ package enum RouteDecoding {
         if s.peek() == 0x7D { s.index += 1; return result }
         while true {
             s.skipWhitespace()
+            let keyStart = s.index
             let key = s.string(try s.readStringToken())
             try s.expect(0x3A, "':'")
             s.skipWhitespace()
-            result[key] = try string(&s, "\(name()).\(key)")
+            guard result.updateValue(try string(&s, "\(name()).\(key)"), forKey: key) == nil else {
+                throw LineError(.invalidMember, at: keyStart, "duplicate key '\(key)' in '\(name())'")
+            }
             s.skipWhitespace()
             if s.peek() == 0x2C { try comma(&s, closing: 0x7D); continue }
             try s.expect(0x7D, "',' or '}'")

@@ -12,7 +12,12 @@ extension NavigationState {
         }
         guard let scenes = members["scenes"] else { throw StateReading.wrong("state.scenes", "present") }
         for (id, value) in try StateReading.orderedObject(scenes, "state.scenes") {
+            try StateReading.identifier(id, "a scene's id in state.scenes")
             state.scenes[id] = try SceneState(json: value, "state.scenes.\(id)")
+        }
+        // What the fold reaches: the active scene, when there is one, is open.
+        if let active = state.active, state.scenes[active] == nil {
+            throw StateReading.wrong("state.active", "null or the id of an open scene, not '\(active)'")
         }
         self = state
     }
@@ -24,11 +29,14 @@ extension SceneState {
         var scene = SceneState()
         switch members["tab"] {
         case nil, .null?: break
-        case .string(let tab)?: scene.tab = tab
+        case .string(let tab)?:
+            try StateReading.identifier(tab, "\(name).tab")
+            scene.tab = tab
         default: throw StateReading.wrong("\(name).tab", "a string or null")
         }
         guard let stacks = members["stacks"] else { throw StateReading.wrong("\(name).stacks", "present") }
         for (id, value) in try StateReading.orderedObject(stacks, "\(name).stacks") {
+            try StateReading.identifier(id, "a stack's id in \(name).stacks")
             scene.stacks[id] = try StateReading.routes(value, "\(name).stacks.\(id)")
         }
         if let sheets = members["sheets"] {
@@ -37,6 +45,7 @@ extension SceneState {
                 let sheetName = "\(name).sheets[\(i)]"
                 let sheet = try StateReading.object(element, sheetName)
                 guard case .string(let id)? = sheet["id"] else { throw StateReading.wrong("\(sheetName).id", "a string") }
+                try StateReading.identifier(id, "\(sheetName).id")
                 var style = SheetStyle.sheet
                 if let value = sheet["style"] {
                     guard case .string(let text) = value, let parsed = SheetStyle(rawValue: text) else {
@@ -98,16 +107,24 @@ enum StateReading {
         LineError(.invalidMember, at: 0, "'\(name)' must be \(expectation)")
     }
 
-    /// An object's members by name (the last of duplicates wins, as in most JSON readers).
+    /// An object's members by name.
     static func object(_ value: JSONValue, _ name: String) throws(LineError) -> [String: JSONValue] {
-        var result = [String: JSONValue]()
-        for (key, member) in try orderedObject(value, name) { result[key] = member }
-        return result
+        Dictionary(uniqueKeysWithValues: try orderedObject(value, name))
     }
 
+    /// An object's members in order; a key that comes twice is refused, as a line's member is.
     static func orderedObject(_ value: JSONValue, _ name: String) throws(LineError) -> [(String, JSONValue)] {
         guard case .object(let members) = value else { throw wrong(name, "an object") }
+        var keys = Set<String>()
+        for member in members where !keys.insert(member.key).inserted {
+            throw LineError(.invalidMember, at: 0, "duplicate key '\(member.key)' in '\(name)'")
+        }
         return members.map { ($0.key, $0.value) }
+    }
+
+    /// Checks an id the state holds, as events' ids are checked: it must not be empty.
+    static func identifier(_ id: String, _ name: String) throws(LineError) {
+        guard !id.isEmpty else { throw wrong(name, "a non-empty string") }
     }
 
     static func routes(_ value: JSONValue, _ name: String) throws(LineError) -> [Route] {

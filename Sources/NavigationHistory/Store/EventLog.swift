@@ -258,8 +258,13 @@ public final class EventLog {
     /// Why the store refuses to write `line` (the encoded `event`, newline included), or nil when
     /// it may: the store writes only what its own reader accepts.
     static func problem(_ event: NavigationEvent, line: UnsafeRawBufferPointer) -> String? {
-        if case .unknown(let type, _) = event.action {
+        switch event.action {
+        case .unknown(let type, _):
             return "type '\(type)' is unknown to this version: the store writes only known types"
+        case .snapshot:
+            return "a 'snapshot' event: the store writes its own snapshots, of the state its events fold to"
+        default:
+            break
         }
         do throws(LineError) {
             _ = try LineDecoder.decode(UnsafeRawBufferPointer(rebasing: line.dropLast()))
