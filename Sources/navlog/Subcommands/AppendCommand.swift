@@ -16,8 +16,9 @@ enum AppendCommand: Subcommand {
         Each event is one JSON object with the members of event format v1, e.g.
           {"type":"push","scene":"main","stack":"home","route":{"screen":"recipe","id":"42"}}
         `seq` and `crc` may be left out and are ignored when given: the store numbers and checksums
-        what it writes (so the output of `navlog dump` can be appended to another log). `v` defaults
-        to 1, `ts` to now, and `session` to --session.
+        what it writes (so the output of `navlog dump` can be appended to another log). `snapshot`
+        events are skipped and counted: the store writes its own, of the state its events fold to.
+        `v` defaults to 1, `ts` to now, and `session` to --session.
 
         Every event is checked before any is written: when one is invalid, nothing is appended and the
         error names it (`stdin:LINE:` or `--event N:`). Types unknown to this version are refused.
@@ -45,6 +46,7 @@ enum AppendCommand: Subcommand {
             throw UsageError("append writes to a log directory, and \(path) is a single file")
         }
         var drafts: [EventDraft] = []
+        var snapshots = 0
         let now = Timestamp.now
         if parsed.has("--stdin") {
             let input = FileHandle.standardInput.readDataToEndOfFile()
@@ -53,11 +55,11 @@ enum AppendCommand: Subcommand {
                     throw NavigationHistoryError(code: .invalidEvent, message: "stdin:\(index + 1): invalid UTF-8; nothing was appended")
                 }
                 if line.allSatisfy(\.isWhitespace) { continue }
-                drafts.append(try draft(line, session: session, now: now, origin: "stdin:\(index + 1)"))
+                if let draft = try draft(line, session: session, now: now, origin: "stdin:\(index + 1)") { drafts.append(draft) } else { snapshots += 1 }
             }
         } else {
             for (index, text) in events.enumerated() {
-                drafts.append(try draft(text, session: session, now: now, origin: "--event \(index + 1)"))
+                if let draft = try draft(text, session: session, now: now, origin: "--event \(index + 1)") { drafts.append(draft) } else { snapshots += 1 }
             }
         }
         let log = try EventLog(directory: path, options: .init(durability: .none))
@@ -65,18 +67,21 @@ enum AppendCommand: Subcommand {
         let last = try log.append(contentsOf: drafts)
         try log.close()
         var out = StandardOutput()
+        let skipped = snapshots == 0 ? "" : "; skipped \(snapshots) snapshot event\(snapshots == 1 ? "" : "s"): the store writes its own"
         if drafts.isEmpty {
-            out.line("\(path): no events given, nothing appended")
+            out.line("\(path): no events given, nothing appended\(skipped)")
         } else {
-            out.line("\(path): appended \(drafts.count) event\(drafts.count == 1 ? "" : "s"), the last one seq \(last); durable")
+            out.line("\(path): appended \(drafts.count) event\(drafts.count == 1 ? "" : "s"), the last one seq \(last); durable\(skipped)")
         }
         out.flush()
         return ExitCode.success
     }
 
-    private static func draft(_ text: String, session: String?, now: Timestamp, origin: String) throws -> EventDraft {
+    /// The event a line gives, checked; nil for a `snapshot`, which the store writes itself.
+    private static func draft(_ text: String, session: String?, now: Timestamp, origin: String) throws -> EventDraft? {
         do {
             let draft = try EventDraft(json: text, defaultSession: session, now: now)
+            if case .snapshot = draft.action { return nil }
             try EventLog.check(draft)
             return draft
         } catch var error as NavigationHistoryError {

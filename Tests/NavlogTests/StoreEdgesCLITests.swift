@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import NavigationHistory
+
+/// The store's edges as `navlog` users meet them: what is acknowledged is what every reader shows.
+@Suite final class StoreEdgesCLITests {
+    let dir = NSTemporaryDirectory() + "navlog-store-edges-" + UUID().uuidString
+
+    init() throws { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+
+    deinit { try? FileManager.default.removeItem(atPath: dir) }
+
+    func generate(_ name: String, events: Int, seed: Int, segmentSize: Int = 100_000) throws -> String {
+        let path = dir + "/" + name
+        let run = try NavlogRun("generate", "--events", String(events), "--seed", String(seed), "--segment-size", String(segmentSize), "-o", path)
+        #expect(run.status == 0, "\(run.stderr)")
+        return path
+    }
+
+    @Test func aSegmentCopiedAfterTheLastIsRefusedByAppendRepairAndRestoreAndNamedByVerify() throws {
+        let log = try generate("copied", events: 12_000, seed: 3)
+        let segments = try Opening.segmentNumbers(log)
+        #expect(segments.count >= 6)
+        let copy = Opening.segmentName(segments.last! + 1)
+        try FileManager.default.copyItem(atPath: log + "/" + Opening.segmentName(5), toPath: log + "/" + copy)
+        let last = Opening.segmentName(segments.last!)
+        for arguments in [["append", log, "--session", "s", "--event", #"{"type":"session.end"}"#], ["repair", log], ["restore", log]] {
+            let run = try NavlogRun(arguments, stdin: nil)
+            #expect(run.status == 65, "\(arguments[0]): \(run.stderr)")
+            #expect(run.stderr.contains(copy) && run.stderr.contains(last), "\(arguments[0]): \(run.stderr)")
+        }
+        let verify = try NavlogRun("verify", log)
+        #expect(verify.status == 1)
+        #expect(verify.stdout.contains(copy + ":1: seqNotIncreasing") && verify.stdout.contains(last), "\(verify.stdout)")
+    }
+
+    @Test func aDumpAppendedToAnotherLogLeavesOutItsSnapshotsAndVerifiesClean() throws {
+        let source = try generate("a", events: 3000, seed: 4, segmentSize: 40_000)
+        let target = try generate("b", events: 2000, seed: 5, segmentSize: 40_000)
+        let dump = try NavlogRun("dump", source)
+        #expect(dump.status == 0)
+        let snapshots = dump.stdout.split(separator: "\n").filter { $0.contains(#""type":"snapshot""#) }.count
+        #expect(snapshots > 1)
+        let append = try NavlogRun(["append", target, "--stdin"], stdin: dump.stdout)
+        #expect(append.status == 0, "\(append.stderr)")
+        #expect(append.stdout.contains("appended \(3000 - snapshots) events"), "\(append.stdout)")
+        #expect(append.stdout.contains("skipped \(snapshots) snapshot events"), "\(append.stdout)")
+        let verify = try NavlogRun("verify", target, "--format", "json")
+        #expect(verify.status == 0, "\(verify.stdout)")
+        #expect(!verify.stdout.contains("snapshotMismatch"))
+    }
+}
