@@ -17,8 +17,9 @@ import Foundation
 ///
 /// A failed write or sync makes the log read-only: events recorded after it are not written, and
 /// every later ``flush()`` and ``close()`` throws that failure (with its `errno`), as ``failure``
-/// reports it. Open a new recorder to go on: opening cuts whatever the failure left torn. An event the format cannot hold (an
-/// unknown type, a line over 64 KiB) is refused alone and counted in ``Status/refused``.
+/// reports it. Open a new recorder to go on: opening cuts whatever the failure left torn. An event
+/// the store cannot write (an unknown type, a line over 64 KiB, a state after it too large for a
+/// snapshot line) is refused alone and counted in ``Status/refused``.
 public actor Recorder {
     /// The session every event of this recorder belongs to.
     public nonisolated let session: String
