@@ -121,8 +121,8 @@ public struct Restorer: Sendable {
     ///
     /// A log that does not exist yet (a first launch) has nothing to restore. The log's end is
     /// judged as the store judges it when it opens the log: a torn last line, or crash damage
-    /// after the last good line, is left out; a log whose segments do not follow one another, or
-    /// whose lines from the nearest snapshot on break any rule the reader checks, is refused.
+    /// after the last good line, is left out; a last segment that does not follow the one before
+    /// it, or lines from the nearest snapshot on that break any rule the reader checks, are refused.
     ///
     /// - Throws: ``NavigationHistoryError`` when the log cannot be read or is damaged before its tail.
     /// - Complexity: O(events since the last snapshot), plus the last sessions for the crash-loop
@@ -132,7 +132,9 @@ public struct Restorer: Sendable {
         do { source = try LogSource(path: path) } catch let error as NavigationHistoryError where error.code == .noInput {
             return Result(state: NavigationState(), from: 0, dropped: [], guardFired: .nothingToRestore)   // a first launch
         }
-        if source.segmented { try SegmentChain.check(source.files) }
+        // A stale or copied last segment would be restored from: the last link is checked, and
+        // every link the reading below crosses (opening the log for writing checks them all).
+        if source.segmented { try SegmentChain.check(source.files, from: source.files.count - 1) }
         // The fold starts at the nearest event that sets the whole state, of an earlier session.
         var finding = LogTail(endOf: source.files)
         var start: LogTail.Line?
