@@ -19,7 +19,8 @@ enum DemoCommand: Subcommand {
         Options:
           --events N   How many events to generate (default 1000000).
           --seed S     The random seed (default 1).
-          --dir DIR    Where to write the log (default: a new temporary directory, removed afterwards).
+          --dir DIR    Where to write the log: a new or empty directory (default: a new temporary
+                       directory, removed afterwards).
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
@@ -36,7 +37,12 @@ enum DemoCommand: Subcommand {
 
         var generator = LogGenerator(seed: UInt64(seed))
         var clock = ContinuousClock.now
-        let written = try generator.writeLog(to: directory, events: events)
+        let written: LogGenerator.WriteSummary
+        do {
+            written = try generator.writeLog(to: directory, events: events)
+        } catch let error as NavigationHistoryError where error.errno == EEXIST {
+            throw UsageError("\(directory) is not empty; give --dir a new or empty directory")
+        }
         let writeTime = ContinuousClock.now - clock
         print("Generated \(written.events) events in \(written.segments) segments (\(written.bytes / 1_048_576) MiB) in \(format(writeTime)) → \(directory)")
 
