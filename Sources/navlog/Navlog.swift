@@ -33,6 +33,9 @@ import NavigationHistory
         """
 
     static func main() async {
+        // Past a file-size limit (ulimit -f) a write then fails with EFBIG, which every writer
+        // reports as an I/O error, instead of the signal ending the process mid-write.
+        signal(SIGXFSZ, SIG_IGN)
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard let name = arguments.first else {
             Diagnostics.print(usage())
