@@ -50,15 +50,24 @@ enum ExportCommand: Subcommand {
         var export = Export(table: table, format: format, redactions: redactions, salt: parsed.value("--salt"))
         let mode = try parsed.fileMode()
         let output = try OutputFile(parsed.value("-o") ?? parsed.value("--output") ?? "-", mode: mode ?? 0o600, modeGiven: mode != nil)
+        // CSV is for people, and NDJSON on a terminal is read by one: no control character of the
+        // log reaches a terminal.
+        let terminal = output.isTerminal
+        func line(_ text: String) -> String {
+            switch format {
+            case .csv: Terminal.escaped(text)
+            case .ndjson: terminal ? String(decoding: Terminal.escapedJSON(Array(text.utf8)), as: UTF8.self) : text
+            }
+        }
         if let header = export.header { try output.line(header) }
         if table == .deeplinks {
             var links = DeepLinksQuery(filter: try AnalyticsOutput.filter(parsed), keepsRecords: true)
             try ViewStream.read(path, mode: try parsed.choice("--mode", default: .tolerateTornTail),
                                 events: { event, app, state in links.consume(event, app: app, stateAfter: state) }) { _ in }
-            for record in links.records { try output.line(export.line(record)) }
+            for record in links.records { try output.line(line(export.line(record))) }
         } else {
             _ = try AnalyticsOutput.views(path, parsed) { view in
-                if let line = export.line(for: view) { try output.line(line) }
+                if let text = export.line(for: view) { try output.line(line(text)) }
             }
         }
         try output.commit()

@@ -52,7 +52,7 @@ enum GenerateCommand: Subcommand {
                 throw UsageError("\(output) is not empty; give --force to replace the log in it")
             }
         }
-        Diagnostics.print("navlog: wrote \(summary.events) events (\(summary.bytes) bytes) in \(summary.segments) file\(summary.segments == 1 ? "" : "s") to \(output)")
+        Diagnostics.print("navlog: wrote \(counted(summary.events, "event")) (\(counted(summary.bytes, "byte"))) in \(counted(summary.segments, "file")) to \(output)")
         return ExitCode.success
     }
 }

@@ -65,7 +65,7 @@ enum ReportCommand: Subcommand {
         let page = ReportPage.html(title: path, data: data.json(path: path, filter: filter))
         try file.write(page)
         try file.commit()
-        let summary = "\(output): \(page.count / 1024) KiB; \(data.report.events) events, \(data.sessions.count) sessions"
+        let summary = "\(output): \(page.count / 1024) KiB; \(counted(data.report.events, "event")), \(counted(data.sessions.count, "session"))"
         if file.path == "-" {
             Diagnostics.print(summary)
         } else {

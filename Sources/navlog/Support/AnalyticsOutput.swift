@@ -124,7 +124,7 @@ enum AnalyticsOutput {
         switch format {
         case .text:
             let range = report.firstSeq.map { "seq \($0)...\(report.lastSeq!)" } ?? "no events"
-            out.line("\(path): \(query), \(report.events) events (\(range)), \(filter.summary)")
+            out.line("\(path): \(query), \(counted(report.events, "event")) (\(range)), \(filter.summary)")
             table(columns, rows, into: &out)
             for section in sections {
                 out.line("")
@@ -153,7 +153,7 @@ enum AnalyticsOutput {
     }
 
     private static func table(_ columns: [String], _ rows: [[Cell]], into out: inout StandardOutput) {
-        let cells = rows.map { $0.map(\.plain) }
+        let cells = rows.map { $0.map { Terminal.escaped($0.plain) } }   // escaped first, so that the columns line up
         let widths = columns.indices.map { k in max(columns[k].count, cells.map { $0[k].count }.max() ?? 0) }
         func row(_ values: [String]) -> String {
             values.enumerated().map { k, value in

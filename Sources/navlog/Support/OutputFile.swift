@@ -25,6 +25,8 @@ final class OutputFile {
     let path: String
     /// Whether the output is a terminal, a pipe or a device rather than a file that is replaced.
     let isStream: Bool
+    /// Whether the output is a terminal.
+    var isTerminal: Bool { isStream && isatty(fd) == 1 }
     private var fd: Int32
     private var buffer: [UInt8] = []
     /// The temporary file and the file it replaces, until the rename.
