@@ -15,6 +15,9 @@ public struct Export: Sendable {
     public var redactions: Set<Redaction>
     /// The salt of the hashes that replace redacted values; with no salt they are dropped instead.
     public var salt: String?
+    /// Whether a CSV text cell that a spreadsheet would run as a formula gets a `'` in front (see
+    /// ``csv(_:guarded:)``); true unless the CSV is for a program that wants the cells exact.
+    public var guardsFormulas = true
 
     public init(table: Table, format: Format, redactions: Set<Redaction> = [], salt: String? = nil) {
         self.table = table
@@ -122,8 +125,8 @@ public struct Export: Sendable {
         case .csv:
             return cells.map { cell -> String in
                 switch cell {
-                case .text(let text): return Self.csv(text)
-                case .optional(let text): return text.map(Self.csv) ?? ""
+                case .text(let text): return Self.csv(text, guarded: guardsFormulas)
+                case .optional(let text): return text.map { Self.csv($0, guarded: guardsFormulas) } ?? ""
                 case .number(let n): return String(n)
                 case .bool(let flag): return flag ? "true" : "false"
                 }
@@ -131,16 +134,23 @@ public struct Export: Sendable {
         }
     }
 
-    /// A CSV field (RFC 4180): quoted when it holds a comma, quote or line break.
-    package static func csv(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-}
-
-extension String {
-    /// Without Foundation: every occurrence of `target` replaced.
-    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    /// A CSV field (RFC 4180): quoted when it holds a comma, quote or line break. When `guarded`, a
+    /// text that begins with `=`, `+`, `-`, `@`, tab or carriage return — which a spreadsheet would
+    /// run as a formula — gets a `'` in front (OWASP's rule against CSV injection). Only text cells
+    /// come here: a number is written by the caller from an integer, and its `-` is a sign that a
+    /// spreadsheet reads as a number, never as a formula.
+    package static func csv(_ text: String, guarded: Bool) -> String {
+        // By scalars, not characters: "\r\n" is one Character, and so is a quote with an accent.
+        var scalars = text.unicodeScalars
+        if guarded, let first = scalars.first, "=+-@\t\r".unicodeScalars.contains(first) { scalars.insert("'", at: scalars.startIndex) }
+        guard scalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return String(scalars) }
+        var quoted = String.UnicodeScalarView()
+        quoted.append("\"")
+        for scalar in scalars {
+            quoted.append(scalar)
+            if scalar == "\"" { quoted.append("\"") }
+        }
+        quoted.append("\"")
+        return String(quoted)
     }
 }

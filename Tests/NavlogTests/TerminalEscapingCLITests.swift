@@ -121,7 +121,7 @@ import Darwin
         #expect(dump.stdout.contains(#""scene":"\u001b[2J""#), "JSON keeps its own escapes")
     }
 
-    @Test func jsonOutputIsExact() throws {
+    @Test func jsonOutputIsExactAndExactCSVKeepsTheCells() throws {
         let scratch = try ScratchDirectory()
         let log = scratch.path + "/planted.jsonl"
         try Self.writePlantedLog(to: log)
@@ -133,6 +133,8 @@ import Darwin
         let screens = try NavlogRun("screens", log, "--format", "json")
         let rows = try #require((try JSONSerialization.jsonObject(with: Data(screens.stdout.utf8)) as? [String: Any])?["rows"] as? [[String: Any]])
         #expect(Set(rows.compactMap { $0["screen"] as? String }).contains(Self.planted("recipe")))
+        let exact = try NavlogRun("screens", log, "--format", "csv", "--exact-csv")
+        #expect(exact.stdout.contains("\"" + Self.planted("recipe").replacingOccurrences(of: "\"", with: "\"\"") + "\""))
     }
 
     /// What navlog writes to standard output when that is a terminal: a pseudo-terminal that

@@ -7,7 +7,7 @@ enum ExportCommand: Subcommand {
     static let name = "export"
     static let summary = "Write the screen_views or transitions table as NDJSON or CSV, for other engines."
     static let help = """
-        Usage: navlog export PATH --table screen_views|transitions|deeplinks [--format ndjson|csv]
+        Usage: navlog export PATH --table screen_views|transitions|deeplinks [--format ndjson|csv] [--exact-csv]
                              [-o FILE] [--file-mode MODE] [--redact ids|params|urls ...] [--salt SALT]
                              [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
 
@@ -21,7 +21,9 @@ enum ExportCommand: Subcommand {
                         past the linked screen (as `navlog deeplinks` counts it).
 
         Options:
-          --format FORMAT   ndjson (default) or csv (with a header line).
+          --format FORMAT   ndjson (default): one JSON object per line, exact.
+                            csv: \(AnalyticsOutput.csvHelp)
+          --exact-csv       \(AnalyticsOutput.exactCSVHelp)
           -o FILE           Write to FILE instead of standard output (- is standard output). A file is
                             written beside FILE and renamed over it once complete, so FILE is never
                             left half-written; a character device or FIFO (/dev/null, a named pipe) is
@@ -41,21 +43,24 @@ enum ExportCommand: Subcommand {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let options = AnalyticsOutput.options.union(["--table", "-o", "--output", "--file-mode", "--redact", "--salt"])
-        guard let parsed = try parse(arguments, options: options) else { return ExitCode.success }
+        guard let parsed = try parse(arguments, options: options, flags: AnalyticsOutput.flags) else { return ExitCode.success }
         let path = try parsed.path()
         let table: Export.Table = try parsed.choice("--table")
         let format = try parsed.choice("--format", default: Export.Format.ndjson)
         let redactions = Set(try parsed.all("--redact").map { try Arguments.choice("--redact", $0) as Export.Redaction })
         if table == .deeplinks { try AnalyticsOutput.rejectViewOptions(parsed, in: " to --table deeplinks") }
+        let exact = parsed.has("--exact-csv")
+        if exact && format != .csv { throw UsageError("--exact-csv applies to --format csv") }
         var export = Export(table: table, format: format, redactions: redactions, salt: parsed.value("--salt"))
+        export.guardsFormulas = !exact
         let mode = try parsed.fileMode()
         let output = try OutputFile(parsed.value("-o") ?? parsed.value("--output") ?? "-", mode: mode ?? 0o600, modeGiven: mode != nil)
-        // CSV is for people, and NDJSON on a terminal is read by one: no control character of the
-        // log reaches a terminal.
+        // CSV is for people unless it is exact, and NDJSON on a terminal is read by one: no control
+        // character of the log reaches a terminal.
         let terminal = output.isTerminal
         func line(_ text: String) -> String {
             switch format {
-            case .csv: Terminal.escaped(text)
+            case .csv: exact ? text : Terminal.escaped(text)
             case .ndjson: terminal ? String(decoding: Terminal.escapedJSON(Array(text.utf8)), as: UTF8.self) : text
             }
         }

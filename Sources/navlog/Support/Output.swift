@@ -59,7 +59,7 @@ enum Terminal {
 
 /// Buffered standard output: results go here. Lines of text are escaped (see ``Terminal``);
 /// JSON is written exactly, but for DEL and C1 controls escaped when standard output is a
-/// terminal.
+/// terminal; exact CSV as it is.
 struct StandardOutput {
     private var buffer: [UInt8] = []
     /// Whether standard output is a terminal.
@@ -71,6 +71,12 @@ struct StandardOutput {
     /// JSON values).
     mutating func write(_ bytes: [UInt8]) {
         buffer.append(contentsOf: isTerminal ? Terminal.escapedJSON(bytes) : bytes)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes `bytes` exactly as they are: only output the user asked to have exact (`--exact-csv`).
+    mutating func exact(_ bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { flush() }
     }
 
