@@ -1,14 +1,25 @@
 import NavigationHistory
 
-/// The derived tables other engines read — `screen_views` and `transitions` — as NDJSON or CSV,
-/// optionally with personal data redacted.
+/// The derived tables other engines read — `screen_views`, `transitions` and `deeplinks` — as
+/// NDJSON or CSV, optionally with personal data redacted.
 public struct Export: Sendable {
     /// A derived table.
     public enum Table: String, Sendable, CaseIterable { case screenViews = "screen_views", transitions, deeplinks }
     /// An output format.
     public enum Format: String, Sendable, CaseIterable { case ndjson, csv }
-    /// What to redact.
-    public enum Redaction: String, Sendable, CaseIterable, Hashable { case ids, params, urls }
+    /// What to redact; see ``Redactor`` for what replaces a value.
+    ///
+    /// Each promises that no such value of the log appears in any table or format. A deep link's
+    /// URL can carry route ids and param values in its path and query, so every one of them also
+    /// redacts the `deeplinks` table's `url` and `pattern`, as `urls` does.
+    public enum Redaction: String, Sendable, CaseIterable, Hashable {
+        /// Route ids: `screen_views.id`, and deep-link URLs.
+        case ids
+        /// Route param values: no table holds params; deep-link URLs.
+        case params
+        /// Deep-link URLs: no userinfo, path segment, query or fragment is left in `url` or `pattern`.
+        case urls
+    }
 
     public var table: Table
     public var format: Format
@@ -43,10 +54,7 @@ public struct Export: Sendable {
     public var header: String? { format == .csv ? columns.joined(separator: ",") : nil }
 
     /// A stable salted hash of a value, or nil when values are dropped (no salt).
-    public func redacted(_ value: String) -> String? {
-        guard let salt else { return nil }
-        return "h:" + String(SHA256.hex(Array((salt + "\u{0}" + value).utf8)).prefix(16))
-    }
+    public func redacted(_ value: String) -> String? { Redactor(salt: salt).value(value) }
 
     private struct PathKey: Hashable { var session: String, scene: String }
     /// For `transitions`: each open path's last view and its length; the paths of a session are
@@ -75,17 +83,17 @@ public struct Export: Sendable {
         }
     }
 
-    /// The line of a `deeplinks` row. With `urls` redacted, the URL becomes its pattern (path
-    /// segments holding a digit as `:id`) and its query string and fragment a salted hash (or
-    /// nothing without a salt); a slug without digits in the path is not recognised as an id.
+    /// The line of a `deeplinks` row; with any redaction, its URL and pattern redacted as
+    /// ``Redactor`` says.
     public func line(_ link: DeepLinksQuery.Record) -> String {
-        var url = link.url
-        if redactions.contains(.urls) {
-            let rest = url.firstIndex(where: { $0 == "?" || $0 == "#" }).map { String(url[$0...]) }
-            url = link.pattern + (rest.flatMap(redacted).map { "?" + $0 } ?? "")
+        var url = link.url, pattern = link.pattern
+        if !redactions.isEmpty {
+            let redactor = Redactor(salt: salt)
+            url = redactor.url(url)
+            pattern = redactor.pattern(pattern)
         }
         return encode([.text(link.session), .text(link.scene), .number(Int64(link.seq)), .text(link.timestamp.description), .text(url),
-                       .text(link.pattern), .text(link.outcome), .number(Int64(link.depth)), .bool(link.backedOut)])
+                       .text(pattern), .text(link.outcome), .number(Int64(link.depth)), .bool(link.backedOut)])
     }
 
     /// The line of a `screen_views` row.

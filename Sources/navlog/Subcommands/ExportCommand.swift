@@ -31,12 +31,20 @@ enum ExportCommand: Subcommand {
                             is refused.
           --file-mode MODE  The permissions of FILE in octal (default 600: only you can read it),
                             set whatever the umask.
-          --redact WHAT     ids: replace route ids with a stable salted hash (h:…, the first 16 hex
-                            digits of SHA-256 of salt and id), or drop them when no --salt is given.
-                            urls: replace a deep link's query string and fragment the same way.
-                            params: accepted; no table carries route params.
-          --salt SALT       The salt of the hashes; keep it secret, and the same across exports that
-                            must join.
+          --redact WHAT     Leave out what can name a person or an item (repeatable); none of it
+                            appears in any table or format:
+                              ids     route ids: the id column;
+                              params  route param values (no table holds params);
+                              urls    deep links' userinfo, path segments, query and fragment.
+                            Deep-link URLs can carry all three, so each choice also redacts the
+                            deeplinks url and pattern: the scheme and host stay, the userinfo goes,
+                            each path segment becomes a salted hash (h: and 16 hex digits of SHA-256
+                            of salt and value), the query and fragment one more (?h:...); a pattern
+                            keeps its :id segments, so links group as in `navlog deeplinks`. Without
+                            --salt, ids become null, URL parts * and queries nothing. Session ids,
+                            scenes, tabs, stacks, screens and times are not redacted.
+          --salt SALT       The salt of the hashes (with --redact only, not empty); keep it secret,
+                            and the same across exports that must join.
           --since, --until, --app, --session, --scene, --alias, --idle   As for the queries: export
                             with the same options as the query the SQL is compared with.
         """
@@ -49,9 +57,14 @@ enum ExportCommand: Subcommand {
         let format = try parsed.choice("--format", default: Export.Format.ndjson)
         let redactions = Set(try parsed.all("--redact").map { try Arguments.choice("--redact", $0) as Export.Redaction })
         if table == .deeplinks { try AnalyticsOutput.rejectViewOptions(parsed, in: " to --table deeplinks") }
+        let salt = parsed.value("--salt")
+        if let salt {
+            guard !salt.isEmpty else { throw UsageError("--salt must not be empty: an empty salt hides nothing") }
+            guard !redactions.isEmpty else { throw UsageError("--salt salts the hashes of --redact; give --redact ids, params or urls") }
+        }
         let exact = parsed.has("--exact-csv")
         if exact && format != .csv { throw UsageError("--exact-csv applies to --format csv") }
-        var export = Export(table: table, format: format, redactions: redactions, salt: parsed.value("--salt"))
+        var export = Export(table: table, format: format, redactions: redactions, salt: salt)
         export.guardsFormulas = !exact
         let mode = try parsed.fileMode()
         let output = try OutputFile(parsed.value("-o") ?? parsed.value("--output") ?? "-", mode: mode ?? 0o600, modeGiven: mode != nil)
