@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Runs Tools/sql/*.sql in DuckDB over navlog's exported tables and checks that every result equals
-navlog's own JSON output exactly, on generated logs of several seeds.
+navlog's own JSON output exactly, on generated logs of several seeds, and on redacted exports (with
+the deep-link patterns navlog reports redacted here, independently, as `navlog help export` says).
 
     python3 Tools/sql-check.py --navlog .build/debug/navlog [--seeds 1,2,3] [--events N]
 
@@ -8,6 +9,8 @@ Installs the duckdb Python package when it is missing. Prints one line per check
 "N passed, M failed"; exits 1 when a check failed.
 """
 import argparse
+import collections
+import hashlib
 import json
 import os
 import subprocess
@@ -58,6 +61,39 @@ CHECKS = {
                           r["conversion_from_first_bp"], r["median_ms"], r["p90_ms"])),
 }
 
+SALT = "sql-check salt"
+
+
+def redacted(value):
+    """The salted hash `navlog export --redact` puts in place of a value."""
+    return "h:" + hashlib.sha256((SALT + "\0" + value).encode()).hexdigest()[:16]
+
+
+def redacted_pattern(pattern):
+    """A deep-link pattern redacted: scheme and host kept, userinfo dropped, each path segment but
+    :id hashed (see Sources/NavigationAnalytics/Redaction.swift)."""
+    head, sep, rest = pattern.partition("://")
+    scheme_ok = sep and head[:1].isascii() and head[:1].isalpha() and all(c.isascii() and (c.isalnum() or c in "+-.") for c in head)
+    if not scheme_ok:
+        return "/".join(s if s == ":id" or not s else redacted(s) for s in pattern.split("/"))
+    authority, slash, path = rest.partition("/")
+    origin = head + "://" + authority.rpartition("@")[2]
+    if not slash:
+        return origin
+    return origin + "/" + "/".join(s if s == ":id" or not s else redacted(s) for s in path.split("/"))
+
+
+def redact_deeplink_rows(rows):
+    """navlog's deeplinks rows as DuckDB groups them in a redacted export."""
+    links, backed = collections.Counter(), collections.Counter()
+    for outcome, pattern, n, b in rows:
+        key = (outcome, redacted_pattern(pattern))
+        links[key] += n
+        backed[key] += b
+    merged = [(o, p, links[(o, p)], backed[(o, p)]) for (o, p) in links]
+    return sorted(merged, key=lambda r: (-r[2], r[0].encode(), r[1].encode()))
+
+
 def run(navlog, *args):
     return subprocess.run([navlog, *args], check=True, capture_output=True, text=True).stdout
 
@@ -71,19 +107,22 @@ def main():
     passed = failed = 0
     # Each seed plain, and the first one also with path cleaning and idle splitting, exported and
     # queried with the same options.
-    runs = [(seed, []) for seed in args.seeds.split(",")]
-    runs.append((runs[0][0], ["--alias", "^(recipe|reviews)$=content", "--idle", "30s"]))
+    # The first seed once more from redacted exports: ids hashed, deep-link URLs redacted.
+    runs = [(seed, [], False) for seed in args.seeds.split(",")]
+    runs.append((runs[0][0], ["--alias", "^(recipe|reviews)$=content", "--idle", "30s"], False))
+    runs.append((runs[0][0], [], True))
     with tempfile.TemporaryDirectory(prefix="navlog-sql-") as tmp:
-        for k, (seed, options) in enumerate(runs):
+        for k, (seed, options, redact) in enumerate(runs):
             log = os.path.join(tmp, f"log{seed}.jsonl")
             if not os.path.exists(log):
                 run(args.navlog, "generate", "--events", str(args.events), "--seed", seed, "-o", log)
             views, transitions = os.path.join(tmp, f"views{k}.ndjson"), os.path.join(tmp, f"transitions{k}.ndjson")
-            run(args.navlog, "export", log, "--table", "screen_views", "-o", views, *options)
-            run(args.navlog, "export", log, "--table", "transitions", "-o", transitions, *options)
+            redaction = ["--redact", "ids", "--salt", SALT] if redact else []
+            run(args.navlog, "export", log, "--table", "screen_views", "-o", views, *options, *redaction)
+            run(args.navlog, "export", log, "--table", "transitions", "-o", transitions, *options, *redaction)
             links = os.path.join(tmp, f"deeplinks{k}.ndjson")
-            run(args.navlog, "export", log, "--table", "deeplinks", "-o", links)
-            label = f"seed {seed}" + (" " + " ".join(options) if options else "")
+            run(args.navlog, "export", log, "--table", "deeplinks", "-o", links, *(["--redact", "urls", "--salt", SALT] if redact else []))
+            label = f"seed {seed}" + (" " + " ".join(options) if options else "") + (", redacted" if redact else "")
             con = duckdb.connect()
             con.execute(f"CREATE VIEW screen_views AS SELECT * FROM read_json('{views}', format='newline_delimited', columns={SCREEN_VIEWS})")
             con.execute(f"CREATE VIEW transitions AS SELECT * FROM read_json('{transitions}', format='newline_delimited', columns={TRANSITIONS})")
@@ -95,6 +134,8 @@ def main():
                 # Deep links are events: --alias and --idle do not apply to them (navlog refuses them).
                 output = json.loads(run(args.navlog, *navlog_args, log, "--format", "json", *(options if name != "deeplinks" else [])))
                 actual = [row(r) for r in output[key]]
+                if redact and name == "deeplinks":
+                    actual = redact_deeplink_rows(actual)
                 if output.get("format") == 1 and actual == expected and actual:
                     passed += 1
                     print(f"ok    {name} ({label}): {len(actual)} rows equal DuckDB's")

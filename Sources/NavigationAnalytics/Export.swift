@@ -1,20 +1,34 @@
 import NavigationHistory
 
-/// The derived tables other engines read — `screen_views` and `transitions` — as NDJSON or CSV,
-/// optionally with personal data redacted.
+/// The derived tables other engines read — `screen_views`, `transitions` and `deeplinks` — as
+/// NDJSON or CSV, optionally with personal data redacted.
 public struct Export: Sendable {
     /// A derived table.
     public enum Table: String, Sendable, CaseIterable { case screenViews = "screen_views", transitions, deeplinks }
     /// An output format.
     public enum Format: String, Sendable, CaseIterable { case ndjson, csv }
-    /// What to redact.
-    public enum Redaction: String, Sendable, CaseIterable, Hashable { case ids, params, urls }
+    /// What to redact; see ``Redactor`` for what replaces a value.
+    ///
+    /// Each promises that no such value of the log appears in any table or format. A deep link's
+    /// URL can carry route ids and param values in its path and query, so every one of them also
+    /// redacts the `deeplinks` table's `url` and `pattern`, as `urls` does.
+    public enum Redaction: String, Sendable, CaseIterable, Hashable {
+        /// Route ids: `screen_views.id`, and deep-link URLs.
+        case ids
+        /// Route param values: no table holds params; deep-link URLs.
+        case params
+        /// Deep-link URLs: no userinfo, path segment, query or fragment is left in `url` or `pattern`.
+        case urls
+    }
 
     public var table: Table
     public var format: Format
     public var redactions: Set<Redaction>
     /// The salt of the hashes that replace redacted values; with no salt they are dropped instead.
     public var salt: String?
+    /// Whether a CSV text cell that a spreadsheet would run as a formula gets a `'` in front (see
+    /// ``csv(_:guarded:)``); true unless the CSV is for a program that wants the cells exact.
+    public var guardsFormulas = true
 
     public init(table: Table, format: Format, redactions: Set<Redaction> = [], salt: String? = nil) {
         self.table = table
@@ -40,10 +54,7 @@ public struct Export: Sendable {
     public var header: String? { format == .csv ? columns.joined(separator: ",") : nil }
 
     /// A stable salted hash of a value, or nil when values are dropped (no salt).
-    public func redacted(_ value: String) -> String? {
-        guard let salt else { return nil }
-        return "h:" + String(SHA256.hex(Array((salt + "\u{0}" + value).utf8)).prefix(16))
-    }
+    public func redacted(_ value: String) -> String? { Redactor(salt: salt).value(value) }
 
     private struct PathKey: Hashable { var session: String, scene: String }
     /// For `transitions`: each open path's last view and its length; the paths of a session are
@@ -72,17 +83,17 @@ public struct Export: Sendable {
         }
     }
 
-    /// The line of a `deeplinks` row. With `urls` redacted, the URL becomes its pattern (path
-    /// segments holding a digit as `:id`) and its query string and fragment a salted hash (or
-    /// nothing without a salt); a slug without digits in the path is not recognised as an id.
+    /// The line of a `deeplinks` row; with any redaction, its URL and pattern redacted as
+    /// ``Redactor`` says.
     public func line(_ link: DeepLinksQuery.Record) -> String {
-        var url = link.url
-        if redactions.contains(.urls) {
-            let rest = url.firstIndex(where: { $0 == "?" || $0 == "#" }).map { String(url[$0...]) }
-            url = link.pattern + (rest.flatMap(redacted).map { "?" + $0 } ?? "")
+        var url = link.url, pattern = link.pattern
+        if !redactions.isEmpty {
+            let redactor = Redactor(salt: salt)
+            url = redactor.url(url)
+            pattern = redactor.pattern(pattern)
         }
         return encode([.text(link.session), .text(link.scene), .number(Int64(link.seq)), .text(link.timestamp.description), .text(url),
-                       .text(link.pattern), .text(link.outcome), .number(Int64(link.depth)), .bool(link.backedOut)])
+                       .text(pattern), .text(link.outcome), .number(Int64(link.depth)), .bool(link.backedOut)])
     }
 
     /// The line of a `screen_views` row.
@@ -122,8 +133,8 @@ public struct Export: Sendable {
         case .csv:
             return cells.map { cell -> String in
                 switch cell {
-                case .text(let text): return Self.csv(text)
-                case .optional(let text): return text.map(Self.csv) ?? ""
+                case .text(let text): return Self.csv(text, guarded: guardsFormulas)
+                case .optional(let text): return text.map { Self.csv($0, guarded: guardsFormulas) } ?? ""
                 case .number(let n): return String(n)
                 case .bool(let flag): return flag ? "true" : "false"
                 }
@@ -131,16 +142,23 @@ public struct Export: Sendable {
         }
     }
 
-    /// A CSV field (RFC 4180): quoted when it holds a comma, quote or line break.
-    package static func csv(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-}
-
-extension String {
-    /// Without Foundation: every occurrence of `target` replaced.
-    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    /// A CSV field (RFC 4180): quoted when it holds a comma, quote or line break. When `guarded`, a
+    /// text that begins with `=`, `+`, `-`, `@`, tab or carriage return — which a spreadsheet would
+    /// run as a formula — gets a `'` in front (OWASP's rule against CSV injection). Only text cells
+    /// come here: a number is written by the caller from an integer, and its `-` is a sign that a
+    /// spreadsheet reads as a number, never as a formula.
+    package static func csv(_ text: String, guarded: Bool) -> String {
+        // By scalars, not characters: "\r\n" is one Character, and so is a quote with an accent.
+        var scalars = text.unicodeScalars
+        if guarded, let first = scalars.first, "=+-@\t\r".unicodeScalars.contains(first) { scalars.insert("'", at: scalars.startIndex) }
+        guard scalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return String(scalars) }
+        var quoted = String.UnicodeScalarView()
+        quoted.append("\"")
+        for scalar in scalars {
+            quoted.append(scalar)
+            if scalar == "\"" { quoted.append("\"") }
+        }
+        quoted.append("\"")
+        return String(quoted)
     }
 }

@@ -33,24 +33,37 @@ import NavigationHistory
         """
 
     static func main() async {
+        // Past a file-size limit (ulimit -f) a write then fails with EFBIG, which every writer
+        // reports as an I/O error, instead of the signal ending the process mid-write.
+        signal(SIGXFSZ, SIG_IGN)
+        // An argument that is not UTF-8 reaches Swift with U+FFFD in place of its bad bytes: as a
+        // path it would name another file. Refuse it rather than report that file missing.
+        for k in 1..<Int(CommandLine.argc) where CommandLine.unsafeArgv[k].map({ String(validatingCString: $0) == nil }) ?? false {
+            Diagnostics.print("navlog: error: argument \(k) is not valid UTF-8 ('\(CommandLine.arguments[k])'); navlog takes UTF-8 paths and values")
+            exit(ExitCode.usage)
+        }
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard let name = arguments.first else {
-            Diagnostics.print(usage())
+            Diagnostics.paragraph(usage())
             exit(ExitCode.usage)
         }
         arguments.removeFirst()
         if name == "--help" || name == "-h" {
-            print(usage())
+            var out = StandardOutput()
+            out.paragraph(usage())
+            out.flush()
             exit(ExitCode.success)
         }
         guard let command = subcommands.first(where: { $0.name == name }) else {
-            Diagnostics.print("navlog: error: unknown subcommand '\(name)'\n\n" + usage())
+            Diagnostics.print("navlog: error: unknown subcommand '\(name)'")
+            Diagnostics.paragraph("\n" + usage())
             exit(ExitCode.usage)
         }
         do {
             exit(try await command.run(arguments))
         } catch let error as UsageError {
-            Diagnostics.print("navlog \(name): error: \(error.message)\nRun `navlog help \(name)` for usage.")
+            Diagnostics.print("navlog \(name): error: \(error.message)")
+            Diagnostics.print("Run `navlog help \(name)` for usage.")
             exit(ExitCode.usage)
         } catch let error as NavigationHistoryError {
             Diagnostics.error(error)
@@ -72,7 +85,9 @@ extension Subcommand {
     static func parse(_ arguments: [String], options: Set<String>, flags: Set<String> = []) throws -> Arguments? {
         let parsed = try Arguments(arguments, options: options, flags: flags)
         if parsed.helpRequested {
-            print(help)
+            var out = StandardOutput()
+            out.paragraph(help)
+            out.flush()
             return nil
         }
         return parsed

@@ -235,7 +235,7 @@ public struct LogReader: Sendable {
         if tail.allSatisfy({ $0 == 0 }) {
             return "no newline at end of file (\(tail.count) zero bytes, as a preallocated or partly written block leaves)"
         }
-        return "no newline at end of file (\(tail.count) bytes)"
+        return "no newline at end of file (\(tail.count) byte\(tail.count == 1 ? "" : "s"))"
     }
 
     /// Decodes the complete lines in `[start, end)` and hands them to the merger in order.

@@ -161,8 +161,8 @@ struct Merger {
     mutating func reportUnread(after stop: LogDefect, laterFiles: [String], in path: String) {
         let rest = (try? InputFile(path: path).size()).map { max(0, $0 - max(stop.offset, 0)) } ?? 0
         let later = laterFiles.reduce(0) { $0 + ((try? InputFile(path: $1).size()) ?? 0) }
-        var detail = "reading stopped here: \(rest) bytes of this file from this line on were not read"
-        if !laterFiles.isEmpty { detail += ", nor \(laterFiles.count) later segments (\(later) bytes)" }
+        var detail = "reading stopped here: \(rest) byte\(rest == 1 ? "" : "s") of this file from this line on were not read"
+        if !laterFiles.isEmpty { detail += ", nor \(laterFiles.count) later segment\(laterFiles.count == 1 ? "" : "s") (\(later) byte\(later == 1 ? "" : "s"))" }
         report.addDefect(LogDefect(file: stop.file, line: stop.line, offset: stop.offset, kind: .unreadTail, detail: detail))
     }
 }

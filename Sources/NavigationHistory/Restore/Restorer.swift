@@ -70,7 +70,7 @@ public struct Restorer: Sendable {
             switch self {
             case .nothingToRestore: "nothing to restore: the log holds no earlier session"
             case .crashLoop(let sessions):
-                "crash loop: the last \(sessions.count) sessions (\(sessions.joined(separator: ", "))) each ended uncleanly soon after starting from a restored state; starting at the root"
+                "crash loop: the last \(sessions.count) session\(sessions.count == 1 ? "" : "s") (\(sessions.joined(separator: ", "))) each ended uncleanly soon after starting from a restored state; starting at the root"
             case .stale(let age): "stale: the last state is \(age.components.seconds / 3600) hours old; starting at the root"
             }
         }

@@ -19,9 +19,9 @@ enum BouncesCommand: Subcommand {
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--within"])) else { return ExitCode.success }
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--within"]), flags: AnalyticsOutput.flags) else { return ExitCode.success }
         let path = try parsed.path()
-        let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
+        let format = try AnalyticsOutput.style(parsed)
         let within = try parsed.value("--within").map { try AnalyticsOutput.duration($0, option: "--within") } ?? .seconds(5)
         let (query, report, filter) = try AnalyticsOutput.run(BouncesQuery(within: within), over: path, parsed)
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,

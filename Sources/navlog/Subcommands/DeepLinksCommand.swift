@@ -19,9 +19,9 @@ enum DeepLinksCommand: Subcommand {
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options) else { return ExitCode.success }
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options, flags: AnalyticsOutput.flags) else { return ExitCode.success }
         let path = try parsed.path()
-        let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
+        let format = try AnalyticsOutput.style(parsed)
         try AnalyticsOutput.rejectViewOptions(parsed, in: "")
         let filter = try AnalyticsOutput.filter(parsed)
         var query = DeepLinksQuery(filter: filter)

@@ -19,7 +19,8 @@ enum DemoCommand: Subcommand {
         Options:
           --events N   How many events to generate (default 1000000).
           --seed S     The random seed (default 1).
-          --dir DIR    Where to write the log (default: a new temporary directory, removed afterwards).
+          --dir DIR    Where to write the log: a new or empty directory (default: a new temporary
+                       directory, removed afterwards).
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
@@ -36,9 +37,14 @@ enum DemoCommand: Subcommand {
 
         var generator = LogGenerator(seed: UInt64(seed))
         var clock = ContinuousClock.now
-        let written = try generator.writeLog(to: directory, events: events)
+        let written: LogGenerator.WriteSummary
+        do {
+            written = try generator.writeLog(to: directory, events: events)
+        } catch let error as NavigationHistoryError where error.errno == EEXIST {
+            throw UsageError("\(directory) is not empty; give --dir a new or empty directory")
+        }
         let writeTime = ContinuousClock.now - clock
-        print("Generated \(written.events) events in \(written.segments) segments (\(written.bytes / 1_048_576) MiB) in \(format(writeTime)) → \(directory)")
+        say("Generated \(counted(written.events, "event")) in \(counted(written.segments, "segment")) (\(written.bytes / 1_048_576) MiB) in \(format(writeTime)) → \(directory)")
 
         clock = ContinuousClock.now
         var types = [String: Int]()
@@ -48,27 +54,30 @@ enum DemoCommand: Subcommand {
             if first.count < 5 { first.append(event) }
         }
         let readTime = ContinuousClock.now - clock
-        print("Read and verified \(report.events) events in \(format(readTime)): \(Int(Double(report.events) / readTime.seconds / 1000))K events/s, \(report.isClean ? "no defects" : "\(report.defectCount) defects")")
-        print("Sessions: \(report.sessions), seq \(report.firstSeq ?? 0)...\(report.lastSeq ?? 0)")
-        print("\nEvents by type:")
+        say("Read and verified \(counted(report.events, "event")) in \(format(readTime)): \(Int(Double(report.events) / readTime.seconds / 1000))K events/s, \(report.isClean ? "no defects" : counted(report.defectCount, "defect"))")
+        say("Sessions: \(report.sessions), seq \(report.firstSeq ?? 0)...\(report.lastSeq ?? 0)")
+        say("")
+        say("Events by type:")
         for (type, count) in types.sorted(by: { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }) {
-            print("  " + type.padding(toLength: 18, withPad: " ", startingAt: 0) + String(count))
+            say("  " + type.padding(toLength: 18, withPad: " ", startingAt: 0) + String(count))
         }
-        print("\nFirst events (normalized):")
-        for event in first { print("  " + String(decoding: LineEncoder.encode(event).dropLast(), as: UTF8.self)) }
+        say("")
+        say("First events (normalized):")
+        for event in first { say("  " + String(decoding: LineEncoder.encode(event).dropLast(), as: UTF8.self)) }
         try await appSide(in: directory + "-app")
         return report.isClean ? ExitCode.success : ExitCode.dataError
     }
 
     /// The recipe example: a scripted session through the Router, a crash, and a restoring relaunch.
     private static func appSide(in log: String) async throws {
-        print("\nThe app side (Examples/RecipeApp): a scripted session recorded by the Router into \(log)")
+        say("")
+        say("The app side (Examples/RecipeApp): a scripted session recorded by the Router into \(log)")
         let first = try await Recorder(directory: log, session: "first-launch")
         let router = Router<RecipeApp.Screen>(recorder: first, deepLinks: RecipeApp.deepLinks)
         router.start(app: "2.1")
         RecipeApp.scriptedSession(router)
         let durable = try await first.close()   // and then the app is killed: no session.end
-        print("  \(durable) events durable; the app is killed before its session ends")
+        say("  \(counted(durable, "event")) durable; the app is killed before its session ends")
         let second = try await Recorder(directory: log, session: "second-launch")
         let restorer = Restorer(options: .init(resolve: { RecipeApp.Screen($0) != nil }, knowsScreen: RecipeApp.Screen.knows(screen:),
                                                currentSession: second.session))
@@ -76,11 +85,18 @@ enum DemoCommand: Subcommand {
         let relaunched = Router<RecipeApp.Screen>(recorder: second, deepLinks: RecipeApp.deepLinks)
         relaunched.start(app: "2.1", restoring: result)
         try await second.close()
-        print("  relaunch: restored from seq \(result.from) (\(result.sessionEnding?.rawValue ?? "-") end), the same state: \(relaunched.state == router.state)")
+        say("  relaunch: restored from seq \(result.from) (\(result.sessionEnding?.rawValue ?? "-") end), the same state: \(relaunched.state == router.state)")
         for tab in ["home", "search"] {
-            print("  \(tab): " + relaunched.path(for: tab).map(\.route.text).joined(separator: " › "))
+            say("  \(tab): " + relaunched.path(for: tab).map(\.route.text).joined(separator: " › "))
         }
-        print("  visible: \(relaunched.visibleScreen()?.route.text ?? "-")")
+        say("  visible: \(relaunched.visibleScreen()?.route.text ?? "-")")
+    }
+
+    /// Prints one line at once: the demo shows each step as it is done.
+    private static func say(_ text: String) {
+        var out = StandardOutput()
+        out.line(text)
+        out.flush()
     }
 
     private static func format(_ duration: Duration) -> String {

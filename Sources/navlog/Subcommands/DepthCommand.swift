@@ -18,9 +18,9 @@ enum DepthCommand: Subcommand {
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options) else { return ExitCode.success }
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options, flags: AnalyticsOutput.flags) else { return ExitCode.success }
         let path = try parsed.path()
-        let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
+        let format = try AnalyticsOutput.style(parsed)
         let (query, report, filter) = try AnalyticsOutput.run(DepthQuery(), over: path, parsed)
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               columns: ["depth", "stack_views", "sheet_views"],

@@ -36,7 +36,7 @@ enum DiffCommand: Subcommand {
         var out = StandardOutput()
         switch format {
         case .text:
-            out.line("\(path): from seq \(from) to seq \(to): \(diff.isEmpty ? "no change" : "\(diff.changes.count) change\(diff.changes.count == 1 ? "" : "s")")")
+            out.line("\(path): from seq \(from) to seq \(to): \(diff.isEmpty ? "no change" : counted(diff.changes.count, "change"))")
             for change in diff.changes { out.line("  \(change)") }
         case .json:
             var w = JSONWriter()

@@ -20,9 +20,9 @@ enum ExitsCommand: Subcommand {
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--crash-paths"])) else { return ExitCode.success }
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--crash-paths"]), flags: AnalyticsOutput.flags) else { return ExitCode.success }
         let path = try parsed.path()
-        let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
+        let format = try AnalyticsOutput.style(parsed)
         let (query, report, filter) = try AnalyticsOutput.run(ExitsQuery(crashPaths: try parsed.integer("--crash-paths", range: 1...100) ?? 0),
                                                               over: path, parsed)
         var sections: [AnalyticsOutput.Section] = []

@@ -7,8 +7,8 @@ enum ExportCommand: Subcommand {
     static let name = "export"
     static let summary = "Write the screen_views or transitions table as NDJSON or CSV, for other engines."
     static let help = """
-        Usage: navlog export PATH --table screen_views|transitions|deeplinks [--format ndjson|csv] [-o FILE]
-                             [--redact ids|params|urls ...] [--salt SALT]
+        Usage: navlog export PATH --table screen_views|transitions|deeplinks [--format ndjson|csv] [--exact-csv]
+                             [-o FILE] [--file-mode MODE] [--redact ids|params|urls ...] [--salt SALT]
                              [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
 
         Writes a derived table that Tools/sql/*.sql read (DuckDB, Spark SQL, ClickHouse):
@@ -21,67 +21,74 @@ enum ExportCommand: Subcommand {
                         past the linked screen (as `navlog deeplinks` counts it).
 
         Options:
-          --format FORMAT   ndjson (default) or csv (with a header line).
-          -o FILE           Write to FILE instead of standard output.
-          --redact WHAT     ids: replace route ids with a stable salted hash (h:…, the first 16 hex
-                            digits of SHA-256 of salt and id), or drop them when no --salt is given.
-                            urls: replace a deep link's query string and fragment the same way.
-                            params: accepted; no table carries route params.
-          --salt SALT       The salt of the hashes; keep it secret, and the same across exports that
-                            must join.
+          --format FORMAT   ndjson (default): one JSON object per line, exact.
+                            csv: \(AnalyticsOutput.csvHelp)
+          --exact-csv       \(AnalyticsOutput.exactCSVHelp)
+          -o FILE           Write to FILE instead of standard output (- is standard output). A file is
+                            written beside FILE and renamed over it once complete, so FILE is never
+                            left half-written; a character device or FIFO (/dev/null, a named pipe) is
+                            written straight; a symbolic link to a file replaces that file; a directory
+                            is refused.
+          --file-mode MODE  The permissions of FILE in octal (default 600: only you can read it),
+                            set whatever the umask.
+          --redact WHAT     Leave out what can name a person or an item (repeatable); none of it
+                            appears in any table or format:
+                              ids     route ids: the id column;
+                              params  route param values (no table holds params);
+                              urls    deep links' userinfo, path segments, query and fragment.
+                            Deep-link URLs can carry all three, so each choice also redacts the
+                            deeplinks url and pattern: the scheme and host stay, the userinfo goes,
+                            each path segment becomes a salted hash (h: and 16 hex digits of SHA-256
+                            of salt and value), the query and fragment one more (?h:...); a pattern
+                            keeps its :id segments, so links group as in `navlog deeplinks`. Without
+                            --salt, ids become null, URL parts * and queries nothing. Session ids,
+                            scenes, tabs, stacks, screens and times are not redacted.
+          --salt SALT       The salt of the hashes (with --redact only, not empty); keep it secret,
+                            and the same across exports that must join.
           --since, --until, --app, --session, --scene, --alias, --idle   As for the queries: export
                             with the same options as the query the SQL is compared with.
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let options = AnalyticsOutput.options.union(["--table", "-o", "--output", "--redact", "--salt"])
-        guard let parsed = try parse(arguments, options: options) else { return ExitCode.success }
+        let options = AnalyticsOutput.options.union(["--table", "-o", "--output", "--file-mode", "--redact", "--salt"])
+        guard let parsed = try parse(arguments, options: options, flags: AnalyticsOutput.flags) else { return ExitCode.success }
         let path = try parsed.path()
         let table: Export.Table = try parsed.choice("--table")
         let format = try parsed.choice("--format", default: Export.Format.ndjson)
         let redactions = Set(try parsed.all("--redact").map { try Arguments.choice("--redact", $0) as Export.Redaction })
         if table == .deeplinks { try AnalyticsOutput.rejectViewOptions(parsed, in: " to --table deeplinks") }
-        var export = Export(table: table, format: format, redactions: redactions, salt: parsed.value("--salt"))
-        let destination = parsed.value("-o") ?? parsed.value("--output")
-        var out = StandardOutput()
-        var file: FileHandle?
-        var buffer = [UInt8]()
-        func emit(_ line: String) throws {
-            buffer += line.utf8
-            buffer.append(0x0A)
-            if buffer.count >= 1 << 20 { try flush() }
+        let salt = parsed.value("--salt")
+        if let salt {
+            guard !salt.isEmpty else { throw UsageError("--salt must not be empty: an empty salt hides nothing") }
+            guard !redactions.isEmpty else { throw UsageError("--salt salts the hashes of --redact; give --redact ids, params or urls") }
         }
-        // The output file is created at the first write, once the options and the log's start
-        // have been read: a mistake in them leaves an existing file as it was.
-        func flush() throws {
-            if let destination {
-                if file == nil {
-                    guard FileManager.default.createFile(atPath: destination, contents: nil),
-                          let handle = FileHandle(forWritingAtPath: destination) else {
-                        throw NavigationHistoryError(code: .io, message: "cannot create the output file", path: destination)
-                    }
-                    file = handle
-                }
-                try file!.write(contentsOf: buffer)
-            } else {
-                out.write(buffer)
+        let exact = parsed.has("--exact-csv")
+        if exact && format != .csv { throw UsageError("--exact-csv applies to --format csv") }
+        var export = Export(table: table, format: format, redactions: redactions, salt: salt)
+        export.guardsFormulas = !exact
+        let mode = try parsed.fileMode()
+        let output = try OutputFile(parsed.value("-o") ?? parsed.value("--output") ?? "-", mode: mode ?? 0o600, modeGiven: mode != nil)
+        // CSV is for people unless it is exact, and NDJSON on a terminal is read by one: no control
+        // character of the log reaches a terminal.
+        let terminal = output.isTerminal
+        func line(_ text: String) -> String {
+            switch format {
+            case .csv: exact ? text : Terminal.escaped(text)
+            case .ndjson: terminal ? String(decoding: Terminal.escapedJSON(Array(text.utf8)), as: UTF8.self) : text
             }
-            buffer.removeAll(keepingCapacity: true)
         }
-        if let header = export.header { try emit(header) }
+        if let header = export.header { try output.line(header) }
         if table == .deeplinks {
             var links = DeepLinksQuery(filter: try AnalyticsOutput.filter(parsed), keepsRecords: true)
             try ViewStream.read(path, mode: try parsed.choice("--mode", default: .tolerateTornTail),
                                 events: { event, app, state in links.consume(event, app: app, stateAfter: state) }) { _ in }
-            for record in links.records { try emit(export.line(record)) }
+            for record in links.records { try output.line(line(export.line(record))) }
         } else {
             _ = try AnalyticsOutput.views(path, parsed) { view in
-                if let line = export.line(for: view) { try emit(line) }
+                if let text = export.line(for: view) { try output.line(line(text)) }
             }
         }
-        try flush()
-        try file?.close()
-        out.flush()
+        try output.commit()
         return ExitCode.success
     }
 }

@@ -27,11 +27,11 @@ enum FunnelCommand: Subcommand {
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--steps", "--mode", "--entry", "--window"])) else {
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--steps", "--mode", "--entry", "--window"]), flags: AnalyticsOutput.flags) else {
             return ExitCode.success
         }
         let path = try parsed.path()
-        let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
+        let format = try AnalyticsOutput.style(parsed)
         let steps = (parsed.value("--steps") ?? "").split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
         guard !steps.isEmpty else { throw UsageError("give the funnel's screens with --steps a,b,c") }
         let mode = try parsed.choice("--mode", default: FunnelQuery.Mode.ordered)

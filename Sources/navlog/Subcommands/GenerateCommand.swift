@@ -1,11 +1,12 @@
+import Foundation
 import NavigationHistory
 
-/// `navlog generate --events N [--seed S] [--crash-rate R] -o PATH`
+/// `navlog generate --events N [--seed S] [--crash-rate R] [--force] -o PATH`
 enum GenerateCommand: Subcommand {
     static let name = "generate"
     static let summary = "Write a realistic synthetic log, the same for the same seed."
     static let help = """
-        Usage: navlog generate --events N [--seed S] [--crash-rate R] [--segment-size BYTES] -o PATH
+        Usage: navlog generate --events N [--seed S] [--crash-rate R] [--segment-size BYTES] [--force] -o PATH
 
         Writes N events of a synthetic recipe app: four tabs each with its own stack, sheets with their
         own stacks, a split view and a second window on iPad sessions, deep links (resolved, partial,
@@ -17,12 +18,19 @@ enum GenerateCommand: Subcommand {
           --seed S              The random seed (default 1).
           --crash-rate R        The share of sessions that end uncleanly, 0 to 1 (default 0.1).
           --segment-size BYTES  Segment size of a log directory (default 8388608).
-          -o, --output PATH     A path ending in .jsonl writes one file; any other path a log directory
-                                of segments, each starting with a snapshot, as the store writes them.
+          -o, --output PATH     A path ending in .jsonl writes one file (written beside it and renamed
+                                over it once complete); - (standard output), a character device or a
+                                FIFO is written straight as one file; any other path is a log directory
+                                of segments, each starting with a snapshot, as the store writes them,
+                                written holding the directory's lock.
+          --force               Replace a file that is not empty, or the log in a directory that holds
+                                one (its segments, index and torn tails; a directory holding other files
+                                is refused). Without it, such a PATH is refused (exit 64).
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: ["--events", "--seed", "--crash-rate", "--segment-size", "-o", "--output"])
+        guard let parsed = try parse(arguments, options: ["--events", "--seed", "--crash-rate", "--segment-size", "-o", "--output"],
+                                     flags: ["--force"])
         else { return ExitCode.success }
         guard parsed.positional.isEmpty else { throw UsageError("unexpected argument '\(parsed.positional[0])'") }
         guard let events = try parsed.integer("--events", range: 1...1_000_000_000) else { throw UsageError("missing --events N") }
@@ -30,9 +38,21 @@ enum GenerateCommand: Subcommand {
         let seed = try parsed.integer("--seed", range: 0...Int.max) ?? 1
         let crashRate = try parsed.double("--crash-rate", range: 0...1) ?? 0.1
         let segmentSize = try parsed.integer("--segment-size", range: 4096...Int.max) ?? 8 << 20
+        let force = parsed.has("--force")
         var generator = LogGenerator(seed: UInt64(seed), crashRate: crashRate)
-        let summary = try generator.writeLog(to: output, events: events, segmentSize: segmentSize)
-        Diagnostics.print("navlog: wrote \(summary.events) events (\(summary.bytes) bytes) in \(summary.segments) file\(summary.segments == 1 ? "" : "s") to \(output)")
+        let summary: LogGenerator.WriteSummary
+        if output.hasSuffix(".jsonl") || OutputFile.isStream(output) {
+            let file = try OutputFile(output, replacing: force)
+            summary = try generator.writeLines(events: events) { try file.write($0) }
+            try file.commit()
+        } else {
+            do {
+                summary = try generator.writeLog(to: output, events: events, segmentSize: segmentSize, replacing: force)
+            } catch let error as NavigationHistoryError where error.errno == EEXIST && !force {
+                throw UsageError("\(output) is not empty; give --force to replace the log in it")
+            }
+        }
+        Diagnostics.print("navlog: wrote \(counted(summary.events, "event")) (\(counted(summary.bytes, "byte"))) in \(counted(summary.segments, "file")) to \(output)")
         return ExitCode.success
     }
 }

@@ -12,14 +12,16 @@ enum HelpCommand: Subcommand {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: []) else { return ExitCode.success }
+        var out = StandardOutput()
+        defer { out.flush() }
         guard let name = parsed.positional.first else {
-            print(Navlog.usage())
+            out.paragraph(Navlog.usage())
             return ExitCode.success
         }
         guard let command = Navlog.subcommands.first(where: { $0.name == name }) else {
             throw UsageError("unknown subcommand '\(name)'")
         }
-        print(command.help)
+        out.paragraph(command.help)
         return ExitCode.success
     }
 }

@@ -24,11 +24,11 @@ enum PathsCommand: Subcommand {
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--length", "--from", "--to", "--top"])) else {
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--length", "--from", "--to", "--top"]), flags: AnalyticsOutput.flags) else {
             return ExitCode.success
         }
         let path = try parsed.path()
-        let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
+        let format = try AnalyticsOutput.style(parsed)
         let length = try parsed.integer("--length", range: 1...100) ?? 3
         let top = try parsed.integer("--top", range: 0...Int.max) ?? 20
         let (query, report, filter) = try AnalyticsOutput.run(PathsQuery(length: length, from: parsed.value("--from"), to: parsed.value("--to")),

@@ -29,7 +29,7 @@ enum RepairCommand: Subcommand {
         var out = StandardOutput()
         for file in done.removedFiles { out.line("removed \(file)") }
         if let torn = done.tornTail, let savedTo = done.savedTo {
-            out.line("cut \(torn.file) at byte \(torn.offset) (line \(torn.line)): removed \(done.removedBytes) bytes"
+            out.line("cut \(torn.file) at byte \(torn.offset) (line \(torn.line)): removed \(counted(done.removedBytes, "byte"))"
                      + " (\(torn.kind): \(torn.detail)); kept them in \(savedTo)")
         }
         if done.isClean { out.line("\(path): nothing to repair: the log ends with a complete line") }

@@ -7,7 +7,7 @@ enum ReportCommand: Subcommand {
     static let name = "report"
     static let summary = "Write one self-contained HTML page: flows, screens, funnels, crashes, a session replayer."
     static let help = """
-        Usage: navlog report PATH -o FILE.html [--session ID ...] [--recent N] [--funnel A,B,C ...]
+        Usage: navlog report PATH -o FILE.html [--file-mode MODE] [--session ID ...] [--recent N] [--funnel A,B,C ...]
                              [--steps N] [--top M] [--crash-paths K] [--since TS] [--until TS]
                              [--app V] [--scene ID] [--alias REGEX=NAME] [--idle DURATION]
 
@@ -24,7 +24,12 @@ enum ReportCommand: Subcommand {
                      link to FILE.html#session=ID&step=N opens at that moment
 
         Options:
-          -o FILE          The HTML file to write (required).
+          -o FILE          The HTML file to write (required; - is standard output). It is written
+                           beside FILE and renamed over it once complete; a character device or FIFO
+                           is written straight; a symbolic link to a file replaces that file; a
+                           directory is refused.
+          --file-mode MODE The permissions of FILE in octal (default 600: only you can read it), set
+                           whatever the umask.
           --session ID     Embed this session in the replayer (repeatable).
           --recent N       Also embed the N most recent sessions (default 10).
           --funnel LIST    A funnel of screens, comma-separated (repeatable).
@@ -34,7 +39,7 @@ enum ReportCommand: Subcommand {
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        var options = AnalyticsOutput.options.union(["-o", "--output", "--recent", "--funnel", "--steps", "--top", "--crash-paths"])
+        var options = AnalyticsOutput.options.union(["-o", "--output", "--file-mode", "--recent", "--funnel", "--steps", "--top", "--crash-paths"])
         options.remove("--format")
         guard let parsed = try parse(arguments, options: options) else { return ExitCode.success }
         let path = try parsed.path()
@@ -48,16 +53,26 @@ enum ReportCommand: Subcommand {
         settings.crashPaths = try parsed.integer("--crash-paths", range: 1...20) ?? 3
         var filter = try AnalyticsOutput.filter(parsed)
         filter.sessions = []   // --session picks replays here, not a filter
+        let recovery: RecoveryMode = try parsed.choice("--mode", default: .tolerateTornTail)
+        let cleaning = try PathCleaning(rules: parsed.all("--alias"))
+        let idle = try parsed.value("--idle").map { try AnalyticsOutput.duration($0, option: "--idle") }
+        // Opened once every option is known good, and before the long reading: a path that cannot
+        // be written is said at once.
+        let mode = try parsed.fileMode()
+        let file = try OutputFile(output, mode: mode ?? 0o600, modeGiven: mode != nil)
         var data = ReportData(options: settings)
-        try data.gather(path, mode: try parsed.choice("--mode", default: .tolerateTornTail), filter: filter, cleaning: try PathCleaning(rules: parsed.all("--alias")),
-                        idle: try parsed.value("--idle").map { try AnalyticsOutput.duration($0, option: "--idle") })
+        try data.gather(path, mode: recovery, filter: filter, cleaning: cleaning, idle: idle)
         let page = ReportPage.html(title: path, data: data.json(path: path, filter: filter))
-        guard FileManager.default.createFile(atPath: output, contents: Data(page)) else {
-            throw NavigationHistoryError(code: .io, message: "cannot write the report", path: output)
+        try file.write(page)
+        try file.commit()
+        let summary = "\(output): \(page.count / 1024) KiB; \(counted(data.report.events, "event")), \(counted(data.sessions.count, "session"))"
+        if file.path == "-" {
+            Diagnostics.print(summary)
+        } else {
+            var out = StandardOutput()
+            out.line(summary)
+            out.flush()
         }
-        var out = StandardOutput()
-        out.line("\(output): \(page.count / 1024) KiB; \(data.report.events) events, \(data.sessions.count) sessions")
-        out.flush()
         return ExitCode.success
     }
 }

@@ -33,9 +33,10 @@ enum SessionsCommand: Subcommand {
         switch format {
         case .text:
             let counts = Dictionary(grouping: sessions, by: \.ending).mapValues(\.count)
-            out.line("\(path): \(sessions.count) session\(sessions.count == 1 ? "" : "s"): \(counts[.clean] ?? 0) clean, "
+            out.line("\(path): \(counted(sessions.count, "session")): \(counts[.clean] ?? 0) clean, "
                      + "\(counts[.unclean] ?? 0) unclean, \(counts[.open] ?? 0) open")
-            let idWidth = max(7, sessions.map(\.id.count).max() ?? 0)
+            // Escaped before padding, so that the columns line up.
+            let idWidth = max(7, sessions.map { Terminal.escaped($0.id).count }.max() ?? 0)
             func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
                 let fill = String(repeating: " ", count: max(0, width - text.count))
                 return right ? fill + text : text + fill
@@ -43,7 +44,7 @@ enum SessionsCommand: Subcommand {
             out.line([pad("session", idWidth), pad("app", 8), pad("start", 24), pad("end", 24), pad("ending", 7),
                       pad("events", 7, right: true), pad("scenes", 6, right: true), "seq"].joined(separator: "  "))
             for s in sessions {
-                out.line([pad(s.id, idWidth), pad(s.app ?? "-", 8), pad(s.start.description, 24), pad(s.end.description, 24),
+                out.line([pad(Terminal.escaped(s.id), idWidth), pad(Terminal.escaped(s.app ?? "-"), 8), pad(s.start.description, 24), pad(s.end.description, 24),
                           pad(s.ending.rawValue, 7), pad(String(s.events), 7, right: true), pad(String(s.scenes), 6, right: true),
                           "\(s.firstSeq)...\(s.lastSeq)"].joined(separator: "  "))
             }

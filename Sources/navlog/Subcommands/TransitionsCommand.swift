@@ -25,9 +25,9 @@ enum TransitionsCommand: Subcommand {
         """
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--steps", "--top"])) else { return ExitCode.success }
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--steps", "--top"]), flags: AnalyticsOutput.flags) else { return ExitCode.success }
         let path = try parsed.path()
-        let format: AnalyticsOutput.Format = try parsed.choice("--format", default: .text)
+        let format = try AnalyticsOutput.style(parsed)
         if parsed.has("--top") && !parsed.has("--steps") { throw UsageError("--top applies with --steps N") }
         if let steps = try parsed.integer("--steps", range: 2...1000) {
             let (flow, report, filter) = try AnalyticsOutput.run(FlowQuery(steps: steps, top: try parsed.integer("--top", range: 1...1000) ?? 5),

@@ -47,11 +47,11 @@ enum VerifyCommand: Subcommand {
             for warning in report.warnings { out.line("\(warning.file):\(warning.line): warning: \(warning.kind): \(warning.detail)") }
             for defect in report.defects { out.line(defect.description) }
             if let first = report.firstAnomaly {
-                out.line("\(path): warning: \(report.anomalies) event\(report.anomalies == 1 ? "" : "s") did not fit the state (anomalies; the first: \(first))")
+                out.line("\(path): warning: \(counted(report.anomalies, "event")) did not fit the state (anomalies; the first: \(first))")
             }
             let range = report.firstSeq.map { "seq \($0)...\(report.lastSeq!)" } ?? "no events"
-            let verdict = report.isClean ? "ok" : "\(report.defectCount) defect\(report.defectCount == 1 ? "" : "s")"
-            out.line("\(path): \(verdict): \(report.events) events, \(range), \(report.sessions) sessions, \(report.segments) segment\(report.segments == 1 ? "" : "s") (mode \(mode.rawValue))")
+            let verdict = report.isClean ? "ok" : counted(report.defectCount, "defect")
+            out.line("\(path): \(verdict): \(counted(report.events, "event")), \(range), \(counted(report.sessions, "session")), \(counted(report.segments, "segment")) (mode \(mode.rawValue))")
         case .json:
             var w = JSONWriter()
             w.raw("{")

@@ -4,6 +4,7 @@ import NavigationHistory
 /// The options every analytics subcommand shares, and its output as a table, JSON or CSV.
 enum AnalyticsOutput {
     static let options: Set<String> = ["--since", "--until", "--app", "--session", "--scene", "--format", "--mode", "--alias", "--idle"]
+    static let flags: Set<String> = ["--exact-csv"]
     static let optionsHelp = """
           --since TS        Only views that began at or after this time (e.g. 2026-11-29T00:00:00.000Z).
           --until TS        Only views that began before this time.
@@ -15,7 +16,9 @@ enum AnalyticsOutput {
           --idle DURATION   Also split a session wherever two consecutive events are at least this
                             far apart (e.g. 30m); the later parts are named SESSION#2, SESSION#3, ...
           --format FORMAT   text (default): an aligned table under a header naming the log, its event
-                            range and the filters. json: {"format": 1, "query", "rows": [...]}. csv.
+                            range and the filters. json: {"format": 1, "query", "rows": [...]}.
+                            csv: \(csvHelp)
+          --exact-csv       \(exactCSVHelp)
           --mode MODE       Recovery mode, as in `navlog verify` (default tolerateTornTail).
         """
 
@@ -25,6 +28,32 @@ enum AnalyticsOutput {
     }
 
     enum Format: String, CaseIterable { case text, json, csv }
+
+    /// How CSV treats text cells, in the help of every subcommand that writes CSV.
+    static let csvHelp = """
+        a header, then a line per row. A text cell beginning with =, +, -, @,
+                            tab or carriage return (a formula, to a spreadsheet) gets a ' in front
+                            (OWASP's rule; numbers never do); control characters are written as
+                            \\u001b.
+        """
+    static let exactCSVHelp = """
+        With --format csv: text cells exactly as in the log, without the ' and
+                            the escapes, for programs that read the CSV; never open such a file in
+                            a spreadsheet.
+        """
+
+    /// How a result is printed: its format and, for CSV, whether cells are exact.
+    struct Style {
+        var format: Format
+        var exactCSV: Bool
+    }
+
+    /// The `--format` and `--exact-csv` options.
+    static func style(_ parsed: Arguments) throws -> Style {
+        let style = Style(format: try parsed.choice("--format", default: .text), exactCSV: parsed.has("--exact-csv"))
+        if style.exactCSV && style.format != .csv { throw UsageError("--exact-csv applies to --format csv") }
+        return style
+    }
 
     /// Reads the screen views of `path` with the common options: filters, path cleaning, idle
     /// splitting, and the recovery mode (unless `--mode` means something else to the subcommand).
@@ -118,13 +147,13 @@ enum AnalyticsOutput {
 
     /// Prints the result of a query: its table, then any further sections (in JSON, arrays named
     /// after them; in text and CSV, tables after a blank line and the section's name).
-    static func print(query: String, path: String, report: ReadReport, filter: AnalyticsFilter, format: Format,
+    static func print(query: String, path: String, report: ReadReport, filter: AnalyticsFilter, format style: Style,
                       columns: [String], rows: [[Cell]], extra: [(String, Int)] = [], sections: [Section] = []) {
         var out = StandardOutput()
-        switch format {
+        switch style.format {
         case .text:
             let range = report.firstSeq.map { "seq \($0)...\(report.lastSeq!)" } ?? "no events"
-            out.line("\(path): \(query), \(report.events) events (\(range)), \(filter.summary)")
+            out.line("\(path): \(query), \(counted(report.events, "event")) (\(range)), \(filter.summary)")
             table(columns, rows, into: &out)
             for section in sections {
                 out.line("")
@@ -142,18 +171,18 @@ enum AnalyticsOutput {
             w.raw("}\n")
             out.write(w.bytes)
         case .csv:
-            csvTable(columns, rows, into: &out)
+            csvTable(columns, rows, exact: style.exactCSV, into: &out)
             for section in sections {
                 out.line("")
                 out.line("# " + section.name)
-                csvTable(section.columns, section.rows, into: &out)
+                csvTable(section.columns, section.rows, exact: style.exactCSV, into: &out)
             }
         }
         out.flush()
     }
 
     private static func table(_ columns: [String], _ rows: [[Cell]], into out: inout StandardOutput) {
-        let cells = rows.map { $0.map(\.plain) }
+        let cells = rows.map { $0.map { Terminal.escaped($0.plain) } }   // escaped first, so that the columns line up
         let widths = columns.indices.map { k in max(columns[k].count, cells.map { $0[k].count }.max() ?? 0) }
         func row(_ values: [String]) -> String {
             values.enumerated().map { k, value in
@@ -180,16 +209,22 @@ enum AnalyticsOutput {
         }
     }
 
-    private static func csvTable(_ columns: [String], _ rows: [[Cell]], into out: inout StandardOutput) {
+    /// A CSV table: guarded and escaped (see ``csvHelp``), or with `exact` cells as they are.
+    private static func csvTable(_ columns: [String], _ rows: [[Cell]], exact: Bool, into out: inout StandardOutput) {
         out.line(columns.joined(separator: ","))
         for values in rows {
-            out.line(values.map { cell -> String in
+            let line = values.map { cell -> String in
                 switch cell {
-                case .text(let text): return Export.csv(text)
+                case .text(let text): return Export.csv(text, guarded: !exact)
                 case .number(let n): return n.map(String.init) ?? ""
-                case .list(let items): return Export.csv(items.joined(separator: " > "))
+                case .list(let items): return Export.csv(items.joined(separator: " > "), guarded: !exact)
                 }
-            }.joined(separator: ","))
+            }.joined(separator: ",")
+            if exact {
+                out.exact(Array((line + "\n").utf8))
+            } else {
+                out.line(line)
+            }
         }
     }
 }

@@ -100,6 +100,15 @@ struct Arguments {
         return result
     }
 
+    /// The permissions `--file-mode` gives, in octal from 000 to 777, or nil when it is not given.
+    func fileMode() throws -> mode_t? {
+        guard let text = value("--file-mode") else { return nil }
+        guard !text.isEmpty, text.count <= 4, let mode = mode_t(text, radix: 8), mode <= 0o777 else {
+            throw UsageError("--file-mode takes permissions in octal, such as 600 or 644, not '\(text)'")
+        }
+        return mode
+    }
+
     /// The single positional argument `name`.
     func path(_ name: String = "PATH") throws -> String {
         guard let first = positional.first else { throw UsageError("missing \(name)") }

@@ -8,21 +8,89 @@ import Musl
 import Darwin
 #endif
 
-/// Buffered standard output: results go here.
+/// Text for a person reaches the terminal only through ``StandardOutput/line(_:)``,
+/// ``StandardOutput/paragraph(_:)`` and ``Diagnostics``, which escape it here: names, ids, URLs
+/// and paths come from a log or a directory listing, and a control character in them must not
+/// move the cursor, change colours or the window title, or forge a line of output.
+enum Terminal {
+    /// `text` with every control character written as a `\u` escape as in JSON (`\u001b` for
+    /// ESC): C0 (U+0000–U+001F, newline and tab included), DEL (U+007F) and C1 (U+0080–U+009F).
+    /// Text without them is returned as it is; an escaped text has none left, so escaping twice
+    /// changes nothing. Invalid UTF-8 never gets here: a `String` holds U+FFFD in its place.
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard isControl(scalar) else { result.append(scalar); continue }
+            let hex = String(scalar.value, radix: 16)
+            result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+        }
+        return String(result)
+    }
+
+    /// JSON text with DEL and C1 controls, which JSON leaves raw in strings, written as `\u`
+    /// escapes: the same JSON values, for a terminal. C0 controls are escaped by JSON itself, and
+    /// all three can only be inside strings, where an escape means the same character.
+    static func escapedJSON(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.contains(where: { $0 == 0x7F || $0 == 0xC2 }) else { return bytes }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 64)
+        var k = 0
+        while k < bytes.count {
+            let byte = bytes[k]
+            if byte == 0x7F {
+                result += Array("\\u007f".utf8)
+            } else if byte == 0xC2, k + 1 < bytes.count, (0x80...0x9F).contains(bytes[k + 1]) {
+                result += Array("\\u00\(String(bytes[k + 1], radix: 16))".utf8)
+                k += 1
+            } else {
+                result.append(byte)
+            }
+            k += 1
+        }
+        return result
+    }
+
+    /// Whether `scalar` is a C0 or C1 control character or DEL.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+}
+
+/// Buffered standard output: results go here. Lines of text are escaped (see ``Terminal``);
+/// JSON is written exactly, but for DEL and C1 controls escaped when standard output is a
+/// terminal; exact CSV as it is.
 struct StandardOutput {
     private var buffer: [UInt8] = []
+    /// Whether standard output is a terminal.
+    let isTerminal = isatty(STDOUT_FILENO) == 1
 
     init() { buffer.reserveCapacity(1 << 16) }
 
+    /// Writes JSON: exactly, or on a terminal with DEL and C1 controls as `\u` escapes (the same
+    /// JSON values).
     mutating func write(_ bytes: [UInt8]) {
+        buffer.append(contentsOf: isTerminal ? Terminal.escapedJSON(bytes) : bytes)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes `bytes` exactly as they are: only output the user asked to have exact (`--exact-csv`).
+    mutating func exact(_ bytes: [UInt8]) {
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Writes one line of text, escaped.
     mutating func line(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
+        buffer.append(contentsOf: Terminal.escaped(text).utf8)
         buffer.append(0x0A)
         if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes a text of several lines that navlog itself wrote, such as a help text: each line
+    /// escaped, the line breaks kept.
+    mutating func paragraph(_ text: String) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) { self.line(String(line)) }
     }
 
     mutating func flush() {
@@ -38,10 +106,28 @@ struct StandardOutput {
     }
 }
 
-/// Diagnostics go to standard error as `navlog: message` or `path:line: error: message`.
+/// Swift's `print` would reach the terminal unescaped: navlog prints through ``StandardOutput``
+/// and ``Diagnostics`` alone.
+@available(*, unavailable, message: "print through StandardOutput or Diagnostics, which escape control characters")
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {}
+
+/// Diagnostics go to standard error as `navlog: message` or `path:line: error: message`, one line
+/// each, escaped (see ``Terminal``).
 enum Diagnostics {
+    /// Writes one line to standard error, escaped.
     static func print(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((Terminal.escaped(text) + "\n").utf8))
+    }
+
+    /// Writes a text of several lines that navlog itself wrote, such as the usage: each line
+    /// escaped, the line breaks kept.
+    static func paragraph(_ text: String) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) { print(String(line)) }
+    }
+
+    /// Redraws the progress line: `text`, escaped, at the start of the line, without a line break.
+    static func progress(_ text: String) {
+        FileHandle.standardError.write(Data(("\r" + Terminal.escaped(text)).utf8))
     }
 
     static func error(_ error: NavigationHistoryError) {
@@ -57,6 +143,11 @@ enum Diagnostics {
     static func warning(_ defect: LogDefect) {
         print("\(defect.file):\(defect.line): warning: \(defect.kind): \(defect.detail)")
     }
+}
+
+/// `count` and `noun`, the noun in the plural unless the count is 1: "1 session", "3 sessions".
+func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
 }
 
 /// The exit codes of navlog (sysexits.h where one fits).

@@ -40,15 +40,15 @@ struct Progress {
         last = now
         if label.isEmpty { label = "\(path) (\(((try? LogFiles.size(path)) ?? 0) / 1_048_576) MiB)" }   // only when drawn
         let seconds = (now - start).seconds
-        let text = "\r\(label): \(events / 1000)K events, \(Int(Double(events) / max(seconds, 0.001) / 1000))K events/s "
-        FileHandle.standardError.write(Data(text.utf8))
+        Diagnostics.progress("\(label): \(events / 1000)K events, \(Int(Double(events) / max(seconds, 0.001) / 1000))K events/s ")
         shown = true
     }
 
     /// Clears the line, if one was drawn.
     func finish() {
         guard shown else { return }
-        FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: label.count + 48) + "\r").utf8))
+        Diagnostics.progress(String(repeating: " ", count: Terminal.escaped(label).count + 48))
+        Diagnostics.progress("")
     }
 }
 

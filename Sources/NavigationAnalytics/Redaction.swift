@@ -1,0 +1,88 @@
+/// The values a redacted export replaces, and what replaces them.
+///
+/// A redacted value becomes a stable salted hash, `h:` and the first 16 hex digits of SHA-256 of
+/// the salt, a zero byte and the value, so that equal values stay equal (and join across exports
+/// with the same salt) while the value itself is gone. Without a salt a value is dropped instead:
+/// a route id becomes null, a part of a URL `*`.
+///
+/// A deep link's URL keeps its scheme and host (with the port): they say where links go, not who
+/// followed them. Everything else that can name a person or an item is replaced: the userinfo
+/// (`user:password@`) is dropped, each path segment is hashed on its own, and the query and
+/// fragment are hashed as one (`?h:…`). Its pattern — the analytics key of `navlog deeplinks`,
+/// with each segment holding a digit written `:id` — is redacted the same way, `:id` kept, so
+/// links group by pattern exactly as before: `recipes://recipe/:id/reviews` becomes
+/// `recipes://recipe/:id/h:5f0c…`.
+struct Redactor: Sendable {
+    /// The salt, or nil to drop values instead of hashing them.
+    var salt: String?
+
+    /// `value`'s salted hash, or nil without a salt.
+    func value(_ value: String) -> String? {
+        guard let salt else { return nil }
+        return "h:" + String(SHA256.hex(Array((salt + "\u{0}" + value).utf8)).prefix(16))
+    }
+
+    /// A URL with its userinfo dropped, each path segment and the query and fragment redacted.
+    func url(_ url: String) -> String {
+        let parts = URLParts(url)
+        var result = (parts.origin ?? "") + parts.segments.map(segment).joined(separator: "/")
+        if let rest = parts.rest, let hashed = value(String(rest)) { result += "?" + hashed }
+        return result
+    }
+
+    /// A deep link's pattern (see ``DeepLinksQuery/pattern(_:)``) with its userinfo dropped and
+    /// each path segment but `:id` redacted.
+    func pattern(_ pattern: String) -> String {
+        let parts = URLParts(pattern)
+        return (parts.origin ?? "") + parts.segments.map { $0 == ":id" ? ":id" : segment($0) }.joined(separator: "/")
+    }
+
+    /// A path segment redacted: an empty one stays empty.
+    private func segment(_ text: Substring) -> String {
+        text.isEmpty ? "" : value(String(text)) ?? "*"
+    }
+}
+
+/// A URL cut as redaction needs it. With a scheme (a letter, then letters, digits, `+`, `-` and
+/// `.`) and `://`, the origin is the scheme and the host with its port, the userinfo left out;
+/// without one, everything before the query is path. The path's segments are split at `/`,
+/// empty ones included; `rest` is the query and fragment, from the first `?` or `#` on.
+struct URLParts {
+    /// `scheme://host[:port]`, or nil when the URL has no scheme and authority.
+    var origin: String?
+    /// The path's segments: after the origin's `/`, or the whole path when there is no origin.
+    var segments: [Substring]
+    /// From the first `?` or `#` on, or nil.
+    var rest: Substring?
+
+    init(_ url: String) {
+        var base = Substring(url)
+        if let cut = base.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+            rest = base[cut...]
+            base = base[..<cut]
+        }
+        guard let separator = base.firstRange(of: "://"), Self.isScheme(base[..<separator.lowerBound]) else {
+            segments = base.split(separator: "/", omittingEmptySubsequences: false)
+            return
+        }
+        let afterScheme = base[separator.upperBound...]
+        let authorityEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
+        let authority = afterScheme[..<authorityEnd]
+        let host = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
+        origin = String(base[..<separator.upperBound]) + host
+        let path = afterScheme[authorityEnd...]
+        if path.isEmpty {
+            segments = []
+        } else {
+            origin! += "/"
+            segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        }
+    }
+
+    /// Whether `text` is a URL scheme (RFC 3986): a letter, then letters, digits, `+`, `-`, `.`.
+    private static func isScheme(_ text: Substring) -> Bool {
+        func isLetter(_ scalar: Unicode.Scalar) -> Bool { ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) }
+        guard let first = text.unicodeScalars.first, isLetter(first) else { return false }
+        return text.unicodeScalars.allSatisfy { isLetter($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
+    }
+}
