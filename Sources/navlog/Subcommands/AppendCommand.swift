@@ -1,5 +1,12 @@
 import Foundation
 import NavigationHistory
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `navlog append PATH (--event JSON | --stdin) [--session S]`
 enum AppendCommand: Subcommand {
@@ -25,7 +32,7 @@ enum AppendCommand: Subcommand {
         Options:
           --event JSON   One event; repeat for several.
           --stdin        Read events from standard input, one JSON object per line (blank lines are
-                         skipped).
+                         skipped; a line longer than 64 KiB is refused as soon as it is read).
           --session ID   The session of events that do not name one.
 
         Exit status: 0 when every event was appended, 64 on a usage error, 65 when an event is
@@ -47,13 +54,12 @@ enum AppendCommand: Subcommand {
         var drafts: [EventDraft] = []
         let now = Timestamp.now
         if parsed.has("--stdin") {
-            let input = FileHandle.standardInput.readDataToEndOfFile()
-            for (index, bytes) in input.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            try readLines(of: 0) { bytes, number in
                 guard let line = String(bytes: bytes, encoding: .utf8) else {
-                    throw NavigationHistoryError(code: .invalidEvent, message: "stdin:\(index + 1): invalid UTF-8; nothing was appended")
+                    throw NavigationHistoryError(code: .invalidEvent, message: "stdin:\(number): invalid UTF-8; nothing was appended")
                 }
-                if line.allSatisfy(\.isWhitespace) { continue }
-                drafts.append(try draft(line, session: session, now: now, origin: "stdin:\(index + 1)"))
+                if line.allSatisfy(\.isWhitespace) { return }
+                drafts.append(try draft(line, session: session, now: now, origin: "stdin:\(number)"))
             }
         } else {
             for (index, text) in events.enumerated() {
@@ -82,6 +88,41 @@ enum AppendCommand: Subcommand {
         } catch var error as NavigationHistoryError {
             error.message = "\(origin): \(error.message); nothing was appended"
             throw error
+        }
+    }
+
+    /// Hands each line `fd` delivers, without its newline, to `body` with its number, reading a
+    /// block at a time: a line longer than the limit of an event line is refused as soon as it is,
+    /// so memory stays bounded whatever the input.
+    private static func readLines(of fd: Int32, _ body: ([UInt8], Int) throws -> Void) throws {
+        var line: [UInt8] = []
+        var number = 1
+        var block = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let n = block.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw NavigationHistoryError(code: .io, message: "cannot read standard input: \(String(cString: strerror(errno)))", errno: errno)
+            }
+            var start = 0
+            while start < n {
+                let end = block[start..<n].firstIndex(of: 0x0A) ?? n
+                line += block[start..<end]
+                guard line.count <= LineDecoder.maximumLineLength else {
+                    throw NavigationHistoryError(code: .invalidEvent,
+                                                 message: "stdin:\(number): the line is longer than the 64 KiB limit of an event line; nothing was appended")
+                }
+                if end < n {
+                    try body(line, number)
+                    line.removeAll(keepingCapacity: true)
+                    number += 1
+                }
+                start = end + 1
+            }
+            if n == 0 {
+                if !line.isEmpty { try body(line, number) }
+                return
+            }
         }
     }
 
