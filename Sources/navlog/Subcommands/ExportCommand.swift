@@ -36,7 +36,7 @@ enum ExportCommand: Subcommand {
     static func run(_ arguments: [String]) async throws -> Int32 {
         let options = AnalyticsOutput.options.union(["--table", "-o", "--output", "--redact", "--salt"])
         guard let parsed = try parse(arguments, options: options) else { return ExitCode.success }
-        let path = try parsed.path()
+        let input = try LogInput(parsed.path())
         let table: Export.Table = try parsed.choice("--table")
         let format = try parsed.choice("--format", default: Export.Format.ndjson)
         let redactions = Set(try parsed.all("--redact").map { try Arguments.choice("--redact", $0) as Export.Redaction })
@@ -71,11 +71,11 @@ enum ExportCommand: Subcommand {
         if let header = export.header { try emit(header) }
         if table == .deeplinks {
             var links = DeepLinksQuery(filter: try AnalyticsOutput.filter(parsed), keepsRecords: true)
-            try ViewStream.read(path, mode: try parsed.choice("--mode", default: .tolerateTornTail),
+            try ViewStream.read(input.path, mode: try parsed.choice("--mode", default: .tolerateTornTail),
                                 events: { event, app, state in links.consume(event, app: app, stateAfter: state) }) { _ in }
             for record in links.records { try emit(export.line(record)) }
         } else {
-            _ = try AnalyticsOutput.views(path, parsed) { view in
+            _ = try AnalyticsOutput.views(input.path, parsed) { view in
                 if let line = export.line(for: view) { try emit(line) }
             }
         }

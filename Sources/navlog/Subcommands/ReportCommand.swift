@@ -37,7 +37,8 @@ enum ReportCommand: Subcommand {
         var options = AnalyticsOutput.options.union(["-o", "--output", "--recent", "--funnel", "--steps", "--top", "--crash-paths"])
         options.remove("--format")
         guard let parsed = try parse(arguments, options: options) else { return ExitCode.success }
-        let path = try parsed.path()
+        let input = try LogInput(parsed.path())
+        let path = input.shown
         guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError("give the HTML file to write with -o FILE") }
         var settings = ReportData.Options()
         settings.recent = try parsed.integer("--recent", range: 0...1000) ?? 10
@@ -49,7 +50,7 @@ enum ReportCommand: Subcommand {
         var filter = try AnalyticsOutput.filter(parsed)
         filter.sessions = []   // --session picks replays here, not a filter
         var data = ReportData(options: settings)
-        try data.gather(path, mode: try parsed.choice("--mode", default: .tolerateTornTail), filter: filter, cleaning: try PathCleaning(rules: parsed.all("--alias")),
+        try data.gather(input.path, mode: try parsed.choice("--mode", default: .tolerateTornTail), filter: filter, cleaning: try PathCleaning(rules: parsed.all("--alias")),
                         idle: try parsed.value("--idle").map { try AnalyticsOutput.duration($0, option: "--idle") })
         let page = ReportPage.html(title: path, data: data.json(path: path, filter: filter))
         guard FileManager.default.createFile(atPath: output, contents: Data(page)) else {
