@@ -88,6 +88,76 @@ import Darwin
         Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("navlog-input.") })
     }
 
+    @Test func theCopyIsRemovedWhenAFailedWriteEndsNavlog() throws {
+        let file = try generated("log.jsonl", events: 3000)
+        let temporary = dir + "/tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+        let process = Process()
+        process.executableURL = NavlogRun.binary
+        process.arguments = ["dump", "-"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary]) { $1 }
+        let out = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = input
+        try process.run()
+        // Its output goes nowhere: the first write it makes after the copy fails (EPIPE, as this
+        // process, and so the child, ignores SIGPIPE), and navlog exits without its usual return.
+        try out.fileHandleForReading.close()
+        try input.fileHandleForWriting.write(contentsOf: Data(contentsOf: URL(fileURLWithPath: file)))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 74)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
+    }
+
+    #if os(Linux)
+    @Test func theCopyIsRemovedWhenNavlogIsTerminatedWhileCopying() throws {
+        let temporary = dir + "/tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        // Started as a shell starts it, with no signal blocked: a child of Process inherits the
+        // blocked signals of the test runner's thread, and SIGTERM would never reach it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+        posix_spawn_file_actions_addclose(&actions, fds[1])
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        let arguments: [String] = [NavlogRun.binary.path, "dump", "-"]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let variables = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary]) { $1 }
+        let environment: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + environment).forEach { free($0) } }
+        var pid: pid_t = 0
+        #expect(posix_spawn(&pid, NavlogRun.binary.path, &actions, &attributes, argv, environment) == 0)
+        close(fds[0])
+        defer { close(fds[1]) }
+        let line = Array("{\"v\":1}\n".utf8)
+        #expect(write(fds[1], line, line.count) == line.count)
+        // Still copying, as standard input is open: the copy is there until the signal.
+        let deadline = Date() + 10
+        while try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(try !FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
+        #expect(kill(pid, SIGTERM) == 0)
+        var status: Int32 = 0
+        #expect(waitpid(pid, &status, 0) == pid)
+        #expect(status & 0x7f == SIGTERM)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
+    }
+    #endif
+
     @Test func aFifoWithoutAWriterIsWaitedForSayingSoThenReadToItsEnd() throws {
         let file = try generated("log.jsonl", events: 300)
         let fifo = dir + "/fifo"
@@ -116,7 +186,11 @@ import Darwin
         #expect(zero.status == 66)
         #expect(zero.stderr.contains("/dev/zero: error: it is a character device"))
         let socketPath = dir + "/socket"
+        #if canImport(Glibc)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_UNIX, SOCK_STREAM, 0)
+        #endif
         defer { close(fd) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -179,7 +253,7 @@ import Darwin
             #if os(Linux)
             #expect(run.stderr.contains("being written by process \(pid);"), "\(arguments[0]): \(run.stderr)")
             #else
-            #expect(run.stderr.contains("process 999999 according to LOCK, which may be stale"))
+            #expect(run.stderr.contains("not by process 999999 that LOCK names (no such process runs: LOCK is stale)"))
             #endif
         }
     }
