@@ -230,11 +230,13 @@ import Darwin
         try handle.close()
         #expect(try underUmask(["repair", log]) == 0)
         #expect(try underUmask(["state", log]) == 0)
+        #expect(try underUmask(["generate", "--events", "100", "-o", dir + "/generated"]) == 0)
         func mode(_ path: String) throws -> Int {
             (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
         }
         #expect(try mode(dir + "/new") == 0o700)
         #expect(try mode(log) == 0o700)
+        #expect(try mode(dir + "/generated") == 0o700)
         for file in ["00000001.jsonl", "LOCK", "00000001.jsonl.torn", "index.navidx"] {
             #expect(try mode(log + "/" + file) == 0o600, "\(file)")
         }

@@ -44,9 +44,7 @@ extension LogGenerator {
             writer.bytes.removeAll(keepingCapacity: true)
         }
         if segmented {
-            do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-                throw NavigationHistoryError(code: .io, message: "cannot create the log directory: \(error.localizedDescription)", path: path)
-            }
+            try FileSystem.createDirectory(path)
         } else {
             try open(path)
         }
