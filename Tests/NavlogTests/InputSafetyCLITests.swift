@@ -307,6 +307,47 @@ import Darwin
         #expect(run.output.contains("stdin:1: the line is longer than the 64 KiB limit"))
     }
 
+    /// Runs navlog with standard input from `input` and returns its exit status and the most
+    /// memory it held (`VmHWM`, its resident peak), read from /proc while it runs.
+    func residentPeak(_ arguments: [String], input: String) throws -> (status: Int32, peakBytes: Int) {
+        let process = Process()
+        process.executableURL = NavlogRun.binary
+        process.arguments = arguments
+        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var peak = 0
+        while process.isRunning {
+            if let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+               let kib = Int(line.split(separator: " ").dropFirst().first ?? "") {
+                peak = max(peak, kib * 1024)
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        process.waitUntilExit()
+        return (process.terminationStatus, peak)
+    }
+
+    @Test func appendFromStandardInputHoldsABoundedPartOfItsEvents() throws {
+        // Events of 8 KB that leave the state as it was, 48 MB of them; and a few, for the baseline.
+        let push = #"{"type":"push","scene":"main","stack":"home","route":{"screen":"recipe","id":"42","params":{"note":""#
+            + String(repeating: "x", count: 8000) + "\"}}}\n"
+        let pop = #"{"type":"pop","scene":"main","stack":"home"}"# + "\n"
+        let open = #"{"type":"scene.open","scene":"main"}"# + "\n"
+        let many = dir + "/many.jsonl", few = dir + "/few.jsonl"
+        #expect(FileManager.default.createFile(atPath: many, contents: Data((open + String(repeating: push + pop, count: 6000)).utf8)))
+        #expect(FileManager.default.createFile(atPath: few, contents: Data((open + push + pop).utf8)))
+        let baseline = try residentPeak(["append", dir + "/few", "--stdin", "--session", "s"], input: few)
+        let run = try residentPeak(["append", dir + "/many", "--stdin", "--session", "s"], input: many)
+        #expect(baseline.status == 0 && run.status == 0)
+        #expect(run.peakBytes - baseline.peakBytes < 20 << 20, "\(run.peakBytes >> 20) MiB against \(baseline.peakBytes >> 20) MiB")
+        var appended = 0
+        try LogReader(path: dir + "/many").read { event in if !event.isSnapshot { appended += 1 } }
+        #expect(appended == 12_001)
+    }
+
     @Test func standardInputOfOneEndlessLineIsCopiedInBoundedMemory() throws {
         let run = try underMemoryLimit(["verify", "-"], input: zeros("zeros", 2 << 30))
         #expect(run.status == 0)

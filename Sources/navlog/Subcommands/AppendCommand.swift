@@ -27,7 +27,9 @@ enum AppendCommand: Subcommand {
         to 1, `ts` to now, and `session` to --session.
 
         Every event is checked before any is written: when one is invalid, nothing is appended and the
-        error names it (`stdin:LINE:` or `--event N:`). Types unknown to this version are refused.
+        error names it (`stdin:LINE:` or `--event N:`). Types unknown to this version are refused. From
+        standard input, the checked events past the first 8 MiB wait in a private temporary file, not
+        in memory, until all are checked.
 
         Options:
           --event JSON   One event; repeat for several.
@@ -51,15 +53,27 @@ enum AppendCommand: Subcommand {
         if path.hasSuffix(".jsonl") || FileManager.default.fileExists(atPath: path) && !isDirectory(path) {
             throw UsageError("append writes to a log directory, and \(path) is a single file")
         }
-        var drafts: [EventDraft] = []
         let now = Timestamp.now
+        // Every event is checked before any is appended. From standard input, the checked events
+        // past the first few MiB wait in a private spool rather than in memory, and are read again
+        // to be appended.
+        var drafts: [EventDraft] = []
+        var spool: Spool?
         if parsed.has("--stdin") {
+            var heldBytes = 0
             try readLines(of: 0) { bytes, number in
                 guard let line = String(bytes: bytes, encoding: .utf8) else {
                     throw NavigationHistoryError(code: .invalidEvent, message: "stdin:\(number): invalid UTF-8; nothing was appended")
                 }
                 if line.allSatisfy(\.isWhitespace) { return }
-                drafts.append(try draft(line, session: session, now: now, origin: "stdin:\(number)"))
+                let checked = try draft(line, session: session, now: now, origin: "stdin:\(number)")
+                if spool == nil && heldBytes + bytes.count <= heldBytesLimit {
+                    drafts.append(checked)
+                    heldBytes += bytes.count
+                } else {
+                    if spool == nil { spool = try Spool() }
+                    try spool!.append(bytes)
+                }
             }
         } else {
             for (index, text) in events.enumerated() {
@@ -68,17 +82,38 @@ enum AppendCommand: Subcommand {
         }
         let log = try EventLog(directory: path, options: .init(durability: .none))
         defer { try? log.close() }
-        let last = try log.append(contentsOf: drafts)
+        var appended = 0
+        var last = 0
+        func append(_ batch: [EventDraft]) throws {
+            guard !batch.isEmpty else { return }
+            last = try log.append(contentsOf: batch)
+            appended += batch.count
+        }
+        try append(drafts)
+        if let spool {
+            var batch: [EventDraft] = []
+            try readLines(of: try spool.rewound()) { bytes, _ in
+                batch.append(try EventDraft(json: String(decoding: bytes, as: UTF8.self), defaultSession: session, now: now))
+                if batch.count == 256 {
+                    try append(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            try append(batch)
+        }
         try log.close()
         var out = StandardOutput()
-        if drafts.isEmpty {
+        if appended == 0 {
             out.line("\(path): no events given, nothing appended")
         } else {
-            out.line("\(path): appended \(drafts.count) event\(drafts.count == 1 ? "" : "s"), the last one seq \(last); durable")
+            out.line("\(path): appended \(appended) event\(appended == 1 ? "" : "s"), the last one seq \(last); durable")
         }
         out.flush()
         return ExitCode.success
     }
+
+    /// How many bytes of standard input's events are held in memory before the rest is spooled.
+    static let heldBytesLimit = 8 << 20
 
     private static func draft(_ text: String, session: String?, now: Timestamp, origin: String) throws -> EventDraft {
         do {
@@ -123,6 +158,55 @@ enum AppendCommand: Subcommand {
                 if !line.isEmpty { try body(line, number) }
                 return
             }
+        }
+    }
+
+    /// A private temporary file of checked lines, removed when released or when navlog ends.
+    private final class Spool {
+        private let directory: String
+        private let path: String
+        private let fd: Int32
+        private var buffer: [UInt8] = []
+
+        init() throws {
+            guard let directory = LogInput.privateDirectory() else {
+                throw LogInput.error("cannot create a temporary directory for standard input", "stdin")
+            }
+            self.directory = directory
+            path = directory + "/stdin.jsonl"
+            CopyRemoval.arm(directory: directory, files: ["stdin.jsonl"])
+            fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard fd >= 0 else {
+                let error = LogInput.error("cannot create the spool", path)
+                try? FileManager.default.removeItem(atPath: directory)
+                CopyRemoval.disarm()
+                throw error
+            }
+        }
+
+        deinit {
+            close(fd)
+            try? FileManager.default.removeItem(atPath: directory)
+            CopyRemoval.disarm()
+        }
+
+        /// Adds a line, its newline added.
+        func append(_ line: [UInt8]) throws {
+            buffer += line
+            buffer.append(0x0A)
+            if buffer.count >= 1 << 20 { try flush() }
+        }
+
+        /// The spool's file, written out and read from its start.
+        func rewound() throws -> Int32 {
+            try flush()
+            guard lseek(fd, 0, SEEK_SET) == 0 else { throw LogInput.error("seek failed", path) }
+            return fd
+        }
+
+        private func flush() throws {
+            try buffer.withUnsafeBytes { try LogInput.write(fd, $0, path) }
+            buffer.removeAll(keepingCapacity: true)
         }
     }
 

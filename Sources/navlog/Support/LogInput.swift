@@ -57,7 +57,7 @@ final class LogInput {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw Self.error("cannot stat", shown) }
         guard [S_IFIFO, S_IFREG].contains(info.st_mode & S_IFMT) else { throw Self.refusal(info.st_mode, shown) }
-        guard let directory = Self.makeDirectory() else { throw Self.error("cannot create a temporary directory for the copy", shown) }
+        guard let directory = Self.privateDirectory() else { throw Self.error("cannot create a temporary directory for the copy", shown) }
         copyDirectory = directory
         path = directory + "/log.jsonl"
         CopyRemoval.arm(directory: directory, files: ["log.jsonl", "log.jsonl.navidx", "log.jsonl.navidx.tmp.\(getpid())"])
@@ -100,8 +100,8 @@ final class LogInput {
         return fd
     }
 
-    /// A private directory for a copy.
-    private static func makeDirectory() -> String? {
+    /// A new private directory (mode 0700) in the temporary directory, for a copy.
+    static func privateDirectory() -> String? {
         var template = Array((NSTemporaryDirectory() + "/navlog-input.XXXXXX").utf8CString)
         return template.withUnsafeMutableBufferPointer { buffer in
             mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
@@ -146,7 +146,7 @@ final class LogInput {
         guard ftruncate(out, off_t(size)) == 0 else { throw error("cannot size the copy", copy) }
     }
 
-    private static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ path: String) throws {
+    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ path: String) throws {
         var done = 0
         while done < bytes.count {
             let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
@@ -168,7 +168,7 @@ final class LogInput {
         return NavigationHistoryError(code: .noInput, message: "it is \(kind), not a log: give a log directory, a .jsonl file, a pipe or a FIFO", path: shown)
     }
 
-    private static func error(_ what: String, _ path: String, _ code: Int32 = errno) -> NavigationHistoryError {
+    static func error(_ what: String, _ path: String, _ code: Int32 = errno) -> NavigationHistoryError {
         NavigationHistoryError(code: .io, message: "\(what): \(String(cString: strerror(code)))", path: path, errno: code)
     }
 }
