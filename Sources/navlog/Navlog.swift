@@ -26,7 +26,8 @@ import NavigationHistory
 
         Usage: navlog <subcommand> [options] PATH
 
-        PATH is a log directory of segments (NNNNNNNN.jsonl) or a single .jsonl file.
+        PATH is a log directory of segments (NNNNNNNN.jsonl) or a single .jsonl file. Reading commands
+        also take `-` (standard input), a pipe or a FIFO, which they copy first to read it as a file.
         Run `navlog help <subcommand>` or `navlog <subcommand> --help` for the details of one.
 
         Subcommands:

@@ -8,19 +8,19 @@ import Musl
 import Darwin
 #endif
 
-/// A file opened read-only, closed when released.
+/// A regular file opened read-only, closed when released: never through a symbolic link at its
+/// end, and never a FIFO, device or socket (see ``FileSystem/openRegular(_:_:_:)``).
 final class InputFile {
     let path: String
     private let fd: Int32
 
+    /// Opens `path`.
+    ///
+    /// - Throws: `noInput` when it does not exist, is a symbolic link or is not a regular file;
+    ///   `io` when it cannot be opened.
     init(path: String) throws {
         self.path = path
-        fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            throw NavigationHistoryError(code: code == ENOENT ? .noInput : .io,
-                                         message: "cannot open: \(String(cString: strerror(code)))", path: path, errno: code)
-        }
+        fd = try FileSystem.openRegular(path, O_RDONLY, "cannot open")
     }
 
     deinit { close(fd) }

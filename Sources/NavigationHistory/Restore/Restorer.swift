@@ -129,7 +129,7 @@ public struct Restorer: Sendable {
     ///   guard — not the log's length.
     public func restore(from path: String, now: Timestamp = .now) throws -> Result {
         let source: LogSource
-        do { source = try LogSource(path: path) } catch let error as NavigationHistoryError where error.code == .noInput {
+        do { source = try LogSource(path: path) } catch let error as NavigationHistoryError where LogFiles.isAbsent(error) {
             return Result(state: NavigationState(), from: 0, dropped: [], guardFired: .nothingToRestore)   // a first launch
         }
         // A stale or copied last segment would be restored from: the last link is checked, and

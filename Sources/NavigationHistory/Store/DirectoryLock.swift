@@ -8,10 +8,18 @@ import Darwin
 #endif
 
 /// The single-writer lock of a log directory: an advisory `flock` on its `LOCK` file, which holds
-/// the writer's pid so a refused writer can name the holder. Released when this is released or the
-/// process ends, however it ends.
+/// the writer's pid. Released when this is released or the process ends, however it ends.
 ///
 /// `flock` locks belong to an open file, so a second instance in the same process is refused too.
+///
+/// The pid in `LOCK` is only what the last writer wrote: a process that died leaves it, and
+/// anything can take the lock without writing one. So a refused writer names the holder the kernel
+/// knows, where it tells (`/proc/locks` on Linux), and otherwise the pid in `LOCK` as what it is:
+/// a pid that may be stale.
+///
+/// `LOCK` is opened as a regular file only, never through a symbolic link and never with other
+/// hard links (see ``FileSystem/openRegular(_:_:_:)``): writing the pid must not overwrite a file
+/// outside the log.
 final class DirectoryLock {
     /// The name of the lock file in a log directory.
     static let fileName = "LOCK"
@@ -20,20 +28,22 @@ final class DirectoryLock {
 
     /// Takes the lock of `directory`, without waiting.
     ///
-    /// - Throws: ``NavigationHistoryError/Code/locked`` naming the holder's pid when another writer
-    ///   has it; `io` when the lock file cannot be opened.
+    /// - Throws: ``NavigationHistoryError/Code/locked`` naming the holder when another writer has
+    ///   it; `noInput` when `LOCK` is a symbolic link or not a regular file; `io` when it cannot be
+    ///   opened.
     init(directory: String) throws {
         let path = directory + "/" + Self.fileName
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystem.error("cannot open the lock file", path) }
+        do {
+            fd = try FileSystem.openRegular(path, O_RDWR | O_CREAT | O_EXCL, "cannot create the lock file")
+        } catch let error as NavigationHistoryError where error.errno == EEXIST {
+            fd = try FileSystem.openRegular(path, O_RDWR, "cannot open the lock file")
+        }
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             if code == EINTR { continue }
             defer { close(fd) }
             guard code == EWOULDBLOCK else { throw FileSystem.error("cannot lock", path, code) }
-            let holder = Self.holder(of: path).map { "process \($0)" } ?? "another process"
-            throw NavigationHistoryError(code: .locked,
-                                         message: "the log is being written by \(holder); a log has one writer at a time",
+            throw NavigationHistoryError(code: .locked, message: "\(Self.holder(of: fd)); a log has one writer at a time",
                                          path: directory, errno: code)
         }
         var pid = Array("\(getpid())\n".utf8)
@@ -46,10 +56,48 @@ final class DirectoryLock {
         close(fd)
     }
 
-    /// The pid written in a lock file, if it holds one.
-    static func holder(of path: String) -> Int32? {
-        guard let data = FileManager.default.contents(atPath: path),
-              let text = String(data: data, encoding: .utf8) else { return nil }
-        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    /// Who holds the lock on the open lock file `fd`, as truthfully as can be told.
+    static func holder(of fd: Int32) -> String {
+        if let pid = kernelHolder(of: fd) { return "the log is being written by process \(pid)" }
+        guard let written = writtenPID(fd) else { return "the log is being written by another process" }
+        if kill(written, 0) != 0 && errno == ESRCH {
+            return "the log is locked by another process, not by process \(written) that LOCK names (no such process runs: LOCK is stale)"
+        }
+        return "the log is being written by another process (process \(written) according to LOCK, which may be stale)"
+    }
+
+    /// The pid written in the lock file, if it holds one.
+    private static func writtenPID(_ fd: Int32) -> Int32? {
+        guard let bytes = try? FileSystem.read(fd, fileName, from: 0, count: 32),
+              let pid = Int32(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0 else { return nil }
+        return pid
+    }
+
+    /// The pid of the process holding a `flock` lock on the file of `fd`, from the kernel's list of
+    /// locks; nil where there is none to read or it does not say.
+    private static func kernelHolder(of fd: Int32) -> Int32? {
+        #if os(Linux)
+        var info = stat()
+        guard fstat(fd, &info) == 0, let list = fopen("/proc/locks", "r") else { return nil }
+        defer { fclose(list) }
+        let dev = UInt64(info.st_dev)
+        // glibc's encoding of a device number, as major() and minor() decode it.
+        let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xfff)
+        let minor = (dev & 0xff) | ((dev >> 12) & ~0xff)
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        // Lines read `1: FLOCK  ADVISORY  WRITE 6710 fe:00:16222382 0 EOF`: the pid, then
+        // major:minor:inode, the device numbers in hex. A waiter's line has `->` before FLOCK.
+        while getline(&line, &capacity, list) > 0, let line {
+            let fields = String(cString: line).split(separator: " ")
+            guard fields.count >= 6, fields[1] == "FLOCK" else { continue }
+            let id = fields[5].split(separator: ":")
+            guard id.count == 3, UInt64(id[0], radix: 16) == major, UInt64(id[1], radix: 16) == minor,
+                  UInt64(id[2]) == UInt64(info.st_ino), let pid = Int32(fields[4]), pid > 0 else { continue }
+            return pid
+        }
+        #endif
+        return nil
     }
 }

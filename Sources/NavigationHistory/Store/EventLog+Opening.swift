@@ -9,6 +9,9 @@ extension EventLog {
         public var savedTo: String?
         /// How many bytes were cut off.
         public var removedBytes = 0
+        /// How many of the bytes cut off were kept in ``savedTo``: all of them, or the first
+        /// 1 MiB of a longer tail.
+        public var keptBytes = 0
         /// Files removed: segments a crash left half-created, and a last segment that held nothing
         /// but a torn line.
         public var removedFiles: [String] = []
@@ -73,6 +76,7 @@ enum Opening {
                 opened.recovery.tornTail = damage
                 opened.recovery.savedTo = cut.savedTo
                 opened.recovery.removedBytes += cut.removedBytes
+                opened.recovery.keptBytes += cut.keptBytes
             }
             guard let last else {
                 try FileSystem.remove(path)
@@ -95,38 +99,68 @@ enum Opening {
         return opened
     }
 
-    /// The first line of `path` after `offset` that decodes, described, or nil.
+    /// The first line of `path` after the line at `offset` that decodes, described, or nil.
+    ///
+    /// Read a block at a time: a line longer than the limit, which cannot decode, is skipped
+    /// without being held, so a tail of any length is searched in bounded memory.
     static func firstGoodLine(in path: String, after offset: Int) throws -> String? {
-        let bytes = try FileSystem.readTail(path, from: offset)
-        var start = bytes.firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
-        var line = 1
-        while start < bytes.count {
-            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
-            line += 1
-            let decoded = bytes[start..<end].withUnsafeBytes { buffer in
-                Result { () throws(LineError) in try LineDecoder.decode(buffer) }
-            }
-            if case .success(let good) = decoded { return "seq \(good.event.seq), \(line - 1) lines further" }
-            start = end + 1
+        let input = try InputFile(path: path)
+        try input.seek(to: offset)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
+        defer { buffer.deallocate() }
+        var filled = try input.fill(buffer, from: 0)
+        var start = 0           // where the line not yet looked at begins in the buffer
+        var linesFurther = 0    // how many lines after the damaged one the current one is
+        var skipping = true     // the current line is the damaged one, or too long to decode
+        func decoded(_ end: Int) -> String? {
+            let line = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[start..<end])
+            guard let good = try? LineDecoder.decode(line) else { return nil }
+            return "seq \(good.event.seq), \(linesFurther) lines further"
         }
-        return nil
+        while true {
+            let base = UnsafeRawBufferPointer(buffer)
+            while let newline = memchrIndex(base, 0x0A, from: start, to: filled) {
+                if !skipping, let good = decoded(newline) { return good }
+                skipping = false
+                linesFurther += 1
+                start = newline + 1
+            }
+            if filled < buffer.count {   // the end of the file: its last line may lack a newline
+                return !skipping && start < filled ? decoded(filled) : nil
+            }
+            if start == 0 {
+                skipping = true          // a whole buffer without a newline: too long to decode
+                filled = try input.fill(buffer, from: 0)
+            } else {
+                let remainder = filled - start
+                buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: remainder)
+                filled = try input.fill(buffer, from: remainder)
+            }
+            start = 0
+        }
     }
 
-    /// Cuts `path` at `offset`, first keeping the bytes removed in a new `<path>.torn` file (or
-    /// `<path>.torn.2`, … when one exists). Everything is synced before it returns.
-    static func cutTail(of path: String, at offset: Int) throws -> (savedTo: String, removedBytes: Int) {
-        let bytes = try FileSystem.readTail(path, from: offset)
+    /// The most bytes of a cut tail kept in its `.torn` file: a crash leaves less than a line and
+    /// zeros; what is longer is damage of another kind, of which a prefix shows enough.
+    static let keptTornBytes = 1 << 20
+
+    /// Cuts `path` at `offset`, first keeping the bytes removed — at most the first
+    /// ``keptTornBytes`` of them — in a new `<path>.torn` file (or `<path>.torn.2`, … when one
+    /// exists). Everything is synced before it returns.
+    static func cutTail(of path: String, at offset: Int) throws -> (savedTo: String, removedBytes: Int, keptBytes: Int) {
+        let file = try WritableFile(path: path)
+        let removed = max(0, try file.size() - offset)
+        let kept = try FileSystem.read(path, from: offset, count: min(removed, keptTornBytes))
         var savedTo = path + ".torn"
         var suffix = 2
         while FileSystem.status(savedTo) != nil {
             savedTo = path + ".torn.\(suffix)"
             suffix += 1
         }
-        try FileSystem.writeNewFile(savedTo, bytes)
+        try FileSystem.writeNewFile(savedTo, kept)
         try FileSystem.syncDirectory(FileSystem.parent(of: path))   // the kept bytes are durable first
-        let file = try WritableFile(path: path)
         try file.truncate(to: offset)
         try file.sync()
-        return (savedTo, bytes.count)
+        return (savedTo, removed, kept.count)
     }
 }

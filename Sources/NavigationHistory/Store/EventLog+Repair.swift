@@ -34,6 +34,7 @@ extension EventLog {
                 recovery.tornTail = damage
                 recovery.savedTo = cut.savedTo
                 recovery.removedBytes = cut.removedBytes
+                recovery.keptBytes = cut.keptBytes
             }
             return recovery
         }

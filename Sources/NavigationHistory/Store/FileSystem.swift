@@ -13,10 +13,12 @@ final class WritableFile {
     private let fd: Int32
 
     /// Opens `path` for appending, creating it with mode 0600 when `create` is true.
+    ///
+    /// - Throws: `io` when it cannot be opened; `noInput` when it is a symbolic link, a FIFO or
+    ///   anything else than a regular file with one link, which the store never writes through.
     init(path: String, create: Bool = false) throws {
         self.path = path
-        fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0), 0o600)
-        guard fd >= 0 else { throw FileSystem.error("cannot open for writing", path) }
+        fd = try FileSystem.openRegular(path, O_WRONLY | O_APPEND | (create ? O_CREAT | O_EXCL : 0), "cannot open for writing")
     }
 
     deinit { close(fd) }
@@ -40,6 +42,13 @@ final class WritableFile {
         try FileSystem.sync(fd, path)
     }
 
+    /// The file's size in bytes now.
+    func size() throws -> Int {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileSystem.error("cannot stat", path) }
+        return Int(info.st_size)
+    }
+
     /// Cuts the file to `length` bytes.
     func truncate(to length: Int) throws {
         guard ftruncate(fd, off_t(length)) == 0 else { throw FileSystem.error("cannot truncate", path) }
@@ -52,6 +61,67 @@ enum FileSystem {
     static func error(_ what: String, _ path: String, _ code: Int32 = errno) -> NavigationHistoryError {
         NavigationHistoryError(code: code == ENOENT ? .noInput : .io,
                                message: "\(what): \(String(cString: strerror(code)))", path: path, errno: code)
+    }
+
+    /// Opens `path` as a regular file: never through a symbolic link at its end, never waiting for
+    /// a FIFO's other end, closed on exec. A file opened for writing must have one link: through a
+    /// hard link, the store would write into a file outside the log. A file it creates (`O_CREAT`)
+    /// gets mode 0600 whatever the umask. Checked on the opened descriptor, so nothing can be
+    /// swapped in between.
+    ///
+    /// - Throws: `noInput` when `path` does not exist, is a symbolic link (`ELOOP`), or is not a
+    ///   regular file (a directory, a FIFO, a device, a socket) or has several links; `io` otherwise.
+    static func openRegular(_ path: String, _ flags: Int32, _ what: String) throws -> Int32 {
+        let fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ELOOP || code == EMLINK, isSymbolicLink(path) {
+                throw NavigationHistoryError(code: .noInput,
+                                             message: "\(what): it is a symbolic link, and the files of a log are never opened through one",
+                                             path: path, errno: code)
+            }
+            throw error(what, path, code)
+        }
+        do {
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { throw error(what, path) }
+            if let kind = kind(of: info.st_mode) {
+                throw NavigationHistoryError(code: .noInput, message: "\(what): it is \(kind), not a regular file", path: path)
+            }
+            let writes = flags & (O_WRONLY | O_RDWR) != 0
+            if writes && info.st_nlink > 1 {
+                throw NavigationHistoryError(code: .noInput,
+                                             message: "\(what): it has \(info.st_nlink) hard links, and writing to it would change the other files too",
+                                             path: path)
+            }
+            if flags & O_CREAT != 0, fchmod(fd, 0o600) != 0 { throw error("cannot set the mode of", path) }
+            // Reading a regular file never waits, so O_NONBLOCK only mattered for opening.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        } catch {
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// What a file of mode `mode` is, when it is not a regular file: "a directory", "a FIFO", ...
+    static func kind(of mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO (a named pipe)"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "a special file"
+        }
+    }
+
+    /// Whether `path` itself is a symbolic link.
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
     }
 
     static func sync(_ fd: Int32, _ path: String) throws {
@@ -72,7 +142,7 @@ enum FileSystem {
 
     /// Makes the directory's entries (created, renamed or removed files) durable.
     static func syncDirectory(_ path: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw error("cannot open the directory", path) }
         defer { close(fd) }
         #if canImport(Darwin)
@@ -99,22 +169,27 @@ enum FileSystem {
         guard unlink(path) == 0 || errno == ENOENT else { throw error("cannot remove", path) }
     }
 
+    /// Creates the log directory `path`, and the directories above it that are missing, each with
+    /// mode 0700 whatever the umask; nothing when it is a directory already.
+    ///
+    /// - Throws: `io` when a file is in the way or a directory cannot be created.
     static func createDirectory(_ path: String) throws {
         var info = stat()
         if stat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFDIR else {
-                throw NavigationHistoryError(code: .io, message: "not a log directory: a file is in the way", path: path)
+                throw NavigationHistoryError(code: .io, message: "not a log directory: \(kind(of: info.st_mode) ?? "a file") is in the way", path: path)
             }
             return
         }
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw NavigationHistoryError(code: .io, message: "cannot create the log directory: \(error.localizedDescription)", path: path)
+        let above = parent(of: path)
+        if above != path { try createDirectory(above) }
+        guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
+            throw error("cannot create the log directory", path)
         }
+        // mkdir's mode went through the umask; 0700 is what the log's privacy and the store need.
+        guard chmod(path, 0o700) == 0 else { throw error("cannot set the mode of the log directory", path) }
         // The new directory's entry must be durable before any event in it is.
-        try syncDirectory(parent(of: path))
+        try syncDirectory(above)
     }
 
     /// The directory holding `path` (`.` for a bare name).
@@ -132,10 +207,11 @@ enum FileSystem {
         }
     }
 
-    /// A file's size and modification time, or nil when it is gone.
+    /// A file's size and modification time, or nil when it is gone; of a symbolic link itself, not
+    /// of what it points to.
     static func status(_ path: String) -> (size: Int, modified: Timestamp)? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard lstat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
         let seconds = Int64(info.st_mtimespec.tv_sec), nanoseconds = Int64(info.st_mtimespec.tv_nsec)
         #else
@@ -144,11 +220,15 @@ enum FileSystem {
         return (Int(info.st_size), Timestamp(millisecondsSince1970: seconds * 1000 + nanoseconds / 1_000_000))
     }
 
-    /// Reads up to `count` bytes of `path` from `offset`.
+    /// Reads up to `count` bytes of the regular file `path` from `offset`.
     static func read(_ path: String, from offset: Int, count: Int) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw error("cannot open", path) }
+        let fd = try openRegular(path, O_RDONLY, "cannot open")
         defer { close(fd) }
+        return try read(fd, path, from: offset, count: count)
+    }
+
+    /// Reads up to `count` bytes of the open file `fd` from `offset`.
+    static func read(_ fd: Int32, _ path: String, from offset: Int, count: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
@@ -164,9 +244,12 @@ enum FileSystem {
         return bytes
     }
 
-    /// Reads the bytes of `path` from `offset` to its end.
-    static func readTail(_ path: String, from offset: Int) throws -> [UInt8] {
-        guard let size = status(path)?.size else { throw error("cannot stat", path) }
-        return try read(path, from: offset, count: max(0, size - offset))
+    /// The whole of the regular file `path`.
+    static func contents(_ path: String) throws -> [UInt8] {
+        let fd = try openRegular(path, O_RDONLY, "cannot open")
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw error("cannot stat", path) }
+        return try read(fd, path, from: 0, count: Int(info.st_size))
     }
 }

@@ -53,7 +53,7 @@ extension SnapshotIndex {
         var index = SnapshotIndex(interval: interval)
         index.mode = mode
         var rebuilt = true
-        if save, let bytes = FileManager.default.contents(atPath: file), let loaded = decode([UInt8](bytes)),
+        if save, let bytes = try? FileSystem.contents(file), let loaded = decode(bytes),
            loaded.interval == interval, loaded.mode == mode, loaded.matches(source) {
             index = loaded
             rebuilt = false

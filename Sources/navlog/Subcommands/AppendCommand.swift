@@ -1,5 +1,12 @@
 import Foundation
 import NavigationHistory
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `navlog append PATH (--event JSON | --stdin) [--session S]`
 enum AppendCommand: Subcommand {
@@ -21,12 +28,14 @@ enum AppendCommand: Subcommand {
         `v` defaults to 1, `ts` to now, and `session` to --session.
 
         Every event is checked before any is written: when one is invalid, nothing is appended and the
-        error names it (`stdin:LINE:` or `--event N:`). Types unknown to this version are refused.
+        error names it (`stdin:LINE:` or `--event N:`). Types unknown to this version are refused. From
+        standard input, the checked events past the first 8 MiB wait in a private temporary file, not
+        in memory, until all are checked.
 
         Options:
           --event JSON   One event; repeat for several.
           --stdin        Read events from standard input, one JSON object per line (blank lines are
-                         skipped).
+                         skipped; a line longer than 64 KiB is refused as soon as it is read).
           --session ID   The session of events that do not name one.
 
         Exit status: 0 when every event was appended, 64 on a usage error, 65 when an event is
@@ -45,17 +54,31 @@ enum AppendCommand: Subcommand {
         if path.hasSuffix(".jsonl") || FileManager.default.fileExists(atPath: path) && !isDirectory(path) {
             throw UsageError("append writes to a log directory, and \(path) is a single file")
         }
+        let now = Timestamp.now
+        // Every event is checked before any is appended. From standard input, the checked events
+        // past the first few MiB wait in a private spool rather than in memory, and are read again
+        // to be appended.
         var drafts: [EventDraft] = []
         var snapshots = 0
-        let now = Timestamp.now
+        var spool: Spool?
         if parsed.has("--stdin") {
-            let input = FileHandle.standardInput.readDataToEndOfFile()
-            for (index, bytes) in input.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            var heldBytes = 0
+            try readLines(of: 0) { bytes, number in
                 guard let line = String(bytes: bytes, encoding: .utf8) else {
-                    throw NavigationHistoryError(code: .invalidEvent, message: "stdin:\(index + 1): invalid UTF-8; nothing was appended")
+                    throw NavigationHistoryError(code: .invalidEvent, message: "stdin:\(number): invalid UTF-8; nothing was appended")
                 }
-                if line.allSatisfy(\.isWhitespace) { continue }
-                if let draft = try draft(line, session: session, now: now, origin: "stdin:\(index + 1)") { drafts.append(draft) } else { snapshots += 1 }
+                if line.allSatisfy(\.isWhitespace) { return }
+                guard let checked = try draft(line, session: session, now: now, origin: "stdin:\(number)") else {
+                    snapshots += 1
+                    return
+                }
+                if spool == nil && heldBytes + bytes.count <= heldBytesLimit {
+                    drafts.append(checked)
+                    heldBytes += bytes.count
+                } else {
+                    if spool == nil { spool = try Spool() }
+                    try spool!.append(bytes)
+                }
             }
         } else {
             for (index, text) in events.enumerated() {
@@ -64,18 +87,39 @@ enum AppendCommand: Subcommand {
         }
         let log = try EventLog(directory: path, options: .init(durability: .none))
         defer { try? log.close() }
-        let last = try log.append(contentsOf: drafts)
+        var appended = 0
+        var last = 0
+        func append(_ batch: [EventDraft]) throws {
+            guard !batch.isEmpty else { return }
+            last = try log.append(contentsOf: batch)
+            appended += batch.count
+        }
+        try append(drafts)
+        if let spool {
+            var batch: [EventDraft] = []
+            try readLines(of: try spool.rewound()) { bytes, _ in
+                batch.append(try EventDraft(json: String(decoding: bytes, as: UTF8.self), defaultSession: session, now: now))
+                if batch.count == 256 {
+                    try append(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            try append(batch)
+        }
         try log.close()
         var out = StandardOutput()
-        let skipped = snapshots == 0 ? "" : "; skipped \(snapshots) snapshot event\(snapshots == 1 ? "" : "s"): the store writes its own"
-        if drafts.isEmpty {
+        let skipped = snapshots == 0 ? "" : "; skipped \(counted(snapshots, "snapshot event")): the store writes its own"
+        if appended == 0 {
             out.line("\(path): no events given, nothing appended\(skipped)")
         } else {
-            out.line("\(path): appended \(drafts.count) event\(drafts.count == 1 ? "" : "s"), the last one seq \(last); durable\(skipped)")
+            out.line("\(path): appended \(counted(appended, "event")), the last one seq \(last); durable\(skipped)")
         }
         out.flush()
         return ExitCode.success
     }
+
+    /// How many bytes of standard input's events are held in memory before the rest is spooled.
+    static let heldBytesLimit = 8 << 20
 
     /// The event a line gives, checked; nil for a `snapshot`, which the store writes itself.
     private static func draft(_ text: String, session: String?, now: Timestamp, origin: String) throws -> EventDraft? {
@@ -87,6 +131,90 @@ enum AppendCommand: Subcommand {
         } catch var error as NavigationHistoryError {
             error.message = "\(origin): \(error.message); nothing was appended"
             throw error
+        }
+    }
+
+    /// Hands each line `fd` delivers, without its newline, to `body` with its number, reading a
+    /// block at a time: a line longer than the limit of an event line is refused as soon as it is,
+    /// so memory stays bounded whatever the input.
+    private static func readLines(of fd: Int32, _ body: ([UInt8], Int) throws -> Void) throws {
+        var line: [UInt8] = []
+        var number = 1
+        var block = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let n = block.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw NavigationHistoryError(code: .io, message: "cannot read standard input: \(String(cString: strerror(errno)))", errno: errno)
+            }
+            var start = 0
+            while start < n {
+                let end = block[start..<n].firstIndex(of: 0x0A) ?? n
+                line += block[start..<end]
+                guard line.count <= LineDecoder.maximumLineLength else {
+                    throw NavigationHistoryError(code: .invalidEvent,
+                                                 message: "stdin:\(number): the line is longer than the 64 KiB limit of an event line; nothing was appended")
+                }
+                if end < n {
+                    try body(line, number)
+                    line.removeAll(keepingCapacity: true)
+                    number += 1
+                }
+                start = end + 1
+            }
+            if n == 0 {
+                if !line.isEmpty { try body(line, number) }
+                return
+            }
+        }
+    }
+
+    /// A private temporary file of checked lines, removed when released or when navlog ends.
+    private final class Spool {
+        private let directory: String
+        private let path: String
+        private let fd: Int32
+        private var buffer: [UInt8] = []
+
+        init() throws {
+            guard let directory = LogInput.privateDirectory() else {
+                throw LogInput.error("cannot create a temporary directory for standard input", "stdin")
+            }
+            self.directory = directory
+            path = directory + "/stdin.jsonl"
+            CopyRemoval.arm(directory: directory, files: ["stdin.jsonl"])
+            fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard fd >= 0 else {
+                let error = LogInput.error("cannot create the spool", path)
+                try? FileManager.default.removeItem(atPath: directory)
+                CopyRemoval.disarm()
+                throw error
+            }
+        }
+
+        deinit {
+            close(fd)
+            try? FileManager.default.removeItem(atPath: directory)
+            CopyRemoval.disarm()
+        }
+
+        /// Adds a line, its newline added.
+        func append(_ line: [UInt8]) throws {
+            buffer += line
+            buffer.append(0x0A)
+            if buffer.count >= 1 << 20 { try flush() }
+        }
+
+        /// The spool's file, written out and read from its start.
+        func rewound() throws -> Int32 {
+            try flush()
+            guard lseek(fd, 0, SEEK_SET) == 0 else { throw LogInput.error("seek failed", path) }
+            return fd
+        }
+
+        private func flush() throws {
+            try buffer.withUnsafeBytes { try LogInput.write(fd, $0, path) }
+            buffer.removeAll(keepingCapacity: true)
         }
     }
 

@@ -20,12 +20,13 @@ enum DeepLinksCommand: Subcommand {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options, flags: AnalyticsOutput.flags) else { return ExitCode.success }
-        let path = try parsed.path()
+        let input = try LogInput(parsed.path())
+        let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
         try AnalyticsOutput.rejectViewOptions(parsed, in: "")
         let filter = try AnalyticsOutput.filter(parsed)
         var query = DeepLinksQuery(filter: filter)
-        let report = try ViewStream.read(path, mode: try parsed.choice("--mode", default: .tolerateTornTail),
+        let report = try ViewStream.read(input.path, mode: try parsed.choice("--mode", default: .tolerateTornTail),
                                          events: { event, app, state in query.consume(event, app: app, stateAfter: state) }) { _ in }
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               columns: ["outcome", "pattern", "links", "backed_out"],

@@ -26,9 +26,10 @@ enum DiffCommand: Subcommand {
         guard parsed.positional.count == 3, let from = Int(parsed.positional[1]), let to = Int(parsed.positional[2]), from >= 0, to >= 0 else {
             throw UsageError("diff needs PATH SEQ1 SEQ2")
         }
-        let path = parsed.positional[0]
+        let input = try LogInput(parsed.positional[0])
+        let path = input.shown
         let format: OutputFormat = try parsed.choice("--format", default: .text)
-        let timeline = try TimelineOutput.open(path, parsed)
+        let timeline = try TimelineOutput.open(input.path, parsed)
         try timeline.seek(to: from)
         let before = timeline.state
         try timeline.seek(to: to)

@@ -23,7 +23,7 @@ enum DumpCommand: Subcommand {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: ["--from", "--to", "--type", "--session", "--mode"]) else { return ExitCode.success }
-        let path = try parsed.path()
+        let input = try LogInput(parsed.path())
         let from = try parsed.integer("--from", range: 1...Int.max) ?? 1
         let to = try parsed.integer("--to", range: 1...Int.max) ?? Int.max
         let types = Set(parsed.all("--type"))
@@ -31,7 +31,7 @@ enum DumpCommand: Subcommand {
         let mode: RecoveryMode = try parsed.choice("--mode", default: .tolerateTornTail)
         var out = StandardOutput()
         var writer = JSONWriter(capacity: 1 << 16)
-        let reader = LogReader(path: path, mode: mode)
+        let reader = LogReader(path: input.path, mode: mode)
         let report: ReadReport
         do {
             report = try reader.read { event in
@@ -52,7 +52,7 @@ enum DumpCommand: Subcommand {
         out.write(writer.bytes)
         out.flush()
         for warning in report.warnings where warning.kind != .unknownType { Diagnostics.warning(warning) }
-        for defect in report.defects { Diagnostics.print("\(defect.file):\(defect.line): error: \(defect.kind): \(defect.detail)") }
+        for defect in report.defects { Diagnostics.print("\(LogInput.shown(defect.file)):\(defect.line): error: \(defect.kind): \(defect.detail)") }
         return report.isClean ? ExitCode.success : ExitCode.dataError
     }
 }

@@ -21,10 +21,11 @@ enum ExitsCommand: Subcommand {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--crash-paths"]), flags: AnalyticsOutput.flags) else { return ExitCode.success }
-        let path = try parsed.path()
+        let input = try LogInput(parsed.path())
+        let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
         let (query, report, filter) = try AnalyticsOutput.run(ExitsQuery(crashPaths: try parsed.integer("--crash-paths", range: 1...100) ?? 0),
-                                                              over: path, parsed)
+                                                              over: input.path, parsed)
         var sections: [AnalyticsOutput.Section] = []
         if query.crashPaths > 0 {
             sections.append(.init(name: "crash_paths", columns: ["path", "sessions"],

@@ -52,7 +52,7 @@ enum ExportCommand: Subcommand {
     static func run(_ arguments: [String]) async throws -> Int32 {
         let options = AnalyticsOutput.options.union(["--table", "-o", "--output", "--file-mode", "--redact", "--salt"])
         guard let parsed = try parse(arguments, options: options, flags: AnalyticsOutput.flags) else { return ExitCode.success }
-        let path = try parsed.path()
+        let argument = try parsed.path()
         let table: Export.Table = try parsed.choice("--table")
         let format = try parsed.choice("--format", default: Export.Format.ndjson)
         let redactions = Set(try parsed.all("--redact").map { try Arguments.choice("--redact", $0) as Export.Redaction })
@@ -68,6 +68,8 @@ enum ExportCommand: Subcommand {
         export.guardsFormulas = !exact
         let mode = try parsed.fileMode()
         let output = try OutputFile(parsed.value("-o") ?? parsed.value("--output") ?? "-", mode: mode ?? 0o600, modeGiven: mode != nil)
+        // The log is resolved once the output is open: a pipe is read through a copy, at length.
+        let input = try LogInput(argument)
         // CSV is for people unless it is exact, and NDJSON on a terminal is read by one: no control
         // character of the log reaches a terminal.
         let terminal = output.isTerminal
@@ -80,11 +82,11 @@ enum ExportCommand: Subcommand {
         if let header = export.header { try output.line(header) }
         if table == .deeplinks {
             var links = DeepLinksQuery(filter: try AnalyticsOutput.filter(parsed), keepsRecords: true)
-            try ViewStream.read(path, mode: try parsed.choice("--mode", default: .tolerateTornTail),
+            try ViewStream.read(input.path, mode: try parsed.choice("--mode", default: .tolerateTornTail),
                                 events: { event, app, state in links.consume(event, app: app, stateAfter: state) }) { _ in }
             for record in links.records { try output.line(line(export.line(record))) }
         } else {
-            _ = try AnalyticsOutput.views(path, parsed) { view in
+            _ = try AnalyticsOutput.views(input.path, parsed) { view in
                 if let text = export.line(for: view) { try output.line(line(text)) }
             }
         }

@@ -30,7 +30,8 @@ enum FunnelCommand: Subcommand {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--steps", "--mode", "--entry", "--window"]), flags: AnalyticsOutput.flags) else {
             return ExitCode.success
         }
-        let path = try parsed.path()
+        let input = try LogInput(parsed.path())
+        let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
         let steps = (parsed.value("--steps") ?? "").split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
         guard !steps.isEmpty else { throw UsageError("give the funnel's screens with --steps a,b,c") }
@@ -39,7 +40,7 @@ enum FunnelCommand: Subcommand {
         let window = try parsed.value("--window").map { try AnalyticsOutput.duration($0, option: "--window") } ?? .seconds(86_400)
         // --mode is the recovery mode elsewhere; here it names the funnel's mode, so the log is read tolerating a torn tail.
         let (query, report, filter) = try AnalyticsOutput.run(FunnelQuery(steps: steps, mode: mode, entry: entry, window: window),
-                                                              over: path, parsed, recoveryModeOption: false)
+                                                              over: input.path, parsed, recoveryModeOption: false)
         func ratio(_ value: Int?) -> AnalyticsOutput.Cell { .number(value.map(Int64.init)) }
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               columns: ["step", "screen", "sessions", "drop_off", "conversion_from_previous_bp", "conversion_from_first_bp",

@@ -27,12 +27,13 @@ enum PathsCommand: Subcommand {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--length", "--from", "--to", "--top"]), flags: AnalyticsOutput.flags) else {
             return ExitCode.success
         }
-        let path = try parsed.path()
+        let input = try LogInput(parsed.path())
+        let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
         let length = try parsed.integer("--length", range: 1...100) ?? 3
         let top = try parsed.integer("--top", range: 0...Int.max) ?? 20
         let (query, report, filter) = try AnalyticsOutput.run(PathsQuery(length: length, from: parsed.value("--from"), to: parsed.value("--to")),
-                                                              over: path, parsed)
+                                                              over: input.path, parsed)
         let rows = top == 0 ? query.rows : Array(query.rows.prefix(top))
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               columns: ["path", "occurrences", "sessions"],

@@ -9,7 +9,8 @@ enum RepairCommand: Subcommand {
 
         Reads the whole log, then cuts off a torn tail — a last line that a crash left incomplete or
         that fails its crc — so that new events are never appended behind garbage. The bytes removed
-        are kept beside the file as FILE.torn (FILE.torn.2, ... when one exists). For a log directory
+        (the first 1 MiB of a longer tail) are kept beside the file as FILE.torn (FILE.torn.2, ...
+        when one exists). For a log directory
         it also removes what a crash left of a segment being created, takes the writer's lock while it
         works, and refuses to run while a writer has the log open. The store does the same by itself
         when it opens a log; this command is for logs you want clean before copying or reading them.
@@ -30,7 +31,8 @@ enum RepairCommand: Subcommand {
         for file in done.removedFiles { out.line("removed \(file)") }
         if let torn = done.tornTail, let savedTo = done.savedTo {
             out.line("cut \(torn.file) at byte \(torn.offset) (line \(torn.line)): removed \(counted(done.removedBytes, "byte"))"
-                     + " (\(torn.kind): \(torn.detail)); kept them in \(savedTo)")
+                     + " (\(torn.kind): \(torn.detail)); kept "
+                     + (done.keptBytes < done.removedBytes ? "the first \(done.keptBytes) of them" : "them") + " in \(savedTo)")
         }
         if done.isClean { out.line("\(path): nothing to repair: the log ends with a complete line") }
         out.flush()

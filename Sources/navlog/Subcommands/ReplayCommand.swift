@@ -29,13 +29,14 @@ enum ReplayCommand: Subcommand {
     static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--session", "--from", "--to", "--format"]),
                                      flags: TimelineOutput.flags.union(["--strict"])) else { return ExitCode.success }
-        let path = try parsed.path()
+        let input = try LogInput(parsed.path())
+        let path = input.shown
         let format: OutputFormat = try parsed.choice("--format", default: .text)
         let session = parsed.value("--session")
         var from = try parsed.integer("--from", range: 1...Int.max)
         var to = try parsed.integer("--to", range: 1...Int.max)
         guard session != nil || from != nil else { throw UsageError("give --session ID, or a range with --from SEQ") }
-        let timeline = try TimelineOutput.open(path, parsed)
+        let timeline = try TimelineOutput.open(input.path, parsed)
         if let session {
             guard let found = timeline.sessions.first(where: { $0.id == session }) else {
                 throw NavigationHistoryError(code: .noInput, message: "no session '\(session)' in this log (`navlog sessions \(path)` lists them)", path: path)

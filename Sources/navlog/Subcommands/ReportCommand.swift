@@ -42,7 +42,7 @@ enum ReportCommand: Subcommand {
         var options = AnalyticsOutput.options.union(["-o", "--output", "--file-mode", "--recent", "--funnel", "--steps", "--top", "--crash-paths"])
         options.remove("--format")
         guard let parsed = try parse(arguments, options: options) else { return ExitCode.success }
-        let path = try parsed.path()
+        let argument = try parsed.path()
         guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError("give the HTML file to write with -o FILE") }
         var settings = ReportData.Options()
         settings.recent = try parsed.integer("--recent", range: 0...1000) ?? 10
@@ -60,8 +60,11 @@ enum ReportCommand: Subcommand {
         // be written is said at once.
         let mode = try parsed.fileMode()
         let file = try OutputFile(output, mode: mode ?? 0o600, modeGiven: mode != nil)
+        // The log is resolved once the output is open: a pipe is read through a copy, at length.
+        let input = try LogInput(argument)
+        let path = input.shown
         var data = ReportData(options: settings)
-        try data.gather(path, mode: recovery, filter: filter, cleaning: cleaning, idle: idle)
+        try data.gather(input.path, mode: recovery, filter: filter, cleaning: cleaning, idle: idle)
         let page = ReportPage.html(title: path, data: data.json(path: path, filter: filter))
         try file.write(page)
         try file.commit()

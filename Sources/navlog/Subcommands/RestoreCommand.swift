@@ -35,8 +35,9 @@ enum RestoreCommand: Subcommand {
     static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: ["--known-ids", "--policy", "--now", "--format", "--crash-loop", "--crash-window", "--max-age"])
         else { return ExitCode.success }
-        let path = try parsed.path()
-        guard FileManager.default.fileExists(atPath: path) else {
+        let input = try LogInput(parsed.path())
+        let path = input.shown
+        guard FileManager.default.fileExists(atPath: input.path) else {
             throw NavigationHistoryError(code: .noInput, message: "no such file or directory", path: path)
         }
         let format: OutputFormat = try parsed.choice("--format", default: .text)
@@ -59,7 +60,7 @@ enum RestoreCommand: Subcommand {
                                        crashLoopSessions: try parsed.integer("--crash-loop", range: 1...1000) ?? 2,
                                        crashLoopWindow: .seconds(try parsed.integer("--crash-window", range: 0...Int(Int32.max)) ?? 10),
                                        maximumAge: .seconds(try parsed.integer("--max-age", range: 0...Int(Int32.max)) ?? 604_800))
-        let result = try Restorer(options: options).restore(from: path, now: now)
+        let result = try Restorer(options: options).restore(from: input.path, now: now)
         var out = StandardOutput()
         switch format {
         case .text:

@@ -26,9 +26,10 @@ enum SessionsCommand: Subcommand {
         guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--format"]), flags: TimelineOutput.flags) else {
             return ExitCode.success
         }
-        let path = try parsed.path()
+        let input = try LogInput(parsed.path())
+        let path = input.shown
         let format: OutputFormat = try parsed.choice("--format", default: .text)
-        let sessions = try TimelineOutput.open(path, parsed).sessions
+        let sessions = try TimelineOutput.open(input.path, parsed).sessions
         var out = StandardOutput()
         switch format {
         case .text:

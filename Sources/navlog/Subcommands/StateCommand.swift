@@ -31,12 +31,13 @@ enum StateCommand: Subcommand {
     static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--at", "--at-time", "--scene", "--format"]),
                                      flags: TimelineOutput.flags.union(["--strict"])) else { return ExitCode.success }
-        let path = try parsed.path()
+        let input = try LogInput(parsed.path())
+        let path = input.shown
         let format: OutputFormat = try parsed.choice("--format", default: .text)
         let at = try parsed.integer("--at", range: 0...Int.max)
         let time = try parsed.time("--at-time")
         guard at == nil || time == nil else { throw UsageError("give --at or --at-time, not both") }
-        let timeline = try TimelineOutput.open(path, parsed)
+        let timeline = try TimelineOutput.open(input.path, parsed)
         if let time {
             try timeline.seek(toTime: time)
         } else if let target = at ?? timeline.lastSeq {

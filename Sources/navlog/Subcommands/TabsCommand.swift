@@ -19,9 +19,10 @@ enum TabsCommand: Subcommand {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options, flags: AnalyticsOutput.flags) else { return ExitCode.success }
-        let path = try parsed.path()
+        let input = try LogInput(parsed.path())
+        let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
-        let (query, report, filter) = try AnalyticsOutput.run(TabsQuery(), over: path, parsed)
+        let (query, report, filter) = try AnalyticsOutput.run(TabsQuery(), over: input.path, parsed)
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               columns: ["tab", "views", "dwell_ms", "share_bp"],
                               rows: query.rows.map { [.text($0.tab), .number(Int64($0.views)), .number($0.dwellMilliseconds),

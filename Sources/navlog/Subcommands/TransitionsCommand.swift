@@ -26,18 +26,19 @@ enum TransitionsCommand: Subcommand {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--steps", "--top"]), flags: AnalyticsOutput.flags) else { return ExitCode.success }
-        let path = try parsed.path()
+        let input = try LogInput(parsed.path())
+        let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
         if parsed.has("--top") && !parsed.has("--steps") { throw UsageError("--top applies with --steps N") }
         if let steps = try parsed.integer("--steps", range: 2...1000) {
             let (flow, report, filter) = try AnalyticsOutput.run(FlowQuery(steps: steps, top: try parsed.integer("--top", range: 1...1000) ?? 5),
-                                                                 over: path, parsed)
+                                                                 over: input.path, parsed)
             AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, columns: ["step", "from", "to", "count"],
                                   rows: flow.rows.map { [.number(Int64($0.step)), .text($0.from), .text($0.to), .number(Int64($0.count))] },
                                   extra: [("steps", flow.steps)])
             return ExitCode.success
         }
-        let (query, report, filter) = try AnalyticsOutput.run(TransitionsQuery(), over: path, parsed)
+        let (query, report, filter) = try AnalyticsOutput.run(TransitionsQuery(), over: input.path, parsed)
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, columns: ["from", "to", "count"],
                               rows: query.rows.map { [.text($0.from), .text($0.to), .number(Int64($0.count))] })
         return ExitCode.success

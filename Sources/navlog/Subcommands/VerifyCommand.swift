@@ -32,20 +32,21 @@ enum VerifyCommand: Subcommand {
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         guard let parsed = try parse(arguments, options: ["--mode", "--format", "--threads"]) else { return ExitCode.success }
-        let path = try parsed.path()
+        let input = try LogInput(parsed.path())
+        let path = input.shown
         let mode: RecoveryMode = try parsed.choice("--mode", default: .tolerateTornTail)
         let format: OutputFormat = try parsed.choice("--format", default: .text)
-        var reader = LogReader(path: path, mode: mode)
+        var reader = LogReader(path: input.path, mode: mode)
         reader.checksSnapshots = true
         if let threads = try parsed.integer("--threads", range: 1...64) { reader.threads = threads }
-        var progress = Progress(path)
+        var progress = Progress(input.path)
         let report = try reader.scan { _ in progress.tick() }
         progress.finish()
         var out = StandardOutput()
         switch format {
         case .text:
-            for warning in report.warnings { out.line("\(warning.file):\(warning.line): warning: \(warning.kind): \(warning.detail)") }
-            for defect in report.defects { out.line(defect.description) }
+            for warning in report.warnings { out.line("\(LogInput.shown(warning.file)):\(warning.line): warning: \(warning.kind): \(warning.detail)") }
+            for defect in report.defects { out.line("\(LogInput.shown(defect.file)):\(defect.line): \(defect.kind): \(defect.detail)") }
             if let first = report.firstAnomaly {
                 out.line("\(path): warning: \(counted(report.anomalies, "event")) did not fit the state (anomalies; the first: \(first))")
             }

@@ -4,7 +4,7 @@ extension JSONWriter {
     /// `{"file":..., "line":..., "offset":..., "kind":..., "detail":...}`
     mutating func defect(_ defect: LogDefect) {
         raw("{")
-        key("file", first: true); string(defect.file)
+        key("file", first: true); string(LogInput.shown(defect.file))
         key("line"); integer(defect.line)
         key("offset"); integer(defect.offset)
         key("kind"); string(defect.kind.rawValue)

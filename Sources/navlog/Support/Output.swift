@@ -132,16 +132,16 @@ enum Diagnostics {
 
     static func error(_ error: NavigationHistoryError) {
         if let defect = error.defect {
-            print("\(defect.file):\(defect.line): error: \(error.message)")
+            print("\(LogInput.shown(defect.file)):\(defect.line): error: \(error.message)")
         } else if let path = error.path {
-            print("\(path): error: \(error.message)")
+            print("\(LogInput.shown(path)): error: \(error.message)")
         } else {
             print("navlog: error: \(error.message)")
         }
     }
 
     static func warning(_ defect: LogDefect) {
-        print("\(defect.file):\(defect.line): warning: \(defect.kind): \(defect.detail)")
+        print("\(LogInput.shown(defect.file)):\(defect.line): warning: \(defect.kind): \(defect.detail)")
     }
 }
 

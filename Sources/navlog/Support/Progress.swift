@@ -38,7 +38,7 @@ struct Progress {
         let now = ContinuousClock.now
         guard now - last >= .milliseconds(500) else { return }
         last = now
-        if label.isEmpty { label = "\(path) (\(((try? LogFiles.size(path)) ?? 0) / 1_048_576) MiB)" }   // only when drawn
+        if label.isEmpty { label = "\(LogInput.shown(path)) (\(((try? LogFiles.size(path)) ?? 0) / 1_048_576) MiB)" }   // only when drawn
         let seconds = (now - start).seconds
         Diagnostics.progress("\(label): \(events / 1000)K events, \(Int(Double(events) / max(seconds, 0.001) / 1000))K events/s ")
         shown = true

@@ -18,7 +18,7 @@ enum TimelineOutput {
         let timeline = try Timeline(path: path, interval: interval, mode: mode, indexFile: !parsed.has("--no-index"))
         for warning in timeline.report.warnings where warning.kind != .unknownType { Diagnostics.warning(warning) }
         if let problem = timeline.indexSaveError {
-            Diagnostics.print("\(path): warning: the snapshot index could not be saved (\(problem)); it was built in memory")
+            Diagnostics.print("\(LogInput.shown(path)): warning: the snapshot index could not be saved (\(problem)); it was built in memory")
         }
         return timeline
     }

@@ -1,0 +1,245 @@
+import Dispatch
+import Foundation
+import NavigationHistory
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The log a reading command reads, given its PATH argument.
+///
+/// The libraries read a log where it lies, and some commands read it more than once (the snapshot
+/// index, a report's replays, a restore reading backwards). So what can be read only once —
+/// standard input (`-`), a pipe or a FIFO, also when named as `/dev/stdin` — is first copied,
+/// streamed through a fixed buffer, into a private temporary directory (mode 0700, the copy 0600),
+/// and read there: every reading command answers for `cat log.jsonl | navlog X -` as for
+/// `navlog X log.jsonl`. The directory, with any index built beside the copy, is removed when the
+/// command ends. Messages name PATH (`stdin` for `-`), not the copy.
+///
+/// A line's bytes past the reader's block size are never looked at (such a line is only measured),
+/// so the copy leaves them as a hole: a stream without newlines takes no disk.
+///
+/// A FIFO with no writer yet is waited for, as `cat` waits, and after a second the wait is said
+/// on standard error. A device (a terminal, /dev/zero) or a socket cannot be a log and is refused
+/// with exit 66.
+final class LogInput {
+    /// What the libraries read.
+    let path: String
+    /// What messages name.
+    let shown: String
+    private let copyDirectory: String?
+
+    /// The bytes of a line copied; the rest of a longer one becomes a hole. The reader's default
+    /// block: no reading looks at more of a line.
+    static let keptLineBytes = 4 << 20
+
+    /// The input named `argument`.
+    ///
+    /// - Throws: `noInput` for a device or a socket; `io` when the copy fails.
+    init(_ argument: String) throws {
+        shown = argument == "-" ? "stdin" : argument
+        var fd: Int32 = 0
+        if argument != "-" {
+            var info = stat()
+            guard stat(argument, &info) == 0, info.st_mode & S_IFMT != S_IFREG, info.st_mode & S_IFMT != S_IFDIR else {
+                // A file or a directory is read where it lies; what is missing the libraries report.
+                path = argument
+                copyDirectory = nil
+                return
+            }
+            guard info.st_mode & S_IFMT == S_IFIFO else { throw Self.refusal(info.st_mode, shown) }
+            fd = try Self.openWaiting(argument)
+        }
+        defer { if fd != 0 { close(fd) } }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Self.error("cannot stat", shown) }
+        guard [S_IFIFO, S_IFREG].contains(info.st_mode & S_IFMT) else { throw Self.refusal(info.st_mode, shown) }
+        guard let directory = Self.privateDirectory() else { throw Self.error("cannot create a temporary directory for the copy", shown) }
+        copyDirectory = directory
+        path = directory + "/log.jsonl"
+        CopyRemoval.arm(directory: directory, files: ["log.jsonl", "log.jsonl.navidx", "log.jsonl.navidx.tmp.\(getpid())"])
+        do {
+            try Self.copy(from: fd, to: path, shown: shown)
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            CopyRemoval.disarm()
+            throw error
+        }
+        Self.copies.withLock { $0[directory + "/"] = shown }
+    }
+
+    deinit {
+        guard let copyDirectory else { return }
+        try? FileManager.default.removeItem(atPath: copyDirectory)
+        CopyRemoval.disarm()
+        Self.copies.withLock { $0[copyDirectory + "/"] = nil }
+    }
+
+    /// The name to show for `file`: the PATH a copy was made of for the copy, or the file.
+    static func shown(_ file: String) -> String {
+        copies.withLock { copies in copies.first { file.hasPrefix($0.key) }?.value } ?? file
+    }
+
+    private static let copies = Locked<[String: String]>([:])
+
+    /// Opens the FIFO `path` for reading, waiting for a writer; says so after a second of waiting.
+    private static func openWaiting(_ path: String) throws -> Int32 {
+        let opened = Locked(false)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
+            opened.withLock { done in
+                if !done { Diagnostics.print("\(path): waiting for a writer to open this FIFO (navlog reads a FIFO to its end, as cat does)") }
+            }
+        }
+        var fd: Int32
+        repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        opened.withLock { $0 = true }
+        guard fd >= 0 else { throw error("cannot open", path) }
+        return fd
+    }
+
+    /// A new private directory (mode 0700) in the temporary directory, for a copy.
+    static func privateDirectory() -> String? {
+        var template = Array((NSTemporaryDirectory() + "/navlog-input.XXXXXX").utf8CString)
+        return template.withUnsafeMutableBufferPointer { buffer in
+            mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
+        }
+    }
+
+    /// Copies everything `fd` delivers to a new file `copy`, leaving the bytes of a line past
+    /// ``keptLineBytes`` as a hole.
+    private static func copy(from fd: Int32, to copy: String, shown: String) throws {
+        let out = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard out >= 0 else { throw error("cannot create the copy", copy) }
+        defer { close(out) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var line = 0     // the bytes of the current line so far
+        var size = 0     // the copy's size, holes included
+        while true {
+            let n = read(fd, buffer.baseAddress!, buffer.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw error("read failed", shown)
+            }
+            if n == 0 { break }
+            var start = 0
+            while start < n {
+                let newline = memchr(buffer.baseAddress! + start, 0x0A, n - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(buffer.baseAddress!) }
+                let end = newline.map { $0 + 1 } ?? n
+                let kept = max(0, min(end - start, keptLineBytes - line))
+                try write(out, UnsafeRawBufferPointer(rebasing: buffer[start..<(start + kept)]), copy)
+                if kept < end - start {
+                    // The line's bytes past the limit, but its newline.
+                    let skipped = end - start - kept - (newline == nil ? 0 : 1)
+                    guard lseek(out, off_t(skipped), SEEK_CUR) >= 0 else { throw error("seek failed", copy) }
+                    if newline != nil { try write(out, UnsafeRawBufferPointer(rebasing: buffer[(end - 1)..<end]), copy) }
+                }
+                line = newline == nil ? line + end - start : 0
+                size += end - start
+                start = end
+            }
+        }
+        // A hole at the end is in the file only once its size says so.
+        guard ftruncate(out, off_t(size)) == 0 else { throw error("cannot size the copy", copy) }
+    }
+
+    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ path: String) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw error("write failed", path)
+            }
+            done += n
+        }
+    }
+
+    private static func refusal(_ mode: mode_t, _ shown: String) -> NavigationHistoryError {
+        let kind = switch mode & S_IFMT {
+        case S_IFCHR: "a character device (such as a terminal or /dev/zero)"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a file, a pipe or a directory"
+        }
+        return NavigationHistoryError(code: .noInput, message: "it is \(kind), not a log: give a log directory, a .jsonl file, a pipe or a FIFO", path: shown)
+    }
+
+    static func error(_ what: String, _ path: String, _ code: Int32 = errno) -> NavigationHistoryError {
+        NavigationHistoryError(code: .io, message: "\(what): \(String(cString: strerror(code)))", path: path, errno: code)
+    }
+}
+
+/// Removes the copy when navlog ends another way than by releasing its ``LogInput``: by `exit`
+/// (an output error), or by a signal that ends it (Ctrl-C, `kill`, a closed pipe in
+/// `navlog dump - | head`). A signal handler may only call functions safe in one, so the paths are
+/// C strings made beforehand, and only `unlink` and `rmdir` run; then the signal ends navlog as it
+/// would have. A signal navlog was started ignoring stays ignored.
+enum CopyRemoval {
+    /// The files of the copy's directory, then the directory, then nil; nil when nothing is armed.
+    nonisolated(unsafe) private static var paths: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    /// The signals whose handler removes the copy.
+    nonisolated(unsafe) private static var caught: [Int32] = []
+
+    /// Removes `files` of `directory`, then `directory`, if navlog ends before ``disarm()``.
+    static func arm(directory: String, files: [String]) {
+        let list = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: files.count + 2)
+        for (k, name) in (files.map { directory + "/" + $0 } + [directory]).enumerated() { list[k] = strdup(name) }
+        list[files.count + 1] = nil
+        paths = list
+        atexit { CopyRemoval.remove() }
+        for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
+            let previous = signal(number) { number in
+                CopyRemoval.remove()
+                signal(number, SIG_DFL)
+                raise(number)
+            }
+            if let previous, unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+                signal(number, SIG_IGN)
+            } else {
+                caught.append(number)
+            }
+        }
+    }
+
+    /// Forgets the copy, removed by its owner.
+    static func disarm() {
+        for number in caught { signal(number, SIG_DFL) }
+        caught = []
+        guard let list = paths else { return }
+        paths = nil
+        var k = 0
+        while let path = list[k] {
+            free(path)
+            k += 1
+        }
+        list.deallocate()
+    }
+
+    /// Removes the armed files and directory; only async-signal-safe calls.
+    private static func remove() {
+        guard let list = paths else { return }
+        var k = 0
+        while let path = list[k] {
+            if list[k + 1] == nil { rmdir(path) } else { unlink(path) }
+            k += 1
+        }
+    }
+}
+
+/// A value shared between threads behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
