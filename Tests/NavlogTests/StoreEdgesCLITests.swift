@@ -49,4 +49,16 @@ import Testing
         #expect(verify.status == 0, "\(verify.stdout)")
         #expect(!verify.stdout.contains("snapshotMismatch"))
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func knownIDsAreReadFromAFileOrAPipeAndADeviceIsRefused() throws {
+        let log = try generate("ids", events: 3000, seed: 6)
+        let all = try NavlogRun("restore", log, "--max-age", "2147483647", "--crash-loop", "1000", "--format", "json")
+        #expect(all.status == 0 && all.stdout.contains(#""dropped":[]"#), "\(all.stdout)")
+        let none = try NavlogRun(["restore", log, "--max-age", "2147483647", "--crash-loop", "1000", "--format", "json",
+                                  "--known-ids", "-"], stdin: "no-such-id\n")
+        #expect(none.status == 0 && !none.stdout.contains(#""dropped":[]"#), "every id unknown drops routes: \(none.stdout)")
+        let device = try NavlogRun("restore", log, "--known-ids", "/dev/zero")
+        #expect(device.status == 66 && device.stderr.contains("/dev/zero"), "\(device.stderr)")
+    }
 }

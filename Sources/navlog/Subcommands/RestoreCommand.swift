@@ -17,7 +17,8 @@ enum RestoreCommand: Subcommand {
 
         Options:
           --known-ids FILE      The ids that still exist, one per line: a route with an id not listed
-                                is missing. By default every route resolves.
+                                is missing. By default every route resolves. FILE may be `-` or a
+                                pipe; at most 256 MiB are read.
           --policy POLICY       truncate (default): a stack is cut at its first missing route, its
                                 children go too. drop-missing: only the missing routes go.
           --now TS              The moment of the launch (default now), for the staleness guard.
@@ -49,10 +50,7 @@ enum RestoreCommand: Subcommand {
         }
         var resolve: @Sendable (Route) -> Bool = { _ in true }
         if let file = parsed.value("--known-ids") {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw NavigationHistoryError(code: .noInput, message: "cannot read the known ids", path: file)
-            }
-            let known = Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            let known = try knownIDs(file)
             resolve = { route in route.id.map(known.contains) ?? true }
         }
         let now = try parsed.time("--now") ?? .now
@@ -86,5 +84,47 @@ enum RestoreCommand: Subcommand {
         }
         out.flush()
         return ExitCode.success
+    }
+
+    /// The most bytes of ids read: a list that never ends (a device, an endless pipe) is refused.
+    static let knownIDsLimit = 256 << 20
+
+    /// The ids listed in `file` (`-`: standard input), one per line. A regular file, a pipe or a
+    /// FIFO is read, up to the limit; anything else is refused.
+    private static func knownIDs(_ file: String) throws -> Set<String> {
+        let shown = file == "-" ? "stdin" : file
+        var fd: Int32 = 0
+        if file != "-" {
+            fd = open(file, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                let code = errno
+                throw NavigationHistoryError(code: code == ENOENT ? .noInput : .io,
+                                             message: "cannot read the known ids: \(String(cString: strerror(code)))", path: shown, errno: code)
+            }
+        }
+        defer { if fd != 0 { close(fd) } }
+        var info = stat()
+        guard fstat(fd, &info) == 0, [S_IFREG, S_IFIFO].contains(info.st_mode & S_IFMT) else {
+            throw NavigationHistoryError(code: .noInput, message: "the known ids must be a file or a pipe of ids, one per line", path: shown)
+        }
+        var bytes: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = block.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                throw NavigationHistoryError(code: .io, message: "cannot read the known ids: \(String(cString: strerror(code)))", path: shown, errno: code)
+            }
+            if n == 0 { break }
+            bytes += block[..<n]
+            guard bytes.count <= knownIDsLimit else {
+                throw NavigationHistoryError(code: .invalidEvent, message: "the known ids take more than \(knownIDsLimit >> 20) MiB", path: shown)
+            }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw NavigationHistoryError(code: .invalidEvent, message: "the known ids are not UTF-8 text", path: shown)
+        }
+        return Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
     }
 }
