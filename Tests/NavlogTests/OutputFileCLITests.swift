@@ -28,7 +28,8 @@ extension NavlogRun {
 /// block some signals, and a child started with `Process` inherits that mask: SIGXFSZ blocked
 /// turns the signal into EFBIG, and SIGTERM blocked never ends the child. Standard input is
 /// /dev/null; standard output and error go to the files named (created, or truncated).
-func spawnAsFromAShell(_ executable: String, _ arguments: [String], output: String = "/dev/null", errors: String = "/dev/null") throws -> pid_t {
+func spawnAsFromAShell(_ executable: String, _ arguments: [String], output: String = "/dev/null", errors: String = "/dev/null",
+                       environment extra: [String: String] = [:]) throws -> pid_t {
     #if canImport(Darwin)
     var attributes: posix_spawnattr_t?
     var actions: posix_spawn_file_actions_t?
@@ -52,9 +53,11 @@ func spawnAsFromAShell(_ executable: String, _ arguments: [String], output: Stri
     posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY, 0o600)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    let variables = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+    let environment: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + environment).forEach { free($0) } }
     var pid = pid_t()
-    let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+    let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environment)
     guard result == 0 else { throw NavigationHistoryError(code: .io, message: "cannot start \(executable)", errno: result) }
     return pid
 }
@@ -226,6 +229,35 @@ final class ScratchDirectory {
             #expect(run.stderr == "\(full): error: cannot write the output: No space left on device\n", "\(arguments[0])")
             #expect(Self.fileType(full) == S_IFCHR)
         }
+    }
+
+    @Test func aSignalWhileAPipedLogIsCopiedRemovesBothTheCopyAndTheOutputsTemporaryFile() throws {
+        let scratch = try ScratchDirectory()
+        let copies = scratch.path + "/tmp"
+        try FileManager.default.createDirectory(atPath: copies, withIntermediateDirectories: false)
+        let fifo = scratch.path + "/in.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let pid = try spawnAsFromAShell(NavlogRun.binary.path, ["export", fifo, "--table", "screen_views", "-o", scratch.path + "/out.ndjson"],
+                                        environment: ["TMPDIR": copies])
+        // Opening the FIFO waits for navlog to open it; the writer stays open, so the copy goes on.
+        let writer = open(fifo, O_WRONLY)
+        #expect(writer >= 0)
+        defer { close(writer) }
+        let line = Array("{\"v\":1}\n".utf8)
+        #expect(write(writer, line, line.count) == line.count)
+        var copying = false, writing = false
+        for _ in 0..<500 where !(copying && writing) {
+            usleep(10_000)
+            copying = try !FileManager.default.contentsOfDirectory(atPath: copies).isEmpty
+            writing = try !scratch.temporaries().isEmpty
+        }
+        #expect(copying && writing, "the copy and the output's temporary file are both there")
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        #expect(waitpid(pid, &status, 0) == pid)
+        #expect(status & 0x7F == SIGTERM)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: copies).isEmpty, "the copy is removed")
+        #expect(try scratch.temporaries().isEmpty, "the output's temporary file is removed")
     }
 
     @Test func aSignalWhileTheOutputIsWrittenRemovesTheTemporaryFile() throws {

@@ -174,6 +174,7 @@ enum AppendCommand: Subcommand {
         private let directory: String
         private let path: String
         private let fd: Int32
+        private let removal: RemovalOnExit.Token
         private var buffer: [UInt8] = []
 
         init() throws {
@@ -182,12 +183,12 @@ enum AppendCommand: Subcommand {
             }
             self.directory = directory
             path = directory + "/stdin.jsonl"
-            CopyRemoval.arm(directory: directory, files: ["stdin.jsonl"])
+            removal = RemovalOnExit.arm([path, directory])
             fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard fd >= 0 else {
                 let error = LogInput.error("cannot create the spool", path)
                 try? FileManager.default.removeItem(atPath: directory)
-                CopyRemoval.disarm()
+                RemovalOnExit.disarm(removal)
                 throw error
             }
         }
@@ -195,7 +196,7 @@ enum AppendCommand: Subcommand {
         deinit {
             close(fd)
             try? FileManager.default.removeItem(atPath: directory)
-            CopyRemoval.disarm()
+            RemovalOnExit.disarm(removal)
         }
 
         /// Adds a line, its newline added.

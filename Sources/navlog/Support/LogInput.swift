@@ -31,6 +31,8 @@ final class LogInput {
     /// What messages name.
     let shown: String
     private let copyDirectory: String?
+    /// The copy's removal should navlog end before this is released.
+    private var removal: RemovalOnExit.Token?
 
     /// The bytes of a line copied; the rest of a longer one becomes a hole. The reader's default
     /// block: no reading looks at more of a line.
@@ -60,12 +62,12 @@ final class LogInput {
         guard let directory = Self.privateDirectory() else { throw Self.error("cannot create a temporary directory for the copy", shown) }
         copyDirectory = directory
         path = directory + "/log.jsonl"
-        CopyRemoval.arm(directory: directory, files: ["log.jsonl", "log.jsonl.navidx", "log.jsonl.navidx.tmp.\(getpid())"])
+        removal = RemovalOnExit.arm(["log.jsonl", "log.jsonl.navidx", "log.jsonl.navidx.tmp.\(getpid())"].map { directory + "/" + $0 } + [directory])
         do {
             try Self.copy(from: fd, to: path, shown: shown)
         } catch {
             try? FileManager.default.removeItem(atPath: directory)
-            CopyRemoval.disarm()
+            RemovalOnExit.disarm(removal!)
             throw error
         }
         Self.copies.withLock { $0[directory + "/"] = shown }
@@ -74,7 +76,7 @@ final class LogInput {
     deinit {
         guard let copyDirectory else { return }
         try? FileManager.default.removeItem(atPath: copyDirectory)
-        CopyRemoval.disarm()
+        if let removal { RemovalOnExit.disarm(removal) }
         Self.copies.withLock { $0[copyDirectory + "/"] = nil }
     }
 
@@ -170,63 +172,6 @@ final class LogInput {
 
     static func error(_ what: String, _ path: String, _ code: Int32 = errno) -> NavigationHistoryError {
         NavigationHistoryError(code: .io, message: "\(what): \(String(cString: strerror(code)))", path: path, errno: code)
-    }
-}
-
-/// Removes the copy when navlog ends another way than by releasing its ``LogInput``: by `exit`
-/// (an output error), or by a signal that ends it (Ctrl-C, `kill`, a closed pipe in
-/// `navlog dump - | head`). A signal handler may only call functions safe in one, so the paths are
-/// C strings made beforehand, and only `unlink` and `rmdir` run; then the signal ends navlog as it
-/// would have. A signal navlog was started ignoring stays ignored.
-enum CopyRemoval {
-    /// The files of the copy's directory, then the directory, then nil; nil when nothing is armed.
-    nonisolated(unsafe) private static var paths: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-    /// The signals whose handler removes the copy.
-    nonisolated(unsafe) private static var caught: [Int32] = []
-
-    /// Removes `files` of `directory`, then `directory`, if navlog ends before ``disarm()``.
-    static func arm(directory: String, files: [String]) {
-        let list = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: files.count + 2)
-        for (k, name) in (files.map { directory + "/" + $0 } + [directory]).enumerated() { list[k] = strdup(name) }
-        list[files.count + 1] = nil
-        paths = list
-        atexit { CopyRemoval.remove() }
-        for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
-            let previous = signal(number) { number in
-                CopyRemoval.remove()
-                signal(number, SIG_DFL)
-                raise(number)
-            }
-            if let previous, unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
-                signal(number, SIG_IGN)
-            } else {
-                caught.append(number)
-            }
-        }
-    }
-
-    /// Forgets the copy, removed by its owner.
-    static func disarm() {
-        for number in caught { signal(number, SIG_DFL) }
-        caught = []
-        guard let list = paths else { return }
-        paths = nil
-        var k = 0
-        while let path = list[k] {
-            free(path)
-            k += 1
-        }
-        list.deallocate()
-    }
-
-    /// Removes the armed files and directory; only async-signal-safe calls.
-    private static func remove() {
-        guard let list = paths else { return }
-        var k = 0
-        while let path = list[k] {
-            if list[k + 1] == nil { rmdir(path) } else { unlink(path) }
-            k += 1
-        }
     }
 }
 

@@ -29,8 +29,8 @@ final class OutputFile {
     var isTerminal: Bool { isStream && isatty(fd) == 1 }
     private var fd: Int32
     private var buffer: [UInt8] = []
-    /// The temporary file and the file it replaces, until the rename.
-    private var replacement: (temporary: String, target: String)?
+    /// The temporary file and the file it replaces, until the rename, and its removal at exit.
+    private var replacement: (temporary: String, target: String, removal: RemovalOnExit.Token)?
 
     /// Opens the output named by `path`.
     ///
@@ -101,7 +101,7 @@ final class OutputFile {
         guard let replacement else { return }
         close(fd)
         unlink(replacement.temporary)
-        PendingTemporary.clear()
+        RemovalOnExit.disarm(replacement.removal)
     }
 
     /// Appends `bytes` to the output (buffered; written by the mebibyte).
@@ -128,7 +128,7 @@ final class OutputFile {
         guard closed == 0 else { throw Self.error("cannot write the output", path) }
         guard rename(replacement.temporary, replacement.target) == 0 else { throw Self.error("cannot replace the output", path) }
         self.replacement = nil
-        PendingTemporary.clear()
+        RemovalOnExit.disarm(replacement.removal)
     }
 
     private func flush() throws {
@@ -146,17 +146,19 @@ final class OutputFile {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// A new temporary file beside `target`, with mode `mode`, and the pair it is renamed between.
-    private static func temporary(replacing target: String, mode: mode_t) throws -> (Int32, (temporary: String, target: String)) {
+    /// A new temporary file beside `target`, with mode `mode`, the pair it is renamed between, and
+    /// its removal should navlog end before the rename.
+    private static func temporary(replacing target: String, mode: mode_t)
+        throws -> (Int32, (temporary: String, target: String, removal: RemovalOnExit.Token)) {
         let slash = target.lastIndex(of: "/")
         let directory = slash.map { String(target[...$0]) } ?? ""
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
         for _ in 0..<8 {
             let temporary = directory + "." + name + ".tmp-\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
-            PendingTemporary.set(temporary)
+            let removal = RemovalOnExit.arm([temporary])
             let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             if fd < 0 {
-                PendingTemporary.clear()
+                RemovalOnExit.disarm(removal)
                 if errno == EEXIST { continue }
                 throw error("cannot create a file in \(directory.isEmpty ? "." : directory)", target)
             }
@@ -164,10 +166,10 @@ final class OutputFile {
                 let code = errno
                 close(fd)
                 unlink(temporary)
-                PendingTemporary.clear()
+                RemovalOnExit.disarm(removal)
                 throw error("cannot set the output's mode", target, code)
             }
-            return (fd, (temporary, target))
+            return (fd, (temporary, target, removal))
         }
         throw NavigationHistoryError(code: .io, message: "cannot find a free temporary name beside it", path: target)
     }
@@ -180,37 +182,5 @@ final class OutputFile {
 
     private static func error(_ what: String, _ path: String, _ code: Int32 = errno) -> NavigationHistoryError {
         NavigationHistoryError(code: .io, message: "\(what): \(String(cString: strerror(code)))", path: path, errno: code)
-    }
-}
-
-/// The temporary file of the output being written, removed by the handler of a signal that ends
-/// the process: a C string set before the file is created and cleared once it is renamed or
-/// removed, read by the handler alone otherwise.
-private enum PendingTemporary {
-    nonisolated(unsafe) private static var path: UnsafeMutablePointer<CChar>?
-    nonisolated(unsafe) private static var installed = false
-
-    static func set(_ temporary: String) {
-        if !installed {
-            installed = true
-            for number in [SIGINT, SIGTERM, SIGHUP] {
-                let previous = signal(number) { number in
-                    if let path = PendingTemporary.path { unlink(path) }
-                    signal(number, SIG_DFL)
-                    raise(number)
-                }
-                // A signal the process was started ignoring (nohup) stays ignored.
-                if let previous, unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { signal(number, SIG_IGN) }
-            }
-        }
-        let previous = path
-        path = strdup(temporary)
-        free(previous)
-    }
-
-    static func clear() {
-        let previous = path
-        path = nil
-        free(previous)
     }
 }
