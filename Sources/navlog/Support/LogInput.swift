@@ -174,17 +174,3 @@ final class LogInput {
         NavigationHistoryError(code: .io, message: "\(what): \(String(cString: strerror(code)))", path: path, errno: code)
     }
 }
-
-/// A value shared between threads behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
