@@ -67,6 +67,25 @@ import Testing
         #expect(throws: NavigationHistoryError.self) { try timeline.seek(to: 3001) }
     }
 
+    @Test func savingTheIndexRemovesTheTemporaryFilesOfProcessesNoLongerRunning() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path + "/log"
+        _ = try Self.log(path, events: 500, seed: 3)
+        // A process that ran and ended: its pid is not running now.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/sh")
+        ended.arguments = ["-c", "exit 0"]
+        try ended.run()
+        ended.waitUntilExit()
+        let stale = path + "/index.navidx.tmp.\(ended.processIdentifier)"
+        let running = path + "/index.navidx.tmp.\(getppid())"
+        for file in [stale, running] { #expect(FileManager.default.createFile(atPath: file, contents: Data("half".utf8))) }
+        _ = try Timeline(path: path, interval: 100)
+        #expect(FileManager.default.fileExists(atPath: path + "/index.navidx"))
+        #expect(!FileManager.default.fileExists(atPath: stale), "a killed process's temporary file is removed")
+        #expect(FileManager.default.fileExists(atPath: running), "a running process's is left to it")
+    }
+
     @Test func steppingBackReadsOnlyFromTheNearestStateAndMatchesTheFullFold() throws {
         let dir = TemporaryDirectory()
         let path = dir.path + "/log"

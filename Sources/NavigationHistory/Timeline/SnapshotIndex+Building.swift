@@ -197,8 +197,17 @@ extension SnapshotIndex {
     }
 
     /// Writes the index file through a temporary file and a rename; returns why it failed, if it did.
+    ///
+    /// The temporary files that processes no longer running left behind (killed while saving)
+    /// are removed first.
     private func save(to path: String) -> String? {
         let temporary = path + ".tmp.\(ProcessInfo.processInfo.processIdentifier)"
+        let prefix = (path as NSString).lastPathComponent + ".tmp."
+        let directory = FileSystem.parent(of: path)
+        for name in (try? FileSystem.list(directory)) ?? [] where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileSystem.remove(directory + "/" + name)
+        }
         do {
             try FileSystem.remove(temporary)
             try FileSystem.writeNewFile(temporary, encoded(), sync: false)
