@@ -346,6 +346,27 @@ import Testing
         }
     }
 
+    @Test(arguments: ["fresh log", "segment rotation", "periodic snapshot"])
+    func anEventRefusedForItsSessionOrTimeLeavesNoSnapshotOfItsOwnBehind(point: String) throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path + "/log"
+        let log = try EventLog(directory: path, options: .init(segmentSize: point == "segment rotation" ? 200 : 1 << 20,
+                                                             durability: .none, snapshotInterval: point == "periodic snapshot" ? 2 : nil))
+        if point != "fresh log" {
+            try log.append(.sceneOpen(scene: "main", kind: nil), session: "s")
+            try log.append(.tabSelect(scene: "main", tab: "home"), session: "s")
+        }
+        let farFuture = Timestamp(millisecondsSince1970: 400_000_000_000_000)   // past year 9999
+        #expect(throws: NavigationHistoryError.self) { try log.append(.tabSelect(scene: "main", tab: "a"), session: "") }
+        #expect(throws: NavigationHistoryError.self) { try log.append(.tabSelect(scene: "main", tab: "b"), session: "s", at: farFuture) }
+        for _ in 0..<5 { try log.append(.tabSelect(scene: "main", tab: "c"), session: "s") }
+        try log.close()
+        let (events, _) = try readStrictly(path)
+        #expect(events.last?.seq == log.durableSeq, "every acknowledged event is read back")
+        #expect(events.allSatisfy { !$0.session.isEmpty })
+        _ = try EventLog(directory: path)
+    }
+
     @Test func theLogStopsAtTheLastSegmentNumberItsNamesHold() throws {
         let dir = TemporaryDirectory()
         let path = dir.path + "/log"

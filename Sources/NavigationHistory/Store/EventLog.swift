@@ -136,23 +136,25 @@ public final class EventLog {
         try checkWritable()
         var refusal: NavigationHistoryError?
         for draft in drafts {
+            // A snapshot is written in the draft's session and at its time, which the draft's own
+            // check below has not judged yet: one the reader would refuse is left out, and then
+            // the draft is refused too, for the same session or time.
+            var firstSegmentMissing = false
             if rotationIsDue {
                 try writeEncoded()
-                if try !rotate(session: draft.session, at: draft.timestamp), segment == nil {
-                    refusal = NavigationHistoryError(
-                        code: .invalidEvent,
-                        message: "a '\(draft.action.type)' event the store cannot write: its session id is too long for"
-                            + " the snapshot that starts the log's first segment to fit a line",
-                        path: directory)
-                    break
-                }
+                firstSegmentMissing = try !rotate(session: draft.session, at: draft.timestamp) && segment == nil
             } else if let interval = options.snapshotInterval, nextSeq - lastSnapshotSeq >= interval {
                 appendSnapshot(session: draft.session, at: draft.timestamp)
             }
             let event = NavigationEvent(seq: nextSeq, timestamp: draft.timestamp, session: draft.session, action: draft.action)
             let start = encoder.bytes.count
             LineEncoder.append(event, to: &encoder)
-            if let problem = encoder.bytes.withUnsafeBytes({ Self.problem(event, line: UnsafeRawBufferPointer(rebasing: $0[start...])) }) {
+            var problem = encoder.bytes.withUnsafeBytes { Self.problem(event, line: UnsafeRawBufferPointer(rebasing: $0[start...])) }
+            if problem == nil, firstSegmentMissing {
+                problem = "a '\(draft.action.type)' event the store cannot write: its session id is too long for the snapshot"
+                    + " that starts the log's first segment to fit a line"
+            }
+            if let problem {
                 encoder.bytes.removeSubrange(start...)
                 refusal = NavigationHistoryError(code: .invalidEvent, message: problem, path: directory)
                 break
@@ -188,17 +190,23 @@ public final class EventLog {
         if Self.encodeSnapshot(of: state, seq: nextSeq, session: session, at: timestamp, to: &encoder) { nextSeq += 1 }
     }
 
-    /// Appends the `snapshot` line of `state` to `writer`, unless the line would be longer than
-    /// the reader accepts; returns whether it did.
+    /// Appends the `snapshot` line of `state` to `writer`, unless the reader would refuse it;
+    /// returns whether it did. Snapshots are rare: each is decoded, as every line the store writes.
     ///
     /// The ``SnapshotBudget`` keeps every state the log reaches within a line in the session of the
     /// event that led to it; a snapshot written in the session of the next event, when that one's
-    /// id is longer, or of a state an earlier version let grow, may still be too long.
+    /// id is longer, or of a state an earlier version let grow, may still be too long, and one in
+    /// an event's invalid session or at its invalid time is refused with that event.
     private static func encodeSnapshot(of state: NavigationState, seq: Int, session: String, at timestamp: Timestamp,
                                        to writer: inout JSONWriter) -> Bool {
         let start = writer.bytes.count
-        LineEncoder.append(NavigationEvent(seq: seq, timestamp: timestamp, session: session, action: .snapshot(state: state)), to: &writer)
-        guard writer.bytes.count - start - 1 <= LineDecoder.maximumLineLength else {
+        let snapshot = NavigationEvent(seq: seq, timestamp: timestamp, session: session, action: .snapshot(state: state))
+        LineEncoder.append(snapshot, to: &writer)
+        let readable = writer.bytes.withUnsafeBytes { bytes in
+            let line = UnsafeRawBufferPointer(rebasing: bytes[start..<(bytes.count - 1)])
+            return (try? LineDecoder.decode(line)) != nil
+        }
+        guard readable else {
             writer.bytes.removeSubrange(start...)
             return false
         }
