@@ -122,7 +122,7 @@ enum RestoreCommand: Subcommand {
                 throw NavigationHistoryError(code: .invalidEvent, message: "the known ids take more than \(knownIDsLimit >> 20) MiB", path: shown)
             }
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard let text = String(bytes: bytes, encoding: .utf8) else {
             throw NavigationHistoryError(code: .invalidEvent, message: "the known ids are not UTF-8 text", path: shown)
         }
         return Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
