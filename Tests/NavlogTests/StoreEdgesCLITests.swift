@@ -61,4 +61,19 @@ import Testing
         let device = try NavlogRun("restore", log, "--known-ids", "/dev/zero")
         #expect(device.status == 66 && device.stderr.contains("/dev/zero"), "\(device.stderr)")
     }
+
+    @Test func anAppendWithAnEventWhoseStateWouldNotFitAppendsNothing() throws {
+        let log = dir + "/whole"
+        let id = String(repeating: "x", count: 30_000)
+        let events = [#"{"type":"scene.open","scene":"main"}"#] + (0..<3).map {
+            #"{"type":"push","scene":"main","stack":"main","route":{"screen":"r","id":"\#($0)\#(id)"}}"#
+        }
+        let run = try NavlogRun(["append", log, "--session", "s"] + events.flatMap { ["--event", $0] }, stdin: nil)
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("--event 4:") && run.stderr.contains("snapshot") && run.stderr.contains("nothing was appended"), "\(run.stderr)")
+        let piped = try NavlogRun(["append", log, "--session", "s", "--stdin"], stdin: events.joined(separator: "\n"))
+        #expect(piped.status == 65 && piped.stderr.contains("stdin:4:"), "\(piped.stderr)")
+        let verify = try NavlogRun("verify", log, "--format", "json")
+        #expect(verify.stdout.contains(#""events":0"#), "nothing was appended: \(verify.stdout)")
+    }
 }

@@ -197,7 +197,7 @@ public final class EventLog {
     /// event that led to it; a snapshot written in the session of the next event, when that one's
     /// id is longer, or of a state an earlier version let grow, may still be too long, and one in
     /// an event's invalid session or at its invalid time is refused with that event.
-    private static func encodeSnapshot(of state: NavigationState, seq: Int, session: String, at timestamp: Timestamp,
+    fileprivate static func encodeSnapshot(of state: NavigationState, seq: Int, session: String, at timestamp: Timestamp,
                                        to writer: inout JSONWriter) -> Bool {
         let start = writer.bytes.count
         let snapshot = NavigationEvent(seq: seq, timestamp: timestamp, session: session, action: .snapshot(state: state))
@@ -412,4 +412,41 @@ public final class EventLog {
             segments.removeFirst()
         }
     }
+}
+
+extension EventLog {
+    /// A dry run of appends: checks events one after another as appending them after the log's
+    /// last event would — the format, and the state each leads to — without writing anything, so
+    /// that a batch can be refused whole before any of it is written.
+    package struct Trial {
+        private var state: NavigationState
+        private var budget: SnapshotBudget
+        private var needsFirstSegment: Bool
+
+        fileprivate init(_ log: EventLog) {
+            state = log.state
+            budget = log.budget
+            needsFirstSegment = log.segment == nil
+        }
+
+        /// Checks `draft` as the next event, and goes on as if it had been appended.
+        ///
+        /// - Throws: ``NavigationHistoryError/Code/invalidEvent``, as appending it would.
+        package mutating func check(_ draft: EventDraft) throws(NavigationHistoryError) {
+            let length = try EventLog.lineLength(checking: draft)
+            if needsFirstSegment {
+                var scratch = JSONWriter(capacity: 4096)
+                guard EventLog.encodeSnapshot(of: state, seq: 1, session: draft.session, at: draft.timestamp, to: &scratch) else {
+                    throw NavigationHistoryError(code: .invalidEvent, message: "a '\(draft.action.type)' event the store cannot write: its"
+                                                 + " session id is too long for the snapshot that starts the log's first segment to fit a line")
+                }
+                needsFirstSegment = false
+            }
+            let event = NavigationEvent(seq: LineDecoder.maximumSeq, timestamp: draft.timestamp, session: draft.session, action: draft.action)
+            _ = try budget.fold(event, lineLength: length, into: &state)
+        }
+    }
+
+    /// A dry run of appends after the log's last event.
+    package func trial() -> Trial { Trial(self) }
 }

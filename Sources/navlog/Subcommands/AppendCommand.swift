@@ -55,9 +55,16 @@ enum AppendCommand: Subcommand {
             throw UsageError("append writes to a log directory, and \(path) is a single file")
         }
         let now = Timestamp.now
-        // Every event is checked before any is appended. From standard input, the checked events
+        // Every event is checked before any is appended, as appending it after the events before
+        // it would: its line, and the state it leads to. From standard input, the checked events
         // past the first few MiB wait in a private spool rather than in memory, and are read again
         // to be appended.
+        let log = try EventLog(directory: path, options: .init(durability: .none))
+        defer { try? log.close() }
+        var trial = log.trial()
+        func draft(_ text: String, origin: String) throws -> EventDraft? {
+            try Self.draft(text, session: session, now: now, origin: origin, trial: &trial)
+        }
         var drafts: [EventDraft] = []
         var snapshots = 0
         var spool: Spool?
@@ -68,7 +75,7 @@ enum AppendCommand: Subcommand {
                     throw NavigationHistoryError(code: .invalidEvent, message: "stdin:\(number): invalid UTF-8; nothing was appended")
                 }
                 if line.allSatisfy(\.isWhitespace) { return }
-                guard let checked = try draft(line, session: session, now: now, origin: "stdin:\(number)") else {
+                guard let checked = try draft(line, origin: "stdin:\(number)") else {
                     snapshots += 1
                     return
                 }
@@ -82,11 +89,9 @@ enum AppendCommand: Subcommand {
             }
         } else {
             for (index, text) in events.enumerated() {
-                if let draft = try draft(text, session: session, now: now, origin: "--event \(index + 1)") { drafts.append(draft) } else { snapshots += 1 }
+                if let draft = try draft(text, origin: "--event \(index + 1)") { drafts.append(draft) } else { snapshots += 1 }
             }
         }
-        let log = try EventLog(directory: path, options: .init(durability: .none))
-        defer { try? log.close() }
         var appended = 0
         var last = 0
         func append(_ batch: [EventDraft]) throws {
@@ -121,12 +126,14 @@ enum AppendCommand: Subcommand {
     /// How many bytes of standard input's events are held in memory before the rest is spooled.
     static let heldBytesLimit = 8 << 20
 
-    /// The event a line gives, checked; nil for a `snapshot`, which the store writes itself.
-    private static func draft(_ text: String, session: String?, now: Timestamp, origin: String) throws -> EventDraft? {
+    /// The event a line gives, checked as the next one of `trial`; nil for a `snapshot`, which the
+    /// store writes itself.
+    private static func draft(_ text: String, session: String?, now: Timestamp, origin: String,
+                              trial: inout EventLog.Trial) throws -> EventDraft? {
         do {
             let draft = try EventDraft(json: text, defaultSession: session, now: now)
             if case .snapshot = draft.action { return nil }
-            try EventLog.check(draft)
+            try trial.check(draft)
             return draft
         } catch var error as NavigationHistoryError {
             error.message = "\(origin): \(error.message); nothing was appended"
