@@ -67,6 +67,21 @@ import Testing
         #expect(throws: NavigationHistoryError.self) { try timeline.seek(to: 3001) }
     }
 
+    @Test(.timeLimit(.minutes(1))) func anIndexFileFarLargerThanTheLogIsRebuiltNotLoaded() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path + "/log"
+        let states = try Self.log(path, events: 500, seed: 4)
+        let index = path + "/index.navidx"
+        #expect(FileManager.default.createFile(atPath: index, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: index))
+        try handle.truncate(atOffset: 64 << 30)   // sparse: 64 GiB that take no disk
+        try handle.close()
+        let timeline = try Timeline(path: path, interval: 100)
+        try timeline.seek(to: 250)
+        #expect(timeline.state == states[249])
+        #expect(FileSystem.status(index)!.size < 1 << 20, "the index was rebuilt")
+    }
+
     @Test func savingTheIndexRemovesTheTemporaryFilesOfProcessesNoLongerRunning() throws {
         let dir = TemporaryDirectory()
         let path = dir.path + "/log"

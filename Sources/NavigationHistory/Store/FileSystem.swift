@@ -244,12 +244,13 @@ enum FileSystem {
         return bytes
     }
 
-    /// The whole of the regular file `path`.
-    static func contents(_ path: String) throws -> [UInt8] {
+    /// The whole of the regular file `path`, or nil when it holds more than `limit` bytes.
+    static func contents(_ path: String, atMost limit: Int) throws -> [UInt8]? {
         let fd = try openRegular(path, O_RDONLY, "cannot open")
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw error("cannot stat", path) }
+        guard Int(info.st_size) <= limit else { return nil }
         return try read(fd, path, from: 0, count: Int(info.st_size))
     }
 }

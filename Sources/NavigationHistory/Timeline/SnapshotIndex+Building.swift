@@ -53,7 +53,9 @@ extension SnapshotIndex {
         var index = SnapshotIndex(interval: interval)
         index.mode = mode
         var rebuilt = true
-        if save, let bytes = try? FileSystem.contents(file), let loaded = decode(bytes),
+        // An index several times the log's size is no index of it: it is rebuilt, not loaded.
+        let logBytes = source.files.reduce(0) { $0 + (FileSystem.status($1)?.size ?? 0) }
+        if save, let bytes = try? FileSystem.contents(file, atMost: max(64 << 20, 4 * logBytes)), let loaded = decode(bytes),
            loaded.interval == interval, loaded.mode == mode, loaded.matches(source) {
             index = loaded
             rebuilt = false
