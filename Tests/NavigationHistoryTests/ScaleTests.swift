@@ -28,4 +28,47 @@ func bestTime(runs: Int = 2, _ body: () throws -> Void) rethrows -> Duration {
         let single = views(1000), double = views(2000)
         #expect(double < single * 3 + .milliseconds(100), "1,000 scenes: \(single), 2,000: \(double)")
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aReplayOfADeepStackTakesTimeInProportionToItsEvents() throws {
+        let dir = TemporaryDirectory()
+        func replay(_ pushes: Int) throws -> Duration {
+            let path = dir.path + "/deep\(pushes).jsonl"
+            try StressLog.deepStack(pushes).write(to: path)
+            let timeline = try Timeline(path: path, indexFile: false)
+            return try bestTime {
+                var added = 0
+                try timeline.replay(from: 1, through: pushes + 2) { step in
+                    for case .stack(_, _, _, let routes) in step.changes { added += routes.count }
+                }
+                #expect(added == pushes)
+            }
+        }
+        let single = try replay(20_000), double = try replay(40_000)
+        #expect(double < single * 3 + .milliseconds(100), "20,000 pushes: \(single), 40,000: \(double)")
+    }
+
+    /// The fold's own work grows with the sheets presented (it checks that a sheet's id is not
+    /// presented already): a replay adds to it no more than a few folds' worth.
+    @Test(.timeLimit(.minutes(1)))
+    func aReplayOfStackedSheetsAddsToTheFoldTimeInProportionToItsEvents() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path + "/sheets.jsonl"
+        let log = StressLog.stackedSheets(4000)
+        try log.write(to: path)
+        let events = log.events
+        let fold = bestTime {
+            var state = NavigationState()
+            for event in events { Projection.fold(&state, event) }
+        }
+        let timeline = try Timeline(path: path, indexFile: false)
+        let replay = try bestTime {
+            var dismissed = 0
+            try timeline.replay(from: 1, through: events.count) { step in
+                if case .sheetDismissed? = step.changes.first { dismissed += 1 }
+            }
+            #expect(dismissed == 2000)
+        }
+        #expect(replay < fold * 4 + .milliseconds(200), "fold \(fold), replay \(replay)")
+    }
 }

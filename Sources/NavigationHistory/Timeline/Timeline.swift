@@ -141,15 +141,19 @@ public final class Timeline {
         return true
     }
 
-    /// Calls `body` with each event from `first` through `last`, the state before it and after it,
-    /// and its anomaly, reading the log once from the nearest state before `first`.
-    public func replay(from first: Int, through last: Int,
-                       _ body: (_ event: NavigationEvent, _ before: NavigationState, _ after: NavigationState, _ anomaly: Projection.Anomaly?) throws -> Void) throws {
+    /// Calls `body` with each event from `first` through `last` as a ``ReplayStep``: the event, the
+    /// states before and after it, its anomaly and what it changed; reading the log once from the
+    /// nearest state before `first`.
+    ///
+    /// - Complexity: O(*n* + *c*) for *n* events read and *c* routes and sheets they change, besides
+    ///   the fold's own work: what each event changed is found without comparing or copying the
+    ///   states, so that a session thousands of pushes deep replays in time that grows with its
+    ///   events. (A `body` that keeps the states it is given makes the fold copy what it changes.)
+    public func replay(from first: Int, through last: Int, _ body: (_ step: ReplayStep) throws -> Void) throws {
         try replay(from: first, through: last, retried: false, body)
     }
 
-    private func replay(from first: Int, through last: Int, retried: Bool,
-                        _ body: (NavigationEvent, NavigationState, NavigationState, Projection.Anomaly?) throws -> Void) throws {
+    private func replay(from first: Int, through last: Int, retried: Bool, _ body: (ReplayStep) throws -> Void) throws {
         guard let firstSeq, first <= last else { return }
         let start = max(first, firstSeq)
         var state: NavigationState
@@ -164,6 +168,7 @@ public final class Timeline {
             state = NavigationState()
             from = nil
         }
+        var steps: DiffingFold?
         var stale = false
         var reader = LogReader(path: path, mode: mode)
         reader.readsAhead = false   // it stops at `last`, often within the first block
@@ -181,9 +186,12 @@ public final class Timeline {
                 Projection.fold(&state, event)
                 return true
             }
-            let before = state
-            let anomaly = Projection.fold(&state, event)
-            try body(event, before, state, anomaly)
+            if steps == nil {
+                steps = DiffingFold(state)
+                state = NavigationState()   // for the steps' states to be changed in place
+            }
+            let (anomaly, changes) = steps!.fold(event)
+            try body(ReplayStep(event: event, before: steps!.before, after: steps!.after, anomaly: anomaly, changes: changes))
             return true
         }
         // An entry still waiting for its event got none: the log was cut short under the index.
@@ -302,6 +310,21 @@ public final class Timeline {
         }
         self.position = position
     }
+}
+
+/// One event of a replay: the event, the states before and after it, its anomaly, and what it
+/// changed.
+public struct ReplayStep {
+    /// The event.
+    public var event: NavigationEvent
+    /// The state before the event.
+    public var before: NavigationState
+    /// The state after the event.
+    public var after: NavigationState
+    /// Whether the event did not fit the state before it, and how; it then changed nothing.
+    public var anomaly: Projection.Anomaly?
+    /// What the event changed: what `StateDiff(from: before, to: after)` finds.
+    public var changes: [StateDiff.Change]
 }
 
 /// Where a timeline stands: the state after the event at `seq`, and what folding to it met.

@@ -57,14 +57,14 @@ enum ReplayCommand: Subcommand {
             out.line("\(path): replay of \(session.map { "session \($0), " } ?? "")seq \(first)...\(last)")
         }
         var steps = 0
-        try timeline.replay(from: first, through: last) { event, before, after, anomaly in
+        try timeline.replay(from: first, through: last) { step in
+            let (event, anomaly, changes) = (step.event, step.anomaly, step.changes)
             if let session, event.session != session { return }
             if let anomaly, parsed.has("--strict") {
                 throw NavigationHistoryError(code: .corruptLog, message: "--strict: \(anomaly)", path: path)
             }
-            let changes = StateDiff(from: before, to: after).changes
-            let scene = event.action.scene ?? after.active
-            let visible = scene.flatMap { after.scenes[$0]?.visibleScreen }
+            let scene = event.action.scene ?? step.after.active
+            let visible = scene.flatMap { step.after.scenes[$0]?.visibleScreen }
             switch format {
             case .text:
                 var line = "\(event.seq)  \(event.timestamp)  \(TimelineOutput.summary(event))"
