@@ -314,6 +314,32 @@ struct NavlogRun {
         #expect(try NavlogRun("replay", log).status == 64)
     }
 
+    @Test func aReplayOfASessionIdUsedAgainReplaysEveryRunOfItMarked() throws {
+        let log = dir + "/reused.jsonl"
+        let lines = [("a", "session.start\",\"launch\":\"cold"), ("a", "scene.open\",\"scene\":\"main"),
+                     ("b", "session.start\",\"launch\":\"cold"), ("b", "scene.open\",\"scene\":\"main"),
+                     ("a", "session.start\",\"launch\":\"cold"), ("a", "scene.open\",\"scene\":\"w2"), ("a", "session.end")]
+            .enumerated().map { k, line in
+                #"{"v":1,"seq":\#(k + 1),"ts":"2026-11-29T10:00:0\#(k).000Z","session":"\#(line.0)","type":"\#(line.1)"}"#
+            }
+        #expect(FileManager.default.createFile(atPath: log, contents: Data((lines.joined(separator: "\n") + "\n").utf8)))
+        let text = try NavlogRun("replay", log, "--session", "a", "--no-index")
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("seq 1...7, 2 runs of the id"), "\(text.stdout)")
+        #expect(text.stdout.contains("run 1 of 2: seq 1...2") && text.stdout.contains("run 2 of 2: seq 5...7"), "\(text.stdout)")
+        #expect(text.stdout.contains("scene.open w2") && text.stdout.hasSuffix("5 events\n"), "\(text.stdout)")
+        let json = try NavlogRun("replay", log, "--session", "a", "--no-index", "--format", "json")
+        let replay = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let runs = try #require(replay["runs"] as? [[String: Int]])
+        #expect(runs == [["run": 1, "from": 1, "to": 2], ["run": 2, "from": 5, "to": 7]])
+        let steps = try #require(replay["steps"] as? [[String: Any]])
+        #expect(steps.map { $0["seq"] as? Int } == [1, 2, 5, 6, 7])
+        #expect(steps.map { $0["run"] as? Int } == [1, 1, 2, 2, 2])
+        let narrowed = try NavlogRun("replay", log, "--session", "a", "--no-index", "--from", "2", "--to", "5", "--format", "json")
+        let narrow = try #require(try JSONSerialization.jsonObject(with: Data(narrowed.stdout.utf8)) as? [String: Any])
+        #expect((narrow["steps"] as? [[String: Any]])?.map { $0["seq"] as? Int } == [2, 5])
+    }
+
     @Test func analyticsCommandsPrintTablesJSONAndCSVAndExportTheTables() throws {
         let log = try generate("analytics.jsonl", events: 3000)
         let screens = try NavlogRun("screens", log)
