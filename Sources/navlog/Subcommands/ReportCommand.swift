@@ -21,7 +21,9 @@ enum ReportCommand: Subcommand {
           Crashes    the most common last K screens before an unclean end
           Replay     the chosen sessions step by step: every scene's tabs, stacks and sheets after each
                      event, the visible screen highlighted; a slider, buttons and the arrow keys; a
-                     link to FILE.html#session=ID&step=N opens at that moment
+                     link to FILE.html#session=ID&step=N opens at that moment. At most 2,000 events
+                     a session and 16 MiB of replays in all: the page and a note on standard error
+                     say what was left out, and how to see it
 
         Options:
           -o FILE          The HTML file to write (required).
@@ -51,10 +53,12 @@ enum ReportCommand: Subcommand {
         var data = ReportData(options: settings)
         try data.gather(path, mode: try parsed.choice("--mode", default: .tolerateTornTail), filter: filter, cleaning: try PathCleaning(rules: parsed.all("--alias")),
                         idle: try parsed.value("--idle").map { try AnalyticsOutput.duration($0, option: "--idle") })
-        let page = ReportPage.html(title: path, data: data.json(path: path, filter: filter))
+        let (json, leftOut) = data.json(path: path, filter: filter)
+        let page = ReportPage.html(title: path, data: json)
         guard FileManager.default.createFile(atPath: output, contents: Data(page)) else {
             throw NavigationHistoryError(code: .io, message: "cannot write the report", path: output)
         }
+        for note in leftOut.notes(settings, path: path, output: output) { Diagnostics.print("\(output): note: \(note)") }
         var out = StandardOutput()
         out.line("\(output): \(page.count / 1024) KiB; \(data.report.events) events, \(data.sessions.count) sessions")
         out.flush()
