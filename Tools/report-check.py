@@ -17,7 +17,8 @@ Checks, on the report of Schemas/examples/valid/sheets.jsonl and of a generated 
     does not tell an empty stack from none);
   - #session=ID of a session the page does not hold says so and how to add it;
   - a session longer than the page replays says how much of it is shown, and the report of 10
-    sessions of 2,100 pushes each stays small and interactive in under 1 s.
+    sessions of 2,100 pushes each stays small and interactive in under 1 s;
+  - a view that ended before it began (the clock went back) is counted, and the page says so.
 Keeps a screenshot in .build/report-check/report.png. Ends with "N passed, M failed".
 """
 import argparse
@@ -193,6 +194,20 @@ def main():
           bool(home) and home.group(1).count("<li") == 1998 and '<li class="visible" aria-current="true">recipe(1999)</li>' in home.group(1))
     render = re.findall(r'data-render-ms="([0-9.]+)"', dom)
     check("interactive in under 1 s", bool(render) and float(render[0]) < 1000, str(render))
+
+    # A view that ended before it began: counted, and the page says so beside the screens.
+    clock = os.path.join(OUT, "clock.jsonl")
+    with open(clock, "w") as f:
+        for k, (ts, rest) in enumerate([("00.000", {"type": "session.start", "launch": "cold"}), ("00.000", {"type": "scene.open", "scene": "main"}),
+                                        ("10.000", {"type": "push", "scene": "main", "stack": "main", "route": {"screen": "recipe"}}),
+                                        ("04.000", {"type": "push", "scene": "main", "stack": "main", "route": {"screen": "reviews"}}),
+                                        ("09.000", {"type": "session.end"})]):
+            f.write(json.dumps({"v": 1, "seq": k + 1, "ts": f"2026-11-29T10:00:{ts}Z", "session": "s", **rest}) + "\n")
+    clock_report = os.path.join(OUT, "clock.html")
+    subprocess.run([args.navlog, "report", clock, "-o", clock_report], check=True, capture_output=True)
+    dom = browse(browser, "file://" + clock_report, "--dump-dom", "--virtual-time-budget=5000").stdout
+    note = htmllib.unescape(" ".join(re.findall(r'<p class="note" id="clock-went-back"[^>]*>(.*?)</p>', dom, re.S)))
+    check("a view that ended before it began is counted and the page says so", "1 view ended before it began" in note, note)
 
     passed = sum(results)
     print(f"{passed} passed, {len(results) - passed} failed")

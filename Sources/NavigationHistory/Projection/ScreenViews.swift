@@ -3,7 +3,9 @@
 /// As event format v1 defines it: a view begins whenever a scene's visible route (screen and id)
 /// changes, and ends at the scene's next change, the scene's close, or the session's end; when the
 /// session ended uncleanly it ends at the session's last event and is marked ``crashed``. A view that
-/// lasts 0 ms is transient and not reported, unless it crashed.
+/// ends in the millisecond it began is transient and not reported, unless it crashed. A view that
+/// ends before it began — the device's clock went back while it was visible — is reported, with a
+/// dwell of 0 and ``clockWentBack`` set: it was seen, for how long is not known.
 public struct ScreenView: Sendable, Hashable {
     /// The session.
     public var session: String
@@ -26,8 +28,11 @@ public struct ScreenView: Sendable, Hashable {
     /// Whether the session ended uncleanly while this was visible.
     public var crashed: Bool
 
-    /// How long the view lasted, in milliseconds.
-    public var dwellMilliseconds: Int64 { end.millisecondsSince1970 - start.millisecondsSince1970 }
+    /// How long the view lasted, in milliseconds; 0 when it ended before it began.
+    public var dwellMilliseconds: Int64 { max(0, end.millisecondsSince1970 - start.millisecondsSince1970) }
+
+    /// Whether the view ended before it began: the clock went back while it was visible.
+    public var clockWentBack: Bool { end.millisecondsSince1970 < start.millisecondsSince1970 }
 }
 
 /// How a session ended.

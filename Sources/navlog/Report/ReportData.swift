@@ -63,6 +63,8 @@ struct ReportData {
     private var replays: [Replay] = []
     /// In how many chunks the log was read at once; 1 when in order.
     private(set) var chunks = 1
+    /// How many of the views ended before they began (the clock went back while they were visible).
+    private(set) var clockWentBack = 0
 
     private let options: Options
 
@@ -78,7 +80,7 @@ struct ReportData {
         defer { progress.finish() }
         let run = try ViewStream.run(gathered, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
                                      threads: threads, chunkedFrom: chunkedFrom, progress: progress.enabled ? progress.add : nil)
-        (gathered, report, chunks) = (run.query, run.report, run.chunks)
+        (gathered, report, chunks, clockWentBack) = (run.query, run.report, run.chunks, run.clockWentBack)
         // The sessions to replay are a few: their events are read again, from where each began.
         let (files, segmented) = try LogFiles.resolve(path)
         replays = try gathered.replays.map { try $0.readingEvents(of: path, files: files, segmented: segmented, mode: mode) }
@@ -152,6 +154,7 @@ struct ReportData {
         w.array(exits.crashPathRows.prefix(20)) { w, row in
             w.raw("{"); w.key("path", first: true); w.value(.array(row.screens.map { .string($0) })); w.key("sessions"); w.integer(row.sessions); w.raw("}")
         }
+        w.key("clockWentBack"); w.integer(clockWentBack)
         w.key("recent"); w.integer(options.recent)
         w.key("maximumSteps"); w.integer(options.maximumSteps)
         w.key("maximumReplayBytes"); w.integer(options.maximumReplayBytes)

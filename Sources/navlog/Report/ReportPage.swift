@@ -82,7 +82,8 @@ enum ReportPage {
         <p class="muted" id="apps"></p><div id="per-day"></div></section>
         <section aria-labelledby="flow-h"><h2 id="flow-h">Flow from session start</h2>
         <p class="muted">The most common screens at each step of a path, the rest as “other”. Hover a link for its count.</p><div id="flow" class="scroll" tabindex="0" role="region" aria-label="Flow diagram, scrollable"></div></section>
-        <section aria-labelledby="screens-h"><h2 id="screens-h">Screens</h2><p class="muted">Sort by a column with its button.</p><div id="screens" class="scroll" tabindex="0" role="region" aria-label="Screens table, scrollable"></div></section>
+        <section aria-labelledby="screens-h"><h2 id="screens-h">Screens</h2><p class="muted">Sort by a column with its button.</p>
+        <p class="note" id="clock-went-back"></p><div id="screens" class="scroll" tabindex="0" role="region" aria-label="Screens table, scrollable"></div></section>
         <section aria-labelledby="funnels-h"><h2 id="funnels-h">Funnels</h2><div id="funnels"></div></section>
         <section aria-labelledby="crash-h"><h2 id="crash-h">Before a crash</h2><p class="muted">The last screens of sessions that ended uncleanly.</p><ol id="crash-paths"></ol></section>
         <section aria-labelledby="replay-h"><h2 id="replay-h">Session replay</h2>
@@ -223,6 +224,12 @@ enum ReportPage {
       };
       render();
       document.getElementById("screens").append(table);
+      if (data.clockWentBack > 0) {
+        const one = data.clockWentBack === 1;
+        document.getElementById("clock-went-back").textContent = `${fmt(data.clockWentBack)} view${one ? "" : "s"} ended before ` +
+          `${one ? "it" : "they"} began: the device's clock went back while ${one ? "it was" : "they were"} visible. ` +
+          `${one ? "It counts as a view" : "They count as views"}, with a dwell of 0.`;
+      }
     })();
 
     // Funnels.

@@ -59,6 +59,7 @@ enum ReportCommand: Subcommand {
             throw NavigationHistoryError(code: .io, message: "cannot write the report", path: output)
         }
         for note in leftOut.notes(settings, path: path, output: output) { Diagnostics.print("\(output): note: \(note)") }
+        AnalyticsOutput.warnOfClock(data.clockWentBack, path: path)
         var out = StandardOutput()
         out.line("\(output): \(page.count / 1024) KiB; \(data.report.events) events, \(data.sessions.count) sessions")
         out.flush()
