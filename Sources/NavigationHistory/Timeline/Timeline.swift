@@ -3,7 +3,8 @@ import Dispatch
 /// Time travel through a log: the navigation state at any seq or moment, stepping forward and back.
 ///
 /// Opening a timeline brings the log's snapshot index up to date (building it on first need), so
-/// that seeking anywhere folds at most ``interval`` events from the nearest state before it.
+/// that seeking anywhere folds at most ``interval`` events from the nearest state before it (or,
+/// where the state holds more routes than that, about as many events as it holds).
 /// Stepping back refolds from that state the events already read, without reading the log again.
 /// Every event goes through ``Projection/fold(_:_:)``.
 ///
@@ -94,7 +95,7 @@ public final class Timeline {
     ///
     /// - Throws: ``NavigationHistoryError`` with code `noInput` when the log holds no such seq;
     ///   what reading the log throws.
-    /// - Complexity: O(``interval``) events read and folded, at most.
+    /// - Complexity: O(``interval`` + *s*) events read and folded, at most, for a state of *s* routes.
     public func seek(to target: Int) throws {
         guard let firstSeq, let lastSeq, target >= firstSeq - 1, target <= lastSeq else {
             throw NavigationHistoryError(code: .noInput, message: "no seq \(target) in this log (it holds \(firstSeq.map { "\($0)...\(lastSeq ?? $0)" } ?? "no events"))", path: path)
@@ -112,7 +113,7 @@ public final class Timeline {
         // Stepping on from the current state reads the whole interval once; a jump reads only
         // what it needs.
         let stepping = target == seq + 1 && window?.entry.seq == entry.seq
-        let next = index.entry(atOrBefore: entry.seq + interval).flatMap { $0.seq > entry.seq ? $0.seq : nil }
+        let next = index.entry(after: entry.seq)?.seq
         let end = stepping ? next ?? Int.max : target
         try read(from: entry, events: (end == Int.max ? interval : end - entry.seq) + 1, folding: { $0.seq <= target }) { $0.seq < end }
     }
@@ -242,7 +243,7 @@ public final class Timeline {
         // Read about as many bytes as the events take: the interval's own line length when the next
         // entry is in the same file. A short estimate only costs a second read.
         var lineBytes = averageLineBytes
-        if let next = index.entry(atOrBefore: entry.seq + interval), next.seq > entry.seq, next.file == entry.file {
+        if let next = index.entry(after: entry.seq), next.file == entry.file {
             lineBytes = max(16, (next.offset - entry.offset) / (next.seq - entry.seq))
         }
         let estimate = expected * lineBytes * 17 / 16 + 4096
