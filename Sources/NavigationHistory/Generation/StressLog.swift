@@ -11,6 +11,8 @@ package enum StressLog: Sendable {
     case stackedSheets(Int)
     /// `sessions` sessions of one scene, each `pushes` pushes deep, ended cleanly.
     case longSessions(sessions: Int, pushes: Int)
+    /// One session that opens `n` / 2 scenes one after another, each closed before the next opens.
+    case sceneChurn(Int)
 
     /// The log's events, numbered from 1, 7 ms apart.
     package var events: [NavigationEvent] {
@@ -49,6 +51,12 @@ package enum StressLog: Sendable {
                 add(.sceneOpen(scene: "main", kind: nil), "s\(s)")
                 for k in 0..<pushes { add(.push(scene: "main", stack: "main", route: route("recipe", k)), "s\(s)") }
                 add(.sessionEnd(reason: nil), "s\(s)")
+            }
+        case .sceneChurn(let n):
+            add(.sessionStart(app: "1.0", launch: .cold, meta: nil))
+            for k in 0..<n / 2 {
+                add(.sceneOpen(scene: "scene\(k)", kind: "window"))
+                add(.sceneClose(scene: "scene\(k)", kind: nil))
             }
         }
         let start: Int64 = 1_800_000_000_000

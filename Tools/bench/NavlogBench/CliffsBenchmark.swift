@@ -13,7 +13,9 @@
 //             presentation: verify grows with their square too, and the replay adds to it in
 //             proportion, about two folds);
 //   sessions: 10 sessions of N / 10 pushes each: `navlog report` (the page replays at most 2,000
-//             events a session: its size stops growing).
+//             events a session: its size stops growing);
+//   churn:    one session that opens and closes N / 2 scenes one after another: `navlog sessions`
+//             (which builds the snapshot index, whose entries name the session's scenes).
 import Foundation
 import NavigationHistory
 #if canImport(Glibc)
@@ -29,7 +31,7 @@ let cliffsUsage = """
 
     Times navlog on the stress logs of N, 2N and 4N events (default N = 50,000; best of K runs,
     default 3) beside navlog verify of the same log, with each time's ratio to the one at half the
-    events. CASE: scenes, stack, sheets or sessions. The logs go to a temporary directory.
+    events. CASE: scenes, stack, sheets, sessions or churn. The logs go to a temporary directory.
     """
 
 private struct Cliff: Sendable {
@@ -55,6 +57,9 @@ private let cliffs: [Cliff] = [
     ]),
     Cliff(name: "sessions", log: { .longSessions(sessions: 10, pushes: $0 / 10) }, commands: [
         ("report", { log, out in ["report", log, "-o", out + ".html"] }),
+    ]),
+    Cliff(name: "churn", log: { .sceneChurn($0) }, commands: [
+        ("sessions", { log, _ in ["sessions", log, "--no-index"] }),
     ]),
 ]
 
