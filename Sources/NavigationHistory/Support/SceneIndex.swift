@@ -15,9 +15,6 @@ package struct SceneIndex: Sendable {
     /// Creates an empty index.
     package init() {}
 
-    /// How many scenes are numbered.
-    package var count: Int { scenes.count }
-
     /// The number of `scene`, nil when it has none.
     package func index(of scene: String) -> Int? {
         scenes.count <= Self.few ? scenes.firstIndex(of: scene) : numbers[scene]
