@@ -6,7 +6,7 @@ import NavigationHistory
 /// Every query and export over a log that opens thousands of scenes takes time in proportion to
 /// its events: twice the scenes take at most about twice the time (three times, and a little, for
 /// the noise of a shared machine). At these sizes, queries that looked a scene up among all the
-/// open ones took minutes.
+/// open ones would take minutes.
 @Suite struct ScaleTests {
     static func bestTime(runs: Int = 2, _ body: () throws -> Void) rethrows -> Duration {
         var best = Duration.seconds(Int64.max)

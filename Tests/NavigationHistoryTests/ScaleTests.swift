@@ -11,7 +11,7 @@ func bestTime(runs: Int = 2, _ body: () throws -> Void) rethrows -> Duration {
 
 /// Work that grows with a log's events takes time in proportion to them: twice the events take at
 /// most about twice the time (three times, and a little, for the noise of a shared machine). The
-/// sizes are those where work that grows with the square of the events took minutes.
+/// sizes are those where work that grew with the square of the events would take minutes.
 @Suite(.serialized) struct ScaleTests {
     @Test(.timeLimit(.minutes(1)))
     func screenViewsOfThousandsOfOpenScenesTakeTimeInProportionToTheEvents() {
@@ -51,7 +51,7 @@ func bestTime(runs: Int = 2, _ body: () throws -> Void) rethrows -> Duration {
     /// The index keeps a state every so many events, as many as the entry holds routes and scene
     /// names when it holds more than an interval's worth: its size and the time to build it grow
     /// with the events, not with the events times the stack's depth (a state every 4,096 events of
-    /// a stack 200,000 deep made a 135 MB index) or times the scenes a session named; and a seek
+    /// a stack 200,000 deep would make a 135 MB index) or times the scenes a session named; and a seek
     /// still lands on the state of any seq.
     @Test(.timeLimit(.minutes(1)), arguments: ["stack", "scenes"])
     func theSnapshotIndexOfADeepStackOrOfManyScenesGrowsWithItsEvents(shape: String) throws {

@@ -29,7 +29,7 @@ import NavigationAnalytics
 
     /// A replay embeds what each step changed: the page grows with the steps it replays, not with
     /// how deep their stacks are or how many scenes are open, and so does the time to write it.
-    /// (Each step's whole state made ten sessions of 2,100 pushes a 527 MB page.)
+    /// (Each step's whole state would make ten sessions of 2,100 pushes a 527 MB page.)
     @Test(.timeLimit(.minutes(1)))
     func theReportGrowsWithTheStepsItReplaysNotWithTheirStacksOrScenes() throws {
         let directory = try Self.directory()
