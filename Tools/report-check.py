@@ -9,10 +9,21 @@ Checks, on the report of Schemas/examples/valid/sheets.jsonl and of a generated 
   - the flow diagram has nodes;
   - the replayer, opened at #session=s7&step=6, shows the sheet `compose` with `photoPicker` as the
     visible route and the home stack holding recipe(apple-pie);
-  - the page was interactive in under 1 s (the time the page itself measured).
+  - the page was interactive in under 1 s (the time the page itself measured);
+  - the replays, which hold each step as the changes navlog's fold found: the state and visible
+    screens the page shows after every step of every session replayed, in the reports of each
+    example log (snapshots and restores among them) and of two sessions of a generated log, equal
+    those `navlog state --at SEQ` and `navlog replay` give (stacks left empty aside: a change
+    does not tell an empty stack from none);
+  - #session=ID of a session the page does not hold says so and how to add it;
+  - a session longer than the page replays says how much of it is shown, and the report of 10
+    sessions of 2,100 pushes each stays small and interactive in under 1 s;
+  - a view that ended before it began (the clock went back) is counted, and the page says so.
 Keeps a screenshot in .build/report-check/report.png. Ends with "N passed, M failed".
 """
 import argparse
+import html as htmllib
+import json
 import os
 import re
 import shutil
@@ -38,6 +49,63 @@ def browse(browser, url, *extra):
     # --disable-dev-shm-usage: containers often have a small /dev/shm, which crashes Chromium.
     args = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars", *extra, url]
     return subprocess.run(args, capture_output=True, text=True, timeout=120)
+
+
+def replayed_states(browser, report):
+    """The state and visible screens the page shows after each step of each session it replays."""
+    page = open(report, encoding="utf-8").read()
+    dump = """<script>
+    const states = [];
+    data.replays.forEach((session, s) => session.steps.forEach((step, i) => {
+      const at = navlogReplay.stateAt(s, i);
+      states.push({ session: session.id, seq: step.seq, state: structuredClone(at.state), visible: { ...at.visible } });
+    }));
+    document.body.append(Object.assign(document.createElement("pre"), { id: "check-states", textContent: JSON.stringify(states) }));
+    </script>"""
+    checked = report.replace(".html", "-states.html")
+    with open(checked, "w", encoding="utf-8") as f:
+        f.write(page.replace("</body>", dump + "</body>"))
+    dom = browse(browser, "file://" + checked, "--dump-dom", "--virtual-time-budget=20000").stdout
+    found = re.search(r'<pre id="check-states">(.*?)</pre>', dom, re.S)
+    return json.loads(htmllib.unescape(found.group(1))) if found else None
+
+
+def route_text(route):
+    text = route["screen"] + (f"({route['id']})" if route.get("id") is not None else "")
+    params = route.get("params") or {}
+    return text + ("{" + ",".join(f"{k}={params[k]}" for k in sorted(params)) + "}" if params else "")
+
+
+def without_empty_stacks(state):
+    scenes = {}
+    for name, scene in state["scenes"].items():
+        scene = dict(scene, stacks={k: v for k, v in scene["stacks"].items() if v})
+        scene.pop("split", None) if scene.get("split") is None else None
+        scenes[name] = scene
+    return {"active": state["active"], "scenes": scenes}
+
+
+def compare_replays(navlog, browser, log, report, extra):
+    """Whether every step of every replay of `log`'s report shows navlog's state and visible screen."""
+    subprocess.run([navlog, "report", log, "-o", report, *extra], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    states = replayed_states(browser, report)
+    if not states:
+        return False, "the page gave no states"
+    visible = {}
+    for session in sorted({s["session"] for s in states}):
+        replay = json.loads(subprocess.run([navlog, "replay", log, "--session", session, "--format", "json"], check=True,
+                                           capture_output=True, text=True).stdout)
+        for step in replay["steps"]:
+            visible[(session, step["seq"])] = (step["scene"], step["visible"])
+    for shown in states:
+        expected = json.loads(subprocess.run([navlog, "state", log, "--at", str(shown["seq"]), "--format", "json"], check=True,
+                                             capture_output=True, text=True).stdout)
+        if without_empty_stacks(shown["state"]) != without_empty_stacks(expected):
+            return False, f"session {shown['session']} seq {shown['seq']}: page {shown['state']}, navlog {expected}"
+        scene, route = visible[(shown["session"], shown["seq"])]
+        if scene in expected["scenes"] and (shown["visible"].get(scene) or {}).get("route") != route_text(route):
+            return False, f"session {shown['session']} seq {shown['seq']}: page shows {shown['visible'].get(scene)} in {scene}, navlog {route}"
+    return True, f"{len(states)} steps"
 
 
 def main():
@@ -76,7 +144,7 @@ def main():
     check("interactive in under 1 s", bool(render) and float(render[0]) < 1000, str(render))
 
     generated = os.path.join(OUT, "generated.jsonl")
-    subprocess.run([args.navlog, "generate", "--events", "20000", "--seed", "4", "-o", generated], check=True, stderr=subprocess.DEVNULL,
+    subprocess.run([args.navlog, "generate", "--events", "20000", "--seed", "4", "-o", generated, "--force"], check=True, stderr=subprocess.DEVNULL,
                    stdout=subprocess.DEVNULL)
     big = os.path.join(OUT, "generated.html")
     subprocess.run([args.navlog, "report", generated, "-o", big, "--funnel", "home,recipe,reviews"], check=True, stdout=subprocess.DEVNULL)
@@ -87,6 +155,59 @@ def main():
     shot = os.path.join(OUT, "report.png")
     browse(browser, "file://" + big, "--window-size=1280,2400", "--screenshot=" + shot)
     check("a screenshot is kept in .build/report-check/report.png", os.path.exists(shot) and os.path.getsize(shot) > 10000)
+
+    # The replays: each step's state and visible screen, as navlog folds them.
+    for name in sorted(os.listdir(os.path.join(ROOT, "Schemas", "examples", "valid"))):
+        log = os.path.join(OUT, "example-" + name)
+        shutil.copyfile(os.path.join(ROOT, "Schemas", "examples", "valid", name), log)
+        ok, detail = compare_replays(args.navlog, browser, log, log.replace(".jsonl", ".html"), [])
+        check(f"every replayed step of {name} shows navlog's state and visible screen ({detail})", ok, detail)
+    ok, detail = compare_replays(args.navlog, browser, generated, os.path.join(OUT, "generated-replays.html"), ["--recent", "8"])
+    check(f"every replayed step of eight generated sessions shows navlog's state and visible screen ({detail})", ok, detail)
+
+    dom = browse(browser, "file://" + report + "#session=nope&step=3", "--dump-dom", "--virtual-time-budget=5000").stdout
+    missing = htmllib.unescape(" ".join(re.findall(r'<p class="note" id="replay-missing"[^>]*>(.*?)</p>', dom, re.S)))
+    check("#session= of a session not in the page says so and how to add it",
+          "Session nope is not in this page" in missing and "--session nope" in missing, missing)
+
+    # Ten sessions of 2,100 pushes each: each replay shows its first 2,000 steps, and says so.
+    pushes = os.path.join(OUT, "pushes.jsonl")
+    with open(pushes, "w") as f:
+        seq = 0
+        for s in range(10):
+            for k in range(2102):
+                seq += 1
+                event = {"v": 1, "seq": seq, "ts": f"2026-12-01T{s:02d}:{k // 60 % 60:02d}:{k % 60:02d}.000Z", "session": f"s{s}"}
+                event.update({"type": "session.start", "launch": "cold"} if k == 0 else {"type": "scene.open", "scene": "main"} if k == 1
+                             else {"type": "push", "scene": "main", "stack": "main", "route": {"screen": "recipe", "id": str(k)}})
+                f.write(json.dumps(event) + "\n")
+    long_report = os.path.join(OUT, "pushes.html")
+    run = subprocess.run([args.navlog, "report", pushes, "-o", long_report], check=True, capture_output=True, text=True)
+    size = os.path.getsize(long_report)
+    check(f"ten sessions of 2,100 pushes make a page of {size >> 10} KiB (under 8 MiB)", size < 8 << 20)
+    check("and navlog says on stderr that their replays are cut", "show their first 2000 events" in run.stderr, run.stderr)
+    dom = browse(browser, "file://" + long_report + "#session=s3&step=2000", "--dump-dom", "--virtual-time-budget=5000").stdout
+    cut = htmllib.unescape(" ".join(re.findall(r'<p class="note" id="replay-cut"[^>]*>(.*?)</p>', dom, re.S)))
+    check("the page says a replay shows the first 2,000 of its 2,102 events", "first 2,000 of the session's 2,102 events" in cut, cut)
+    home = re.search(r'<div class="stack" data-stack="main">(.*?)</div>', dom, re.S)
+    check("and at its last step the stack holds 1,998 routes, recipe(1999) visible",
+          bool(home) and home.group(1).count("<li") == 1998 and '<li class="visible" aria-current="true">recipe(1999)</li>' in home.group(1))
+    render = re.findall(r'data-render-ms="([0-9.]+)"', dom)
+    check("interactive in under 1 s", bool(render) and float(render[0]) < 1000, str(render))
+
+    # A view that ended before it began: counted, and the page says so beside the screens.
+    clock = os.path.join(OUT, "clock.jsonl")
+    with open(clock, "w") as f:
+        for k, (ts, rest) in enumerate([("00.000", {"type": "session.start", "launch": "cold"}), ("00.000", {"type": "scene.open", "scene": "main"}),
+                                        ("10.000", {"type": "push", "scene": "main", "stack": "main", "route": {"screen": "recipe"}}),
+                                        ("04.000", {"type": "push", "scene": "main", "stack": "main", "route": {"screen": "reviews"}}),
+                                        ("09.000", {"type": "session.end"})]):
+            f.write(json.dumps({"v": 1, "seq": k + 1, "ts": f"2026-11-29T10:00:{ts}Z", "session": "s", **rest}) + "\n")
+    clock_report = os.path.join(OUT, "clock.html")
+    subprocess.run([args.navlog, "report", clock, "-o", clock_report], check=True, capture_output=True)
+    dom = browse(browser, "file://" + clock_report, "--dump-dom", "--virtual-time-budget=5000").stdout
+    note = htmllib.unescape(" ".join(re.findall(r'<p class="note" id="clock-went-back"[^>]*>(.*?)</p>', dom, re.S)))
+    check("a view that ended before it began is counted and the page says so", "1 view ended before it began" in note, note)
 
     passed = sum(results)
     print(f"{passed} passed, {len(results) - passed} failed")

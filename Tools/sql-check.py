@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Runs Tools/sql/*.sql in DuckDB over navlog's exported tables and checks that every result equals
-navlog's own JSON output exactly, on generated logs of several seeds, and on redacted exports (with
-the deep-link patterns navlog reports redacted here, independently, as `navlog help export` says).
+navlog's own JSON output exactly, on generated logs of several seeds, on redacted exports (with
+the deep-link patterns navlog reports redacted here, independently, as `navlog help export` says),
+and on the first seed with its clock set back now and then (views that end before they begin
+count, with dwell_ms 0).
 
     python3 Tools/sql-check.py --navlog .build/debug/navlog [--seeds 1,2,3] [--events N]
 
@@ -10,9 +12,11 @@ Installs the duckdb Python package when it is missing. Prints one line per check
 """
 import argparse
 import collections
+import datetime
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -98,6 +102,22 @@ def run(navlog, *args):
     return subprocess.run([navlog, *args], check=True, capture_output=True, text=True).stdout
 
 
+def set_clock_back(source, target, every=97, by_ms=7000):
+    """Copies the log at `source` to `target` with every `every`-th event's time set `by_ms` before
+    the event's before it, as a device whose clock went back and then forward again. The lines lose
+    their crc, which the times no longer match (a file whose first line has none needs none)."""
+    previous = None
+    with open(source) as lines, open(target, "w") as out:
+        for k, line in enumerate(lines, 1):
+            line = re.sub(r',"crc":"[0-9a-f]{8}"', "", line)
+            ts = json.loads(line)["ts"]
+            if k % every == 0 and previous:
+                back = datetime.datetime.strptime(previous, "%Y-%m-%dT%H:%M:%S.%fZ") - datetime.timedelta(milliseconds=by_ms)
+                line = line.replace(f'"ts":"{ts}"', '"ts":"' + back.strftime("%Y-%m-%dT%H:%M:%S.") + f"{back.microsecond // 1000:03d}Z" + '"', 1)
+            previous = ts
+            out.write(line)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--navlog", required=True)
@@ -107,22 +127,37 @@ def main():
     passed = failed = 0
     # Each seed plain, and the first one also with path cleaning and idle splitting, exported and
     # queried with the same options.
-    # The first seed once more from redacted exports: ids hashed, deep-link URLs redacted.
-    runs = [(seed, [], False) for seed in args.seeds.split(",")]
-    runs.append((runs[0][0], ["--alias", "^(recipe|reviews)$=content", "--idle", "30s"], False))
-    runs.append((runs[0][0], [], True))
+    # The first seed once more from redacted exports: ids hashed, deep-link URLs redacted; and once
+    # more with its clock set back now and then.
+    runs = [(seed, [], False, False) for seed in args.seeds.split(",")]
+    runs.append((runs[0][0], ["--alias", "^(recipe|reviews)$=content", "--idle", "30s"], False, False))
+    runs.append((runs[0][0], [], True, False))
+    runs.append((runs[0][0], [], False, True))
     with tempfile.TemporaryDirectory(prefix="navlog-sql-") as tmp:
-        for k, (seed, options, redact) in enumerate(runs):
+        for k, (seed, options, redact, clock_back) in enumerate(runs):
             log = os.path.join(tmp, f"log{seed}.jsonl")
             if not os.path.exists(log):
                 run(args.navlog, "generate", "--events", str(args.events), "--seed", seed, "-o", log)
+            if clock_back:
+                generated, log = log, os.path.join(tmp, f"log{seed}-clock-back.jsonl")
+                set_clock_back(generated, log)
             views, transitions = os.path.join(tmp, f"views{k}.ndjson"), os.path.join(tmp, f"transitions{k}.ndjson")
             redaction = ["--redact", "ids", "--salt", SALT] if redact else []
             run(args.navlog, "export", log, "--table", "screen_views", "-o", views, *options, *redaction)
             run(args.navlog, "export", log, "--table", "transitions", "-o", transitions, *options, *redaction)
             links = os.path.join(tmp, f"deeplinks{k}.ndjson")
             run(args.navlog, "export", log, "--table", "deeplinks", "-o", links, *(["--redact", "urls", "--salt", SALT] if redact else []))
-            label = f"seed {seed}" + (" " + " ".join(options) if options else "") + (", redacted" if redact else "")
+            label = f"seed {seed}" + (" " + " ".join(options) if options else "") + (", redacted" if redact else "") \
+                + (", clock set back" if clock_back else "")
+            if clock_back:
+                went_back = json.loads(run(args.navlog, "screens", log, "--format", "json"))["clock_went_back"]
+                dwell_zero = sum(1 for line in open(views) if '"dwell_ms":0,' in line)
+                if went_back > 0 and dwell_zero >= went_back:
+                    passed += 1
+                    print(f"ok    views that end before they begin ({label}): {went_back}, exported with dwell_ms 0")
+                else:
+                    failed += 1
+                    print(f"FAIL  views that end before they begin ({label}): navlog counts {went_back}, {dwell_zero} exported with dwell_ms 0")
             con = duckdb.connect()
             con.execute(f"CREATE VIEW screen_views AS SELECT * FROM read_json('{views}', format='newline_delimited', columns={SCREEN_VIEWS})")
             con.execute(f"CREATE VIEW transitions AS SELECT * FROM read_json('{transitions}', format='newline_delimited', columns={TRANSITIONS})")

@@ -78,8 +78,12 @@ public struct AnalyticsView: Sendable, Hashable {
         set { view.crashed = newValue }
     }
 
-    /// How long the view lasted, in milliseconds.
-    public var dwellMilliseconds: Int64 { end.millisecondsSince1970 - start.millisecondsSince1970 }
+    /// How long the view lasted, in milliseconds; 0 when it ended before it began.
+    public var dwellMilliseconds: Int64 { view.dwellMilliseconds }
+
+    /// Whether the view ended before it began: the clock went back while it was visible. Such a
+    /// view counts, with a dwell of 0.
+    public var clockWentBack: Bool { view.clockWentBack }
 
     // Equal rows have equal columns, whatever else their views hold (the seq that ended them, the
     // number of sheets).

@@ -51,11 +51,13 @@ public enum ViewStream {
     /// ``run(_:over:mode:filter:cleaning:idle:progress:)`` in `threads` chunks when the log holds
     /// at least `chunkedFrom` bytes, a chunk split for an idle thread when it has `splitBytes` left
     /// to read (what tests use to read small logs in many chunks); also says in how many chunks it
-    /// was read, 1 when in order.
+    /// was read, 1 when in order, and how many of the views counted ended before they began
+    /// (``AnalyticsView/clockWentBack``).
     package static func run<Query: ViewQuery>(_ query: Query, over path: String, mode: RecoveryMode, filter: AnalyticsFilter,
                                               cleaning: PathCleaning, idle: Duration?, threads: Int, chunkedFrom: Int,
                                               splitBytes: Int = LogReader.splitBytes,
-                                              progress: (@Sendable (Int) -> Void)? = nil) throws -> (query: Query, report: ReadReport, chunks: Int) {
+                                              progress: (@Sendable (Int) -> Void)? = nil)
+        throws -> (query: Query, report: ReadReport, chunks: Int, clockWentBack: Int) {
         if let chunked = try runInChunks(query, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
                                          threads: threads, chunkedFrom: chunkedFrom, splitBytes: splitBytes, progress: progress) {
             return chunked
@@ -65,7 +67,7 @@ public enum ViewStream {
         let report = try readInOrder(path, mode: mode, &stream, into: &sink)
         var result = sink.query as! Query
         result.finish()
-        return (result, report, 1)
+        return (result, report, 1, stream.clockWentBack)
     }
 
     /// Reads the log in order through `stream` into `sink`, and ends the views still open at its end.
@@ -82,7 +84,8 @@ public enum ViewStream {
     /// so, or when the chunks' views are not those of a reading in order.
     private static func runInChunks<Query: ViewQuery>(_ query: Query, over path: String, mode: RecoveryMode, filter: AnalyticsFilter,
                                                       cleaning: PathCleaning, idle: Duration?, threads: Int, chunkedFrom: Int,
-                                                      splitBytes: Int, progress: (@Sendable (Int) -> Void)?) throws -> (query: Query, report: ReadReport, chunks: Int)? {
+                                                      splitBytes: Int, progress: (@Sendable (Int) -> Void)?)
+        throws -> (query: Query, report: ReadReport, chunks: Int, clockWentBack: Int)? {
         let (files, segmented) = try LogFiles.resolve(path)
         let detailed = QuerySink.readsDetails(query)
         guard let read = try LogReader(path: path, mode: mode).readInChunks(files: files, segmented: segmented, count: threads,
@@ -105,7 +108,7 @@ public enum ViewStream {
             later.finish()
             result.merge(later)
         }
-        return (result, read.report, chunks.count)
+        return (result, read.report, chunks.count, chunks.reduce(0) { $0 + $1.stream.clockWentBack })
     }
 }
 
@@ -291,6 +294,8 @@ private struct Stream {
     var last: (session: String, time: Int64, index: Int)?
     /// Whether the event being consumed added its session to ``seen``.
     var addedSession = false
+    /// How many of the views handed over ended before they began.
+    private(set) var clockWentBack = 0
 
     /// Called with every 65,536 events read.
     let progress: (@Sendable (Int) -> Void)?
@@ -399,6 +404,7 @@ private struct Stream {
             let number = cuts.isEmpty ? 1 : part(slot.pointee.session, at: slot.pointee.startSeq)   // no copy of the session without cuts
             if number > 1 { slot.pointee.session += "#\(number)" }
             if let clean { slot.pointee.screen.route.screen = clean(slot.pointee.screen.route.screen) }
+            if slot.pointee.clockWentBack { clockWentBack += 1 }
             try sink.take(movingViewAt: slot, app: app, seen: number == 1 && viewApp!.seen)
         }
     }

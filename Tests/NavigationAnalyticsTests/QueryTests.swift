@@ -252,6 +252,36 @@ let logDirectory: String = {
         #expect(each.allSatisfy { !$0.admitsEverything })
     }
 
+    /// A view that ended before it began (the clock went back) counts as a view with a dwell of 0
+    /// in every query and in the export, and the stream counts such views.
+    @Test func aViewThatEndedBeforeItBeganCountsWithADwellOfZeroAndIsCounted() throws {
+        let path = try Self.log([
+            (0, "a", .sessionStart(app: "1.0", launch: .cold, meta: nil)),
+            (0, "a", .sceneOpen(scene: "main", kind: nil)),
+            (0, "a", .tabSelect(scene: "main", tab: "home")),
+            (10, "a", .push(scene: "main", stack: "home", route: Self.route("recipe", "1"))),
+            (4, "a", .push(scene: "main", stack: "home", route: Self.route("reviews", "1"))),   // the clock went back 6 s
+            (9, "a", .pop(scene: "main", stack: "home", count: 1)),
+            (12, "a", .sessionEnd(reason: nil)),
+        ])
+        let views = try Self.views(path)
+        #expect(views.map(\.screen) == ["home", "recipe", "reviews", "recipe"])
+        #expect(views.map(\.dwellMilliseconds) == [10_000, 0, 5000, 3000])
+        #expect(views.map(\.clockWentBack) == [false, true, false, false])
+        for threads in [1, 2] {
+            let run = try ViewStream.run(ScreensQuery(), over: path, mode: .tolerateTornTail, filter: AnalyticsFilter(), cleaning: PathCleaning(),
+                                         idle: nil, threads: threads, chunkedFrom: 0)
+            #expect(run.clockWentBack == 1)
+            let recipe = run.query.rows.first { $0.screen == "recipe" }
+            #expect(recipe?.views == 2 && recipe?.dwellTotal == 3000 && recipe?.dwellMedian == 0, "\(String(describing: recipe))")
+        }
+        let tabs = try ViewStream.run(TabsQuery(), over: path).query.rows
+        #expect(tabs.map(\.dwellMilliseconds) == [18_000])
+        var export = Export(table: .screenViews, format: .csv)
+        let lines = views.compactMap { export.line(for: $0) }
+        #expect(lines[1].split(separator: ",")[11] == "0", "dwell_ms 0: \(lines[1])")
+    }
+
     @Test func exportWritesTheDocumentedColumnsAndRedactsIdsWithAStableSaltedHash() throws {
         let views = try Self.views(try Self.log(Self.sample))
         var export = Export(table: .screenViews, format: .csv, redactions: [.ids], salt: "pepper")

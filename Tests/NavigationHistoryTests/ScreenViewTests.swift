@@ -54,6 +54,23 @@ import Testing
         #expect(tracker.finish().views.isEmpty)
     }
 
+    @Test func aViewThatEndsBeforeItBeganCountsWithADwellOfZero() {
+        var tracker = ScreenViewTracker()
+        var views: [ScreenView] = []
+        for event in [
+            Self.event(1, 0, .sessionStart(app: nil, launch: .cold, meta: nil)),
+            Self.event(2, 0, .sceneOpen(scene: "main", kind: nil)),
+            Self.event(3, 1000, .push(scene: "main", stack: "main", route: Route(screen: "recipe"))),
+            Self.event(4, 400, .push(scene: "main", stack: "main", route: Route(screen: "reviews"))),   // the clock went back
+            Self.event(5, 400, .push(scene: "main", stack: "main", route: Route(screen: "photo"))),     // transient
+            Self.event(6, 900, .sessionEnd(reason: nil)),
+        ] { views += tracker.consume(event).ended }
+        #expect(views.map(\.screen.route.screen) == ["root", "recipe", "photo"], "the transient reviews is not counted; recipe is")
+        #expect(views.map(\.dwellMilliseconds) == [1000, 0, 500])
+        #expect(views.map(\.clockWentBack) == [false, true, false])
+        #expect(views[1].start.millisecondsSince1970 - views[1].end.millisecondsSince1970 == 600, "its times are the events'")
+    }
+
     @Test func aSessionWithoutAnEndEndsItsViewsAtItsLastEventAsCrashed() {
         var tracker = ScreenViewTracker()
         var views: [ScreenView] = []

@@ -215,7 +215,7 @@ import Testing
         let timeline = try Timeline(path: path, interval: 100)
         #expect(!timeline.indexRebuilt, "the first and last entries still match")
         var replayed: [(NavigationEvent, NavigationState, NavigationState)] = []
-        try timeline.replay(from: 701, through: 730) { event, before, after, _ in replayed.append((event, before, after)) }
+        try timeline.replay(from: 701, through: 730) { step in replayed.append((step.event, step.before, step.after)) }
         #expect(timeline.indexRebuilt, "the entry at seq 701 no longer named its line")
         #expect(replayed.map(\.0) == Array(events[700..<730]))
         #expect(replayed.map(\.1) == Array(states[699..<729]))
@@ -247,7 +247,7 @@ import Testing
         events = try #require(rewritten)
         try Self.rewrite(path, events)
         let states = try Self.states(path)
-        try timeline.replay(from: 701, through: 705) { _, _, _, _ in }
+        try timeline.replay(from: 701, through: 705) { _ in }
         #expect(timeline.indexRebuilt)
         #expect(timeline.seq == 750 && timeline.state == states[749])
         try timeline.seek(to: 740)   // not from the window of the log before the change
@@ -262,7 +262,7 @@ import Testing
         // The log is cut to its first 600 events behind the timeline's back.
         try Self.rewrite(path, events.prefix(600))
         var replayed = 0
-        try timeline.replay(from: 905, through: 910) { _, _, _, _ in replayed += 1 }   // from the entry at 901
+        try timeline.replay(from: 905, through: 910) { _ in replayed += 1 }   // from the entry at 901
         #expect(timeline.indexRebuilt)
         #expect(timeline.lastSeq == 600)
         #expect(replayed == 0)

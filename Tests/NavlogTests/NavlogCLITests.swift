@@ -350,6 +350,57 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
         #expect(try NavlogRun("replay", log).status == 64)
     }
 
+    @Test func aReplayOfASessionIdUsedAgainReplaysEveryRunOfItMarked() throws {
+        let log = dir + "/reused.jsonl"
+        let lines = [("a", "session.start\",\"launch\":\"cold"), ("a", "scene.open\",\"scene\":\"main"),
+                     ("b", "session.start\",\"launch\":\"cold"), ("b", "scene.open\",\"scene\":\"main"),
+                     ("a", "session.start\",\"launch\":\"cold"), ("a", "scene.open\",\"scene\":\"w2"), ("a", "session.end")]
+            .enumerated().map { k, line in
+                #"{"v":1,"seq":\#(k + 1),"ts":"2026-11-29T10:00:0\#(k).000Z","session":"\#(line.0)","type":"\#(line.1)"}"#
+            }
+        #expect(FileManager.default.createFile(atPath: log, contents: Data((lines.joined(separator: "\n") + "\n").utf8)))
+        let text = try NavlogRun("replay", log, "--session", "a", "--no-index")
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("seq 1...7, 2 runs of the id"), "\(text.stdout)")
+        #expect(text.stdout.contains("run 1 of 2: seq 1...2") && text.stdout.contains("run 2 of 2: seq 5...7"), "\(text.stdout)")
+        #expect(text.stdout.contains("scene.open w2") && text.stdout.hasSuffix("5 events\n"), "\(text.stdout)")
+        let json = try NavlogRun("replay", log, "--session", "a", "--no-index", "--format", "json")
+        let replay = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let runs = try #require(replay["runs"] as? [[String: Int]])
+        #expect(runs == [["run": 1, "from": 1, "to": 2], ["run": 2, "from": 5, "to": 7]])
+        let steps = try #require(replay["steps"] as? [[String: Any]])
+        #expect(steps.map { $0["seq"] as? Int } == [1, 2, 5, 6, 7])
+        #expect(steps.map { $0["run"] as? Int } == [1, 1, 2, 2, 2])
+        let narrowed = try NavlogRun("replay", log, "--session", "a", "--no-index", "--from", "2", "--to", "5", "--format", "json")
+        let narrow = try #require(try JSONSerialization.jsonObject(with: Data(narrowed.stdout.utf8)) as? [String: Any])
+        #expect((narrow["steps"] as? [[String: Any]])?.map { $0["seq"] as? Int } == [2, 5])
+    }
+
+    @Test func viewsThatEndedBeforeTheyBeganAreCountedWithADwellOfZeroAndReported() throws {
+        let log = dir + "/clock.jsonl"
+        let times = ["10:00:00.000", "10:00:00.000", "10:00:10.000", "10:00:04.000", "10:00:09.000"]
+        let types = [#""type":"session.start","launch":"cold""#, #""type":"scene.open","scene":"main""#,
+                     #""type":"push","scene":"main","stack":"main","route":{"screen":"recipe"}"#,
+                     #""type":"push","scene":"main","stack":"main","route":{"screen":"reviews"}"#, #""type":"session.end""#]
+        let lines = zip(times, types).enumerated().map { k, pair in
+            #"{"v":1,"seq":\#(k + 1),"ts":"2026-11-29T\#(pair.0)Z","session":"s",\#(pair.1)}"#
+        }
+        #expect(FileManager.default.createFile(atPath: log, contents: Data((lines.joined(separator: "\n") + "\n").utf8)))
+        let screens = try NavlogRun("screens", log, "--format", "json")
+        #expect(screens.status == 0)
+        #expect(screens.stderr.contains("warning: 1 screen view ended before it began (the clock went back"), "\(screens.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(screens.stdout.utf8)) as? [String: Any])
+        #expect(object["clock_went_back"] as? Int == 1)
+        let rows = try #require(object["rows"] as? [[String: Any]])
+        #expect(rows.first { $0["screen"] as? String == "recipe" }?["views"] as? Int == 1, "counted")
+        #expect(rows.first { $0["screen"] as? String == "recipe" }?["dwell_total_ms"] as? Int == 0)
+        let export = try NavlogRun("export", log, "--table", "screen_views")
+        #expect(export.stdout.contains(#""screen":"recipe""#) && export.stdout.contains(#""dwell_ms":0,"#), "\(export.stdout)")
+        #expect(export.stderr.contains("1 screen view ended before it began"))
+        let clean = try NavlogRun("transitions", try generate("clean-clock.jsonl", events: 500), "--format", "json")
+        #expect(clean.stdout.contains(#""clock_went_back":0"#) && clean.stderr.isEmpty, "\(clean.stderr)")
+    }
+
     @Test func analyticsCommandsPrintTablesJSONAndCSVAndExportTheTables() throws {
         let log = try generate("analytics.jsonl", events: 3000)
         let screens = try NavlogRun("screens", log)

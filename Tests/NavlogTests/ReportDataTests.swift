@@ -6,6 +6,84 @@ import NavigationAnalytics
 
 /// The report's data gathered over chunks of a log at once is the data gathered in order.
 @Suite struct ReportDataTests {
+    /// A temporary directory for one test, and a function that writes a stress log there.
+    static func directory() throws -> String {
+        let directory = NSTemporaryDirectory() + "navlog-report-data-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// The time the report's data of `log` takes to gather and write, the data and what it left out.
+    static func report(_ log: StressLog, in directory: String, options: ReportData.Options = ReportData.Options())
+        throws -> (time: Duration, json: [UInt8], leftOut: ReportData.LeftOut) {
+        let path = directory + "/\(UUID().uuidString).jsonl"
+        try log.write(to: path)
+        var written: (bytes: [UInt8], leftOut: ReportData.LeftOut) = ([], ReportData.LeftOut())
+        let time = try ContinuousClock().measure {
+            var data = ReportData(options: options)
+            try data.gather(path, mode: .tolerateTornTail, filter: AnalyticsFilter(), cleaning: PathCleaning(), idle: nil)
+            written = data.json(path: path, filter: AnalyticsFilter())
+        }
+        return (time, written.bytes, written.leftOut)
+    }
+
+    /// A replay embeds what each step changed: the page grows with the steps it replays, not with
+    /// how deep their stacks are or how many scenes are open, and so does the time to write it.
+    /// (Each step's whole state would make ten sessions of 2,100 pushes a 527 MB page.)
+    @Test(.timeLimit(.minutes(1)))
+    func theReportGrowsWithTheStepsItReplaysNotWithTheirStacksOrScenes() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let shallow = try Self.report(.longSessions(sessions: 10, pushes: 900), in: directory)
+        let deep = try Self.report(.longSessions(sessions: 10, pushes: 1800), in: directory)
+        #expect(deep.json.count < shallow.json.count * 21 / 10, "\(shallow.json.count) bytes, then \(deep.json.count)")
+        #expect(deep.json.count < 5 << 20)
+        #expect(deep.time < shallow.time * 3 + .milliseconds(100), "\(shallow.time), then \(deep.time)")
+        // 2,000 steps replayed of each: as many steps over twice the scenes.
+        let few = try Self.report(.manyScenes(1000), in: directory), many = try Self.report(.manyScenes(2000), in: directory)
+        #expect(many.json.count < few.json.count * 12 / 10, "\(few.json.count) bytes, then \(many.json.count)")
+        #expect(many.time < few.time * 3 + .milliseconds(100), "\(few.time), then \(many.time)")
+        #expect(many.leftOut.cut.map(\.replayed) == [2000] && many.leftOut.cut.map(\.events) == [19_001])
+    }
+
+    /// The page embeds at most so many bytes of replays: the session that reaches them is cut
+    /// there, those after are left out, and the page and stderr say so and how to see them.
+    @Test func theReplaysThePageEmbedsAreCappedAndWhatIsLeftOutIsNamed() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var options = ReportData.Options()
+        options.maximumReplayBytes = 600 << 10
+        options.maximumSteps = 1500
+        let report = try Self.report(.longSessions(sessions: 10, pushes: 1000), in: directory, options: options)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.json)) as? [String: Any])
+        let replays = try #require(json["replays"] as? [[String: Any]])
+        let omitted = try #require(json["omitted"] as? [[String: Any]])
+        #expect(replays.count + omitted.count == 10)
+        #expect(replays.count >= 2 && !omitted.isEmpty)
+        // The latest first: s9, s8, ...; all but the last replayed are whole.
+        #expect(replays.map { $0["id"] as? String } == (0..<replays.count).map { "s\(9 - $0)" })
+        #expect(replays.dropLast().allSatisfy { ($0["steps"] as? [Any])?.count == 1003 && $0["events"] as? Int == 1003 })
+        let last = try #require(replays.last)
+        #expect(((last["steps"] as? [Any])?.count ?? 0) < 1003)
+        #expect(report.leftOut.cut.map(\.id) == [last["id"] as? String] && report.leftOut.cut.allSatisfy(\.bytesRanOut))
+        #expect(report.leftOut.omitted.map(\.id) == omitted.compactMap { $0["id"] as? String })
+        #expect(report.json.count < (600 << 10) + (64 << 10), "the replays stop at the cap")
+        let notes = report.leftOut.notes(options, path: "app.jsonl", output: "r.html")
+        #expect(notes.count == 2)
+        #expect(notes.contains { $0.contains("the replay of session \(last["id"]!) shows its first") && $0.contains("navlog replay app.jsonl --session") })
+        #expect(notes.contains { $0.hasPrefix("left out the replays of \(omitted.count) sessions") && $0.contains("--session ID --recent 0") })
+        #expect(json["recent"] as? Int == 10 && json["maximumReplayBytes"] as? Int == 600 << 10)
+
+        // A session longer than a session's limit is cut at it.
+        options.maximumReplayBytes = 16 << 20
+        let long = try Self.report(.longSessions(sessions: 2, pushes: 1600), in: directory, options: options)
+        #expect(long.leftOut.cut.map { "\($0.id) \($0.replayed)/\($0.events)" } == ["s1 1500/1603", "s0 1500/1603"])
+        #expect(long.leftOut.omitted.isEmpty && !long.leftOut.cut.contains(where: \.bytesRanOut))
+        let longNotes = long.leftOut.notes(options, path: "app.jsonl", output: "r.html")
+        #expect(longNotes == ["the replays of sessions s1, s0 show their first 1500 events (the page replays at most 1500 events a session);"
+                              + " `navlog replay app.jsonl --session ID` shows all of one"])
+    }
+
     @Test(arguments: [2, 5])
     func theReportGatheredInChunksIsTheReportGatheredInOrder(threads: Int) throws {
         let directory = NSTemporaryDirectory() + "navlog-report-data-" + UUID().uuidString
@@ -25,7 +103,7 @@ import NavigationAnalytics
             var data = ReportData(options: options)
             try data.gather(path, mode: .tolerateTornTail, filter: AnalyticsFilter(), cleaning: PathCleaning(), idle: .seconds(120),
                             threads: threads, chunkedFrom: 0)
-            return (data.json(path: path, filter: AnalyticsFilter()), data.sessions.count, data.chunks)
+            return (data.json(path: path, filter: AnalyticsFilter()).bytes, data.sessions.count, data.chunks)
         }
         let inOrder = try gathered(threads: 1)
         let chunked = try gathered(threads: threads)
@@ -69,7 +147,7 @@ import NavigationAnalytics
         for threads in [1, 2] {
             var data = ReportData(options: options)
             try data.gather(path, mode: .salvage, filter: AnalyticsFilter(), cleaning: PathCleaning(), idle: nil, threads: threads, chunkedFrom: 0)
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(data.json(path: path, filter: AnalyticsFilter()))) as? [String: Any])
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(data.json(path: path, filter: AnalyticsFilter()).bytes)) as? [String: Any])
             let replays = try #require(json["replays"] as? [[String: Any]])
             #expect(replays.map { $0["id"] as? String } == [ids[1], damaged] + ids.suffix(3).reversed())
             for replay in replays {
@@ -106,7 +184,7 @@ import NavigationAnalytics
         options.recent = 1
         var data = ReportData(options: options)
         try data.gather(path, mode: .tolerateTornTail, filter: AnalyticsFilter(), cleaning: PathCleaning(), idle: nil, threads: 1, chunkedFrom: 0)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(data.json(path: path, filter: AnalyticsFilter()))) as? [String: Any])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(data.json(path: path, filter: AnalyticsFilter()).bytes)) as? [String: Any])
         let replay = try #require((json["replays"] as? [[String: Any]])?.first)
         #expect(replay["id"] as? String == last)
         let steps = (replay["steps"] as? [[String: Any]] ?? []).compactMap { $0["seq"] as? Int }

@@ -23,9 +23,10 @@ public struct BouncesQuery: ViewQuery {
         var byPush: Bool
         var dwell: Int64
     }
-    /// The last two views of each open path of the current session, one per scene: a session has
-    /// a few scenes, found by comparing ids.
-    private var recent: [(scene: String, older: Step?, newer: Step?)] = []
+    /// The last two views of each open path of the current session, one per scene of
+    /// ``recentScenes``.
+    private var recent: [(older: Step?, newer: Step?)] = []
+    private var recentScenes = SceneIndex()
     private var session: String?
 
     public init(within: Duration = .seconds(5)) {
@@ -36,17 +37,15 @@ public struct BouncesQuery: ViewQuery {
     public mutating func add(_ view: AnalyticsView) {
         if view.session != session {
             recent.removeAll(keepingCapacity: true)
+            recentScenes.removeAll(keepingCapacity: true)
             session = view.session
         }
         let screen = screens.id(view.screen)
         if Int(screen) == tallies.count { tallies.append((0, 0)) }
         let step = Step(screen: screen, byPush: view.enteredBy == "push", dwell: view.dwellMilliseconds)
         if step.byPush { tallies[Int(screen)].pushes += 1 }
-        let scene = view.scene
-        let k = recent.firstIndex { $0.scene == scene } ?? {
-            recent.append((scene, nil, nil))
-            return recent.count - 1
-        }()
+        let (k, inserted) = recentScenes.index(inserting: view.scene)
+        if inserted { recent.append((nil, nil)) }
         // A pop back to the screen the push before left, which came within `within`.
         if let older = recent[k].older, let newer = recent[k].newer, newer.byPush, view.enteredBy == "pop",
            step.screen == older.screen, newer.dwell <= withinMilliseconds {
@@ -59,6 +58,7 @@ public struct BouncesQuery: ViewQuery {
     public mutating func merge(_ later: BouncesQuery) {
         session = nil
         recent.removeAll()
+        recentScenes.removeAll()
         for (k, id) in screens.ids(of: later.screens).enumerated() {
             if Int(id) == tallies.count { tallies.append((0, 0)) }
             tallies[Int(id)].pushes += later.tallies[k].pushes

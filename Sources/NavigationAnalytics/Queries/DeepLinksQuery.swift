@@ -26,12 +26,14 @@ public struct DeepLinksQuery: Sendable {
     }
 
     private struct Key: Hashable { var outcome: String, pattern: String }
-    private struct Watch { var scene: String, stack: String, depth: Int, key: Key, record: Int }
+    private struct Watch { var stack: String, depth: Int, key: Key, record: Int }
     /// Every link, in the order opened; when `keepsRecords` is set.
     public private(set) var records: [Record] = []
     private let keepsRecords: Bool
     private var tallies: [Key: (links: Int, backedOut: Int)] = [:]
-    private var watches: [Watch] = []
+    /// The links watched, by scene: an event changes the stacks of the scene it names, unless it
+    /// replaces the state, so only that scene's are looked at again.
+    private var watches: [String: [Watch]] = [:]
     private var session: String?
     private let filter: AnalyticsFilter
 
@@ -48,15 +50,12 @@ public struct DeepLinksQuery: Sendable {
             session = event.session
         }
         // Did the event take a watched stack below its linked screen?
-        watches.removeAll { watch in
-            guard let scene = state.scenes[watch.scene] else { return true }   // the scene closed
-            let routes = scene.routes(of: watch.stack) ?? []
-            if routes.count < watch.depth {
-                tallies[watch.key, default: (0, 0)].backedOut += 1
-                if keepsRecords { records[watch.record].backedOut = true }
-                return true
+        if !watches.isEmpty {
+            if event.action.changesEveryScene {
+                for scene in watches.keys.sorted() { check(scene, in: state) }
+            } else if let scene = event.action.scene, watches[scene] != nil {
+                check(scene, in: state)
             }
-            return false
         }
         guard case .deeplink(let scene, let url, let outcome, let tab, let stack, let path) = event.action, filter.admits(start: event.timestamp, app: app, session: event.session, scene: scene) else { return }
         let key = Key(outcome: outcome.rawValue, pattern: Self.pattern(url))
@@ -67,9 +66,25 @@ public struct DeepLinksQuery: Sendable {
         }
         if let path, !path.isEmpty, outcome != .unmatched {
             let target = (state.scenes[scene] ?? SceneState()).deepLinkStack(tab: tab, stack: stack)
-            watches.removeAll { $0.scene == scene && $0.stack == target }
-            watches.append(Watch(scene: scene, stack: target, depth: path.count, key: key, record: records.count - 1))
+            watches[scene, default: []].removeAll { $0.stack == target }
+            watches[scene, default: []].append(Watch(stack: target, depth: path.count, key: key, record: records.count - 1))
         }
+    }
+
+    /// Ends the watches of `scene` that the state no longer holds: those whose stack went below
+    /// the linked screen, which backed out, and all of them when the scene closed.
+    private mutating func check(_ scene: String, in state: NavigationState) {
+        guard let now = state.scenes[scene] else {
+            watches[scene] = nil
+            return
+        }
+        watches[scene]!.removeAll { watch in
+            guard (now.routes(of: watch.stack) ?? []).count < watch.depth else { return false }
+            tallies[watch.key, default: (0, 0)].backedOut += 1
+            if keepsRecords { records[watch.record].backedOut = true }
+            return true
+        }
+        if watches[scene]!.isEmpty { watches[scene] = nil }
     }
 
     /// The URL without query and fragment, each path segment holding a digit replaced by `:id`.

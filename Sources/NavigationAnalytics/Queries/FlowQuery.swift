@@ -1,3 +1,5 @@
+import NavigationHistory
+
 /// Transitions keyed by position, for a flow (Sankey) diagram: over the first `steps` views of every
 /// path, the count of each transition from position p to p + 1, where each node is `p_screen` and a
 /// screen outside the `top` most common at its position is `p_other`. Rows are sorted by step, then
@@ -16,10 +18,11 @@ public struct FlowQuery: ViewQuery {
     private var screens = NameIDs()
     /// The first `steps` screens of every path that ended (memory grows with paths, not events).
     private var done: [[Int32]] = []
-    /// The paths of the current session, one per scene: views come session by session (a log's
-    /// sessions do not interleave), so a session's paths are done when the next begins. A session
-    /// has a few scenes, found by comparing ids.
-    private var open: [(scene: String, screens: [Int32])] = []
+    /// The paths of the current session, one per scene of ``openScenes``: views come session by
+    /// session (a log's sessions do not interleave), so a session's paths are done when the next
+    /// begins.
+    private var open: [[Int32]] = []
+    private var openScenes = SceneIndex()
     private var session: String?
 
     public init(steps: Int, top: Int = 5) {
@@ -33,19 +36,18 @@ public struct FlowQuery: ViewQuery {
             session = view.session
         }
         let screen = screens.id(view.screen)
-        guard let k = open.firstIndex(where: { $0.scene == view.scene }) else {
-            open.append((view.scene, [screen]))
-            return
-        }
-        if open[k].screens.count < steps { open[k].screens.append(screen) }
+        let (k, inserted) = openScenes.index(inserting: view.scene)
+        guard !inserted else { return open.append([screen]) }
+        if open[k].count < steps { open[k].append(screen) }
     }
 
     /// Ends the last session's paths; call once after the last view.
     public mutating func finish() { endSession() }
 
     private mutating func endSession() {
-        for path in open { done.append(path.screens) }
+        done += open
         open.removeAll(keepingCapacity: true)
+        openScenes.removeAll(keepingCapacity: true)
     }
 
     public mutating func merge(_ later: FlowQuery) {
@@ -57,7 +59,7 @@ public struct FlowQuery: ViewQuery {
 
     public var rows: [Row] {
         let names = screens.names
-        let done = done + open.map(\.screens)   // the last session's paths, when finish() was not called
+        let done = done + open   // the last session's paths, when finish() was not called
         // The top screens at each position, by the paths that have them there, then by name.
         var atPosition = Array(repeating: Array(repeating: 0, count: names.count), count: steps)
         for path in done { for (p, screen) in path.enumerated() { atPosition[p][Int(screen)] += 1 } }

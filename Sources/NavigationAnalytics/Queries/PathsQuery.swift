@@ -1,3 +1,5 @@
+import NavigationHistory
+
 /// The most common sequences of `length` consecutive screens (n-grams) over all paths, with how
 /// often each occurs and in how many sessions. With `from`, each path is taken from its first view
 /// of that screen on; with `to`, up to its last view of that screen. Rows are sorted by
@@ -15,10 +17,11 @@ public struct PathsQuery: ViewQuery {
     // Screens are numbered: n-grams are then runs of Int32, cheap to hash and compare.
     private var screens = NameIDs()
     private var counts: NGramCounts
-    /// The paths of the current session, one per scene: their screens since `from` (all of them
-    /// when `to` is set, as the last `to` is only known at the path's end), or the recent ones
-    /// otherwise. A session has a few scenes, found by comparing ids.
-    private var open: [(scene: String, screens: [Int32])] = []
+    /// The paths of the current session, one per scene of ``openScenes``: their screens since
+    /// `from` (all of them when `to` is set, as the last `to` is only known at the path's end), or
+    /// the recent ones otherwise.
+    private var open: [[Int32]] = []
+    private var openScenes = SceneIndex()
     private var currentSession: String?
     private var sessionNumber = 0
 
@@ -37,20 +40,21 @@ public struct PathsQuery: ViewQuery {
             sessionNumber += 1
         }
         let index: Int
-        if let found = open.firstIndex(where: { $0.scene == view.scene }) {
+        if let found = openScenes.index(of: view.scene) {
             index = found
         } else {
             if let from, view.screen != from { return }   // before the path's first `from`
-            open.append((view.scene, []))
+            openScenes.append(view.scene)
+            open.append([])
             index = open.count - 1
         }
-        open[index].screens.append(screens.id(view.screen))
+        open[index].append(screens.id(view.screen))
         guard to == nil else { return }
-        let count = open[index].screens.count
-        if count >= length { counts.count(open[index].screens[(count - length)...], session: sessionNumber) }
+        let count = open[index].count
+        if count >= length { counts.count(open[index][(count - length)...], session: sessionNumber) }
         // Only the last `length - 1` screens make the next n-gram: the ones before are dropped
         // in batches rather than one by one.
-        if count >= 2 * length { open[index].screens.removeFirst(count - length + 1) }
+        if count >= 2 * length { open[index].removeFirst(count - length + 1) }
     }
 
     /// Counts what the last paths held back until their end; call once after the last view.
@@ -60,9 +64,13 @@ public struct PathsQuery: ViewQuery {
 
     /// With `to`, counts the n-grams of each open path up to its last `to`; then forgets the paths.
     private mutating func endPaths() {
-        defer { open.removeAll(keepingCapacity: true) }
+        defer {
+            open.removeAll(keepingCapacity: true)
+            openScenes.removeAll(keepingCapacity: true)
+        }
         guard let to, let target = screens.existingID(to) else { return }
-        for (_, ids) in open.sorted(by: { $0.scene < $1.scene }) {
+        for k in open.indices.sorted(by: { openScenes.scenes[$0] < openScenes.scenes[$1] }) {
+            let ids = open[k]
             guard let last = ids.lastIndex(of: target) else { continue }
             let path = ids[...last]
             guard path.count >= length else { continue }

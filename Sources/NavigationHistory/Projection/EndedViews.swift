@@ -27,7 +27,7 @@ package final class EndedViews: @unchecked Sendable {
     package var held: Int { count - taken }
 
     /// Moves the view out of `slot`, which is left uninitialized, and ends it at `end`; a view that
-    /// lasted 0 ms is dropped unless it `crashed` or is to be kept anyway.
+    /// ends in the millisecond it began is dropped unless it `crashed` or is to be kept anyway.
     func end(moving slot: UnsafeMutablePointer<ScreenView>, at end: (seq: Int, timestamp: Timestamp), crashed: Bool,
              keepInstant: Bool = false) {
         reserveOne()
@@ -50,7 +50,8 @@ package final class EndedViews: @unchecked Sendable {
         view.pointee.endSeq = end.seq
         view.pointee.end = end.timestamp
         view.pointee.crashed = crashed
-        if view.pointee.dwellMilliseconds > 0 || crashed || keepInstant {
+        // Kept when it ended before it began too: the clock went back, and the view was seen.
+        if view.pointee.end.millisecondsSince1970 != view.pointee.start.millisecondsSince1970 || crashed || keepInstant {
             count += 1
         } else {
             view.deinitializeView()

@@ -30,20 +30,30 @@ public enum Projection {
     /// asked the event again.
     @inline(__always)
     static func fold(_ state: inout NavigationState, _ event: NavigationEvent, changing scene: inout String?) -> Anomaly? {
+        var edits = NoFoldEdits()
+        return fold(&state, event, changing: &scene, edits: &edits)
+    }
+
+    /// ``fold(_:_:changing:)``, also telling `edits` which routes and sheets of the scene it
+    /// changed: what a diff of the states before and after the event needs to compare, and no more.
+    @inline(__always)
+    static func fold<Edits: FoldEditRecording>(_ state: inout NavigationState, _ event: NavigationEvent, changing scene: inout String?,
+                                               edits: inout Edits) -> Anomaly? {
         // Most events change a scene's stacks, tabs or sheets: they take the short way, which
         // copies nothing of the event but its scene's id.
         scene = stackScene(of: event.action)
-        guard let scene else { return foldOther(&state, event) }
-        return apply(event, in: scene, to: &state)
+        guard let scene else { return foldOther(&state, event, edits: &edits) }
+        return apply(event, in: scene, to: &state, edits: &edits)
     }
 
     /// Applies a scene-scoped action to its scene, found once and changed in place: copying it
     /// out and back would copy its stacks on every event.
-    private static func apply(_ event: NavigationEvent, in scene: String, to state: inout NavigationState) -> Anomaly? {
+    private static func apply<Edits: FoldEditRecording>(_ event: NavigationEvent, in scene: String, to state: inout NavigationState,
+                                                        edits: inout Edits) -> Anomaly? {
         guard let index = state.sceneStorage.index(forKey: scene, remembering: &state.lastScene) else {
             return Anomaly(seq: event.seq, kind: .sceneNotOpen, detail: "scene '\(scene)' is not open")
         }
-        guard let (kind, detail) = state.sceneStorage.values[index].apply(event.action) else { return nil }
+        guard let (kind, detail) = state.sceneStorage.values[index].apply(event.action, edits: &edits) else { return nil }
         return Anomaly(seq: event.seq, kind: kind, detail: detail)
     }
 
@@ -70,7 +80,8 @@ public enum Projection {
     /// The fold of the actions that open, close or activate scenes, follow deep links, begin or
     /// end sessions, or replace the state.
     @inline(never)
-    private static func foldOther(_ state: inout NavigationState, _ event: NavigationEvent) -> Anomaly? {
+    private static func foldOther<Edits: FoldEditRecording>(_ state: inout NavigationState, _ event: NavigationEvent,
+                                                            edits: inout Edits) -> Anomaly? {
         func anomaly(_ kind: Anomaly.Kind, _ detail: String) -> Anomaly {
             Anomaly(seq: event.seq, kind: kind, detail: detail)
         }
@@ -96,13 +107,13 @@ public enum Projection {
             guard let index = state.sceneStorage.index(forKey: scene, remembering: &state.lastScene) else {
                 return anomaly(.sceneNotOpen, "scene '\(scene)' is not open")
             }
-            state.sceneStorage.values[index].openDeepLink(tab: tab, stack: stack, path: path)
+            state.sceneStorage.values[index].openDeepLink(tab: tab, stack: stack, path: path, edits: &edits)
         case .sessionEnd, .unknown:
             break
         default:
             // Only a scene-scoped action ``stackScene(of:)`` does not list comes here; it goes the
             // same way, only slower.
-            if let scene = event.action.scene { return apply(event, in: scene, to: &state) }
+            if let scene = event.action.scene { return apply(event, in: scene, to: &state, edits: &edits) }
         }
         return nil
     }
@@ -153,12 +164,20 @@ extension SceneState {
     }
 
     /// Pushes `route` onto the stack `id` (a sheet's stack when a sheet has that id), creating the
-    /// stack when it does not exist yet. A third of all events are pushes: this spares them the
-    /// closure of ``withRoutes(of:_:)`` (8% of the fold's instructions).
-    mutating func push(_ route: Route, onto id: String) {
-        if !sheets.isEmpty, let sheet = sheets.lastIndex(where: { $0.id == id }) { return sheets[sheet].stack.append(route.copied) }
-        if let index = stackStorage.index(forKey: id, remembering: &lastStack) { return stackStorage.values[index].append(route.copied) }
+    /// stack when it does not exist yet; returns how many routes the stack held before. A third of
+    /// all events are pushes: this spares them the closure of ``withRoutes(of:_:)`` (8% of the
+    /// fold's instructions).
+    mutating func push(_ route: Route, onto id: String) -> Int {
+        if !sheets.isEmpty, let sheet = sheets.lastIndex(where: { $0.id == id }) {
+            sheets[sheet].stack.append(route.copied)
+            return sheets[sheet].stack.count - 1
+        }
+        if let index = stackStorage.index(forKey: id, remembering: &lastStack) {
+            stackStorage.values[index].append(route.copied)
+            return stackStorage.values[index].count - 1
+        }
         stacks[id, default: .newStack].append(route.copied)
+        return 0
     }
 
     /// Runs `body` on the routes of the stack `id` in place when it exists; nil when it does not.
@@ -177,22 +196,27 @@ extension SceneState {
         }
     }
 
-    mutating func openDeepLink(tab: String?, stack: String?, path: [Route]?) {
+    mutating func openDeepLink<Edits: FoldEditRecording>(tab: String?, stack: String?, path: [Route]?, edits: inout Edits) {
         if let tab {
             self.tab = tab
             createStack(tab)
         }
-        if let path { withRoutes(of: deepLinkStack(tab: tab, stack: stack)) { $0 = path } }
+        if let path {
+            let target = deepLinkStack(tab: tab, stack: stack)
+            withRoutes(of: target) { $0 = path }
+            edits.changedRoutes(of: target, keeping: 0)
+        }
     }
 
-    /// Applies a scene-scoped action; returns the anomaly kind and detail when it does not fit.
-    mutating func apply(_ action: NavigationAction) -> (Projection.Anomaly.Kind, String)? {
+    /// Applies a scene-scoped action, telling `edits` which routes and sheets it changed; returns
+    /// the anomaly kind and detail when it does not fit.
+    mutating func apply<Edits: FoldEditRecording>(_ action: NavigationAction, edits: inout Edits) -> (Projection.Anomaly.Kind, String)? {
         switch action {
         case .tabSelect(_, let tab):
             self.tab = tab
             createStack(tab)
         case .push(_, let stack, let route):
-            push(route, onto: stack)
+            edits.changedRoutes(of: stack, keeping: push(route, onto: stack))
         case .pop(_, let stack, let count):
             // An anomaly leaves the state exactly as it was: a missing stack is not created.
             let held = withExistingRoutes(of: stack) { routes -> Int in
@@ -201,21 +225,26 @@ extension SceneState {
                 return held
             } ?? 0
             guard held >= count else { return (.popBeyondRoot, "pop of \(count) from stack '\(stack)', which holds \(held)") }
+            edits.changedRoutes(of: stack, keeping: held - count)
         case .popToRoot(_, let stack):
             // Keeping the storage: the stack mostly grows again.
             withRoutes(of: stack) { $0.removeAll(keepingCapacity: true) }
+            edits.changedRoutes(of: stack, keeping: 0)
         case .replace(_, let stack, let route):
-            let replaced = withExistingRoutes(of: stack) { routes -> Bool in
-                guard !routes.isEmpty else { return false }
+            let held = withExistingRoutes(of: stack) { routes -> Int in
+                guard !routes.isEmpty else { return 0 }
                 routes[routes.count - 1] = route.copied
-                return true
-            } ?? false
-            guard replaced else { return (.replaceOnEmptyStack, "replace on empty stack '\(stack)'") }
+                return routes.count
+            } ?? 0
+            guard held > 0 else { return (.replaceOnEmptyStack, "replace on empty stack '\(stack)'") }
+            edits.changedRoutes(of: stack, keeping: held - 1)
         case .setPath(_, let stack, let path, _):
             withRoutes(of: stack) { $0 = path }
+            edits.changedRoutes(of: stack, keeping: 0)
         case .sheetPresent(_, let id, let route, let style):
             guard !sheets.contains(where: { $0.id == id }) else { return (.sheetAlreadyPresented, "sheet '\(id)' is already presented") }
             sheets.append(Sheet(id: id, style: style ?? .sheet, root: route.copied))
+            edits.changedSheets(keeping: sheets.count - 1)
         case .sheetDismiss(_, let id):
             if let id {
                 guard let index = sheets.firstIndex(where: { $0.id == id }) else { return (.noSheet, "sheet '\(id)' is not presented") }
@@ -224,6 +253,7 @@ extension SceneState {
                 guard !sheets.isEmpty else { return (.noSheet, "dismiss with no sheet presented") }
                 sheets.removeLast()
             }
+            edits.changedSheets(keeping: sheets.count)
         case .splitSelect(_, let column, let route):
             if split == nil { split = SplitState() }
             switch column {

@@ -3,7 +3,9 @@
 /// As event format v1 defines it: a view begins whenever a scene's visible route (screen and id)
 /// changes, and ends at the scene's next change, the scene's close, or the session's end; when the
 /// session ended uncleanly it ends at the session's last event and is marked ``crashed``. A view that
-/// lasts 0 ms is transient and not reported, unless it crashed.
+/// ends in the millisecond it began is transient and not reported, unless it crashed. A view that
+/// ends before it began — the device's clock went back while it was visible — is reported, with a
+/// dwell of 0 and ``clockWentBack`` set: it was seen, for how long is not known.
 public struct ScreenView: Sendable, Hashable {
     /// The session.
     public var session: String
@@ -26,8 +28,11 @@ public struct ScreenView: Sendable, Hashable {
     /// Whether the session ended uncleanly while this was visible.
     public var crashed: Bool
 
-    /// How long the view lasted, in milliseconds.
-    public var dwellMilliseconds: Int64 { end.millisecondsSince1970 - start.millisecondsSince1970 }
+    /// How long the view lasted, in milliseconds; 0 when it ended before it began.
+    public var dwellMilliseconds: Int64 { max(0, end.millisecondsSince1970 - start.millisecondsSince1970) }
+
+    /// Whether the view ended before it began: the clock went back while it was visible.
+    public var clockWentBack: Bool { end.millisecondsSince1970 < start.millisecondsSince1970 }
 }
 
 /// How a session ended.
@@ -52,9 +57,8 @@ public enum SessionEnd: String, Sendable, Hashable {
 public struct ScreenViewTracker: Sendable {
     /// The state after the last event consumed.
     public private(set) var state = NavigationState()
-    /// The open view of each scene that has one: a few scenes at most, found by comparing ids,
-    /// and changed in place.
-    private var open: [ScreenView] = []
+    /// The open view of each scene that has one, changed in place.
+    private var open = OpenViews()
     /// The session of the last event that began one.
     package private(set) var session: String?
     private var sessionEnded = false
@@ -103,15 +107,14 @@ public struct ScreenViewTracker: Sendable {
             return anomaly
         }
         // The scene the fold changed, else the one a scene-scoped event names (a deep link's, an
-        // activation's), else every scene. Taken, not copied: `??` copied it, a retain and a
-        // release for every event (1% of a funnel's instructions).
+        // opening's, a closing's), else every scene when the event replaces the state. Taken, not
+        // copied: `??` copied it, a retain and a release for every event (1% of a funnel's
+        // instructions).
         if let scene = changed.take() ?? (event.action.changesEveryScene ? nil : event.action.scene) {
             if anomaly == nil { update(scene, after: event, into: ended) }   // an anomaly changed nothing
-        } else {
-            // The scenes with a view or a state: a few, gathered in an array rather than a set.
-            var scenes = open.map(\.scene)
-            for scene in state.scenes.keys where !scenes.contains(scene) { scenes.append(scene) }
-            for scene in scenes.sorted() { update(scene, after: event, into: ended) }
+        } else if event.action.changesEveryScene {
+            // The scenes with a view or a state.
+            for scene in Set(open.scenes).union(state.scenes.keys).sorted() { update(scene, after: event, into: ended) }
         }
         return anomaly
     }
@@ -131,7 +134,7 @@ public struct ScreenViewTracker: Sendable {
     /// begun again are entered by `"resume"`.
     public mutating func resume(before event: NavigationEvent) -> [ScreenView] {
         guard let last else { return [] }
-        let scenes = open.map(\.scene).sorted()
+        let scenes = open.scenes.sorted()
         let ended = EndedViews()
         endAll(at: last, crashed: false, keepInstant: true, into: ended)
         for scene in scenes {
@@ -145,7 +148,7 @@ public struct ScreenViewTracker: Sendable {
     }
 
     private mutating func update(_ scene: String, after event: NavigationEvent, into ended: EndedViews) {
-        let index = open.firstIndex { $0.scene == scene }
+        let index = open.index(of: scene)
         let now = (event.seq, event.timestamp)
         // For a scene-scoped event the fold has just found the scene: found again without hashing
         // its id, and read in place.
@@ -158,7 +161,7 @@ public struct ScreenViewTracker: Sendable {
             // Each way with a constant, for the screen's code to be made for it.
             detailed ? (SceneState.visibleScreen(of: $0, detailed: true), $0.pointee.tab) : (SceneState.visibleScreen(of: $0, detailed: false), nil)
         }
-        if let index, open[index].screen.showsSameRoute(as: screen) { return }
+        if let index, open.views[index].screen.showsSameRoute(as: screen) { return }
         let view = ScreenView(session: event.session, scene: scene, tab: tab, screen: screen,
                               enteredBy: detailed ? event.action.type : "", startSeq: event.seq, start: event.timestamp, endSeq: event.seq,
                               end: event.timestamp, crashed: false)
@@ -173,7 +176,7 @@ public struct ScreenViewTracker: Sendable {
     private mutating func end(at index: Int, _ end: (seq: Int, timestamp: Timestamp), into ended: EndedViews,
                               beginning next: consuming ScreenView) {
         var next: ScreenView? = consume next   // for the closure to take
-        open.withUnsafeMutableBufferPointer { views in
+        open.withViews { views in
             let slot = views.baseAddress! + index
             ended.end(moving: slot, at: end, crashed: false)
             slot.initialize(to: next.take()!)
@@ -182,16 +185,54 @@ public struct ScreenViewTracker: Sendable {
 
     private mutating func endAll(at end: (seq: Int, timestamp: Timestamp), crashed: Bool, keepInstant: Bool = false,
                                  into ended: EndedViews) {
-        open.sort { $0.scene > $1.scene }   // popped from the last, in the order of their scenes
-        while let view = open.popLast() { ended.end(view, at: end, crashed: crashed, keepInstant: keepInstant) }
+        var views = open.removeAll()
+        views.sort { $0.scene > $1.scene }   // popped from the last, in the order of their scenes
+        while let view = views.popLast() { ended.end(view, at: end, crashed: crashed, keepInstant: keepInstant) }
+    }
+}
+
+/// The open view of each scene that has one, in no particular order, found by scene.
+private struct OpenViews {
+    private(set) var views: [ScreenView] = []
+    /// The scene of each view, by its place in ``views``.
+    private var index = SceneIndex()
+
+    var scenes: [String] { index.scenes }
+
+    func index(of scene: String) -> Int? { index.index(of: scene) }
+
+    mutating func append(_ view: consuming ScreenView) {
+        index.append(view.scene)
+        views.append(view)
+    }
+
+    /// Removes the view at `place`, the last view taking its place.
+    mutating func remove(at place: Int) -> ScreenView {
+        index.remove(at: place)
+        views.swapAt(place, views.count - 1)
+        return views.removeLast()
+    }
+
+    /// Removes every view, and returns them.
+    mutating func removeAll() -> [ScreenView] {
+        index.removeAll()
+        var all: [ScreenView] = []
+        swap(&all, &views)
+        return all
+    }
+
+    /// Runs `body` on the views' storage, to change one in place.
+    mutating func withViews<T>(_ body: (inout UnsafeMutableBufferPointer<ScreenView>) -> T) -> T {
+        views.withUnsafeMutableBufferPointer(body)
     }
 }
 
 extension NavigationAction {
-    /// Whether the action may change any scene, not just the one it names.
-    var changesEveryScene: Bool {
+    /// Whether the action may change any scene, not just the one it names: it replaces the state.
+    /// (An opening or a closing changes only its scene; an unknown type changes nothing.)
+    package var changesEveryScene: Bool {
         switch self {
-        case .sessionStart, .snapshot, .restore, .sceneClose, .sceneOpen, .unknown: true
+        case .sessionStart, .snapshot, .restore: true
         default: false
         }
     }

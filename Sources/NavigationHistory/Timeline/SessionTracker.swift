@@ -38,6 +38,9 @@ package struct SessionTracker: Sendable {
         ended = checkpoint.ended
     }
 
+    /// How many distinct scenes the session going on named: the size of its ``checkpoint``.
+    package var sceneCount: Int { scenes.count }
+
     package var checkpoint: Checkpoint {
         Checkpoint(completed: completed.count, current: inSession ? current : nil, scenes: scenes.sorted(), ended: ended)
     }

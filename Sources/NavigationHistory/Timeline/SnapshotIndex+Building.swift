@@ -135,7 +135,8 @@ extension SnapshotIndex {
             let base = firstEntrySeq ?? event.seq
             if skipsEntry {
                 skipsEntry = false
-            } else if (event.seq - base) % interval == 0, event.seq > lastEntrySeq {
+            } else if (event.seq - base) % interval == 0, event.seq > lastEntrySeq,
+                      (event.seq - base) / interval % Self.stride(of: state, sessionScenes: tracker.sceneCount, interval: interval) == 0 {
                 firstEntrySeq = base
                 lastEntrySeq = event.seq
                 entries.append(Entry(seq: event.seq, file: source.names[position.file], offset: position.offset, line: position.line,
@@ -147,6 +148,25 @@ extension SnapshotIndex {
                 if firstAnomaly == nil { firstAnomaly = anomaly }
             }
             tracker.consume(event)
+        }
+
+        /// Which points of the grid, one every `interval` events, get an entry with `state` and a
+        /// session that named `sessionScenes` scenes: all while the entry holds no more than
+        /// `interval` routes and names (scenes, stacks and sheets counted as one), then every
+        /// second, fourth, ... one as it grows, so that the events since the entry before pay for
+        /// each entry. The index then grows with the log, not with the log times its deepest stack
+        /// or its session's scenes, and a seek folds no more events than about the entry's size.
+        /// Every point, first the log's first event, is taken while entries are small.
+        static func stride(of state: NavigationState, sessionScenes: Int, interval: Int) -> Int {
+            var size = sessionScenes
+            for scene in state.sceneStorage.values {
+                size += 1
+                for routes in scene.stackStorage.values { size += 1 + routes.count }
+                for sheet in scene.sheets { size += 2 + sheet.stack.count }
+            }
+            var stride = 1
+            while stride * interval < size { stride *= 2 }
+            return stride
         }
     }
 

@@ -2,6 +2,9 @@ import Foundation
 
 /// The snapshot index of a log: the state every `interval` events and where to resume reading,
 /// plus the log's sessions, so that any moment can be rebuilt by folding at most `interval` events.
+/// A state larger than `interval` routes is kept only every so many intervals, as many as the
+/// state is large (see `Building.stride(of:interval:)`): the index grows with the log, and a
+/// moment is rebuilt by folding about as many events as its state holds routes.
 ///
 /// It is a derived file beside the log (`index.navidx` in a log directory, `FILE.navidx` beside a
 /// single file), versioned and checksummed line by line like the log. It is built on first need and
@@ -60,6 +63,12 @@ package struct SnapshotIndex: Sendable {
     package func entry(atOrBefore seq: Int) -> Entry? {
         let before = entries.countOfLeading { $0.seq <= seq }
         return before > 0 ? entries[before - 1] : nil
+    }
+
+    /// The first entry after `seq`, if any.
+    package func entry(after seq: Int) -> Entry? {
+        let before = entries.countOfLeading { $0.seq <= seq }
+        return before < entries.count ? entries[before] : nil
     }
 
     /// The last entry whose event happened at or before `time`, if any (the log's times are taken

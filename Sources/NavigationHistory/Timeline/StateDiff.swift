@@ -91,11 +91,70 @@ public struct StateDiff: Sendable, Hashable {
         return changes
     }
 
-    private static func stackChange(_ scene: String, _ stack: String, _ old: [Route], _ new: [Route]) -> Change? {
-        guard old != new else { return nil }
-        var shared = 0
-        while shared < min(old.count, new.count), old[shared] == new[shared] { shared += 1 }
+    /// The change of a stack from `old` to `new` routes, whose first `kept` are known to be equal.
+    private static func stackChange(_ scene: String, _ stack: String, _ old: [Route], _ new: [Route], kept: Int = 0) -> Change? {
+        let both = min(old.count, new.count)
+        var shared = min(kept, both)
+        while shared < both, old[shared] == new[shared] { shared += 1 }
+        guard shared < old.count || shared < new.count else { return nil }
         return .stack(scene: scene, stack: stack, removed: Array(old[shared...].reversed()), added: Array(new[shared...]))
+    }
+}
+
+extension StateDiff {
+    /// The changes from `old` to `new`, two states that differ at most in `scene` (if any) and in
+    /// the active scene, and in that scene at most in its tab, its split view and the routes and sheets
+    /// `edits` names: what one event the fold told `edits` of changed. They are the changes
+    /// ``init(from:to:)`` finds, in the same order, found in time that grows with the change,
+    /// not with the states.
+    init(from old: NavigationState, to new: NavigationState, in scene: String?, edits: FoldEdits) {
+        var changes: [Change] = []
+        if let scene {
+            switch (old.scenes[scene], new.scenes[scene]) {
+            case (nil, let added?):
+                changes.append(.sceneOpened(scene: scene))
+                changes += Self.changes(in: scene, from: SceneState(), to: added)
+            case (_?, nil):
+                changes.append(.sceneClosed(scene: scene))
+            case (let before?, let after?):
+                changes += Self.changes(in: scene, from: before, to: after, edits: edits)
+            case (nil, nil):
+                break
+            }
+        }
+        if old.active != new.active { changes.append(.activeScene(from: old.active, to: new.active)) }
+        self.changes = changes
+    }
+
+    /// ``changes(in:from:to:)`` of a scene whose stacks and sheets differ only where `edits` says.
+    private static func changes(in scene: String, from old: SceneState, to new: SceneState, edits: FoldEdits) -> [Change] {
+        var changes: [Change] = []
+        if old.tab != new.tab { changes.append(.tab(scene: scene, from: old.tab, to: new.tab)) }
+        // The routes changed: a sheet's stack, found as the fold finds it, or else the scene's.
+        var sheetStacks: [(sheet: Int, kept: Int)] = []
+        for (stack, kept) in edits.routes.sorted(by: { $0.stack < $1.stack }) {
+            if let sheet = new.sheets.lastIndex(where: { $0.id == stack }) {
+                sheetStacks.append((sheet, kept))
+            } else if let change = stackChange(scene, stack, old.stacks[stack] ?? [], new.stacks[stack] ?? [], kept: kept) {
+                changes.append(change)
+            }
+        }
+        // The sheets both have: all of them unless the sheets changed.
+        var shared = min(edits.keptSheets ?? new.sheets.count, old.sheets.count, new.sheets.count)
+        while shared < min(old.sheets.count, new.sheets.count),
+              old.sheets[shared].id == new.sheets[shared].id, old.sheets[shared].root == new.sheets[shared].root {
+            shared += 1
+        }
+        for (sheet, kept) in sheetStacks.sorted(by: { $0.sheet < $1.sheet }) where sheet < shared {
+            if let change = stackChange(scene, new.sheets[sheet].id, old.sheets[sheet].stack, new.sheets[sheet].stack, kept: kept) { changes.append(change) }
+        }
+        for sheet in old.sheets[shared...].reversed() { changes.append(.sheetDismissed(scene: scene, sheet: sheet)) }
+        for sheet in new.sheets[shared...] {
+            changes.append(.sheetPresented(scene: scene, sheet: sheet))
+            if let change = stackChange(scene, sheet.id, [], sheet.stack) { changes.append(change) }
+        }
+        if old.split != new.split { changes.append(.split(scene: scene, from: old.split, to: new.split)) }
+        return changes
     }
 }
 

@@ -3,7 +3,8 @@ import Dispatch
 /// Time travel through a log: the navigation state at any seq or moment, stepping forward and back.
 ///
 /// Opening a timeline brings the log's snapshot index up to date (building it on first need), so
-/// that seeking anywhere folds at most ``interval`` events from the nearest state before it.
+/// that seeking anywhere folds at most ``interval`` events from the nearest state before it (or,
+/// where the state holds more routes than that, about as many events as it holds).
 /// Stepping back refolds from that state the events already read, without reading the log again.
 /// Every event goes through ``Projection/fold(_:_:)``.
 ///
@@ -94,7 +95,7 @@ public final class Timeline {
     ///
     /// - Throws: ``NavigationHistoryError`` with code `noInput` when the log holds no such seq;
     ///   what reading the log throws.
-    /// - Complexity: O(``interval``) events read and folded, at most.
+    /// - Complexity: O(``interval`` + *s*) events read and folded, at most, for a state of *s* routes.
     public func seek(to target: Int) throws {
         guard let firstSeq, let lastSeq, target >= firstSeq - 1, target <= lastSeq else {
             throw NavigationHistoryError(code: .noInput, message: "no seq \(target) in this log (it holds \(firstSeq.map { "\($0)...\(lastSeq ?? $0)" } ?? "no events"))", path: path)
@@ -112,7 +113,7 @@ public final class Timeline {
         // Stepping on from the current state reads the whole interval once; a jump reads only
         // what it needs.
         let stepping = target == seq + 1 && window?.entry.seq == entry.seq
-        let next = index.entry(atOrBefore: entry.seq + interval).flatMap { $0.seq > entry.seq ? $0.seq : nil }
+        let next = index.entry(after: entry.seq)?.seq
         let end = stepping ? next ?? Int.max : target
         try read(from: entry, events: (end == Int.max ? interval : end - entry.seq) + 1, folding: { $0.seq <= target }) { $0.seq < end }
     }
@@ -141,15 +142,19 @@ public final class Timeline {
         return true
     }
 
-    /// Calls `body` with each event from `first` through `last`, the state before it and after it,
-    /// and its anomaly, reading the log once from the nearest state before `first`.
-    public func replay(from first: Int, through last: Int,
-                       _ body: (_ event: NavigationEvent, _ before: NavigationState, _ after: NavigationState, _ anomaly: Projection.Anomaly?) throws -> Void) throws {
+    /// Calls `body` with each event from `first` through `last` as a ``ReplayStep``: the event, the
+    /// states before and after it, its anomaly and what it changed; reading the log once from the
+    /// nearest state before `first`.
+    ///
+    /// - Complexity: O(*n* + *c*) for *n* events read and *c* routes and sheets they change, besides
+    ///   the fold's own work: what each event changed is found without comparing or copying the
+    ///   states, so that a session thousands of pushes deep replays in time that grows with its
+    ///   events. (A `body` that keeps the states it is given makes the fold copy what it changes.)
+    public func replay(from first: Int, through last: Int, _ body: (_ step: ReplayStep) throws -> Void) throws {
         try replay(from: first, through: last, retried: false, body)
     }
 
-    private func replay(from first: Int, through last: Int, retried: Bool,
-                        _ body: (NavigationEvent, NavigationState, NavigationState, Projection.Anomaly?) throws -> Void) throws {
+    private func replay(from first: Int, through last: Int, retried: Bool, _ body: (ReplayStep) throws -> Void) throws {
         guard let firstSeq, first <= last else { return }
         let start = max(first, firstSeq)
         var state: NavigationState
@@ -164,6 +169,7 @@ public final class Timeline {
             state = NavigationState()
             from = nil
         }
+        var steps: DiffingFold?
         var stale = false
         var reader = LogReader(path: path, mode: mode)
         reader.readsAhead = false   // it stops at `last`, often within the first block
@@ -181,9 +187,12 @@ public final class Timeline {
                 Projection.fold(&state, event)
                 return true
             }
-            let before = state
-            let anomaly = Projection.fold(&state, event)
-            try body(event, before, state, anomaly)
+            if steps == nil {
+                steps = DiffingFold(state)
+                state = NavigationState()   // for the steps' states to be changed in place
+            }
+            let (anomaly, changes) = steps!.fold(event)
+            try body(ReplayStep(event: event, before: steps!.before, after: steps!.after, anomaly: anomaly, changes: changes))
             return true
         }
         // An entry still waiting for its event got none: the log was cut short under the index.
@@ -234,7 +243,7 @@ public final class Timeline {
         // Read about as many bytes as the events take: the interval's own line length when the next
         // entry is in the same file. A short estimate only costs a second read.
         var lineBytes = averageLineBytes
-        if let next = index.entry(atOrBefore: entry.seq + interval), next.seq > entry.seq, next.file == entry.file {
+        if let next = index.entry(after: entry.seq), next.file == entry.file {
             lineBytes = max(16, (next.offset - entry.offset) / (next.seq - entry.seq))
         }
         let estimate = expected * lineBytes * 17 / 16 + 4096
@@ -302,6 +311,21 @@ public final class Timeline {
         }
         self.position = position
     }
+}
+
+/// One event of a replay: the event, the states before and after it, its anomaly, and what it
+/// changed.
+public struct ReplayStep {
+    /// The event.
+    public var event: NavigationEvent
+    /// The state before the event.
+    public var before: NavigationState
+    /// The state after the event.
+    public var after: NavigationState
+    /// Whether the event did not fit the state before it, and how; it then changed nothing.
+    public var anomaly: Projection.Anomaly?
+    /// What the event changed: what `StateDiff(from: before, to: after)` finds.
+    public var changes: [StateDiff.Change]
 }
 
 /// Where a timeline stands: the state after the event at `seq`, and what folding to it met.

@@ -3,8 +3,8 @@ import NavigationAnalytics
 import NavigationHistory
 
 /// Everything the HTML report shows, gathered in one pass over the log: the overview, the flow, the
-/// screens, the funnels, the crash-adjacent paths, and the sessions to replay (their events kept,
-/// their states folded afterwards from each session's first state).
+/// screens, the funnels, the crash-adjacent paths, and the sessions to replay (their events read
+/// again at the end, each step embedded as what it changed).
 struct ReportData {
     struct Options {
         var recent = 10
@@ -13,7 +13,43 @@ struct ReportData {
         var steps = 5
         var top = 6
         var crashPaths = 3
+        /// The events of one session the page replays at most.
         var maximumSteps = 2000
+        /// The bytes of replays the page embeds at most: the sessions after are left out.
+        var maximumReplayBytes = 16 << 20
+    }
+
+    /// What the page leaves out of the sessions it was to replay, to stay small.
+    struct LeftOut {
+        /// The sessions of which only the first events are replayed: their id, the events
+        /// replayed, the events they have, and whether the page's bytes ran out (else the
+        /// session's own limit of steps).
+        var cut: [(id: String, replayed: Int, events: Int, bytesRanOut: Bool)] = []
+        /// The sessions left out, and their events.
+        var omitted: [(id: String, events: Int)] = []
+
+        /// What the page left out, in sentences that say how to see it (for the notes on standard
+        /// error), the log at `path` and the page `output`.
+        func notes(_ settings: Options, path: String, output: String) -> [String] {
+            func list(_ ids: [String]) -> String { ids.prefix(5).joined(separator: ", ") + (ids.count > 5 ? " and \(ids.count - 5) more" : "") }
+            let bytes = settings.maximumReplayBytes >= 1 << 20 ? "\(settings.maximumReplayBytes >> 20) MiB" : "\(settings.maximumReplayBytes >> 10) KiB"
+            var notes: [String] = []
+            let long = cut.filter { !$0.bytesRanOut }.map(\.id)
+            if !long.isEmpty {
+                notes.append("the replays of \(long.count == 1 ? "session" : "sessions") \(list(long)) show their first \(settings.maximumSteps) events"
+                             + " (the page replays at most \(settings.maximumSteps) events a session); `navlog replay \(path) --session ID` shows all of one")
+            }
+            if let cut = cut.first(where: \.bytesRanOut) {
+                notes.append("the replay of session \(cut.id) shows its first \(cut.replayed) of \(cut.events) events (the page embeds at most"
+                             + " \(bytes) of replays); `navlog replay \(path) --session \(cut.id)` shows them all")
+            }
+            if !omitted.isEmpty {
+                let ids = omitted.map(\.id)
+                notes.append("left out the replays of \(ids.count == 1 ? "session" : "\(ids.count) sessions") \(list(ids)) (the page embeds at most"
+                             + " \(bytes) of replays); `navlog report \(path) -o \(output) --session ID --recent 0` embeds one")
+            }
+            return notes
+        }
     }
 
     var report = ReadReport(mode: .tolerateTornTail)
@@ -27,8 +63,13 @@ struct ReportData {
     private var replays: [Replay] = []
     /// In how many chunks the log was read at once; 1 when in order.
     private(set) var chunks = 1
+    /// How many of the views ended before they began (the clock went back while they were visible).
+    private(set) var clockWentBack = 0
 
-    init(options: Options) {
+    private let options: Options
+
+    init(options: ReportData.Options) {
+        self.options = options
         gathered = Gathering(options: options)
     }
 
@@ -39,7 +80,7 @@ struct ReportData {
         defer { progress.finish() }
         let run = try ViewStream.run(gathered, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
                                      threads: threads, chunkedFrom: chunkedFrom, progress: progress.enabled ? progress.add : nil)
-        (gathered, report, chunks) = (run.query, run.report, run.chunks)
+        (gathered, report, chunks, clockWentBack) = (run.query, run.report, run.chunks, run.clockWentBack)
         // The sessions to replay are a few: their events are read again, from where each began.
         let (files, segmented) = try LogFiles.resolve(path)
         replays = try gathered.replays.map { try $0.readingEvents(of: path, files: files, segmented: segmented, mode: mode) }
@@ -50,8 +91,8 @@ struct ReportData {
         sessions = gathered.tracker.sessions.filter { sessionFilter.admits(start: $0.start, app: $0.app, session: $0.id, scene: "") }
     }
 
-    /// The report's data as one JSON object.
-    func json(path: String, filter: AnalyticsFilter) -> [UInt8] {
+    /// The report's data as one JSON object, and what it leaves out of the sessions to replay.
+    func json(path: String, filter: AnalyticsFilter) -> (bytes: [UInt8], leftOut: LeftOut) {
         var w = JSONWriter(capacity: 1 << 20)
         w.raw("{")
         w.key("format", first: true); w.integer(1)
@@ -113,37 +154,124 @@ struct ReportData {
         w.array(exits.crashPathRows.prefix(20)) { w, row in
             w.raw("{"); w.key("path", first: true); w.value(.array(row.screens.map { .string($0) })); w.key("sessions"); w.integer(row.sessions); w.raw("}")
         }
-        w.key("replays")
-        let endingsByID = Dictionary(sessions.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-        w.array(replays) { w, replay in
-            w.raw("{"); w.key("id", first: true); w.string(replay.id)
-            w.key("ending"); w.string(endingsByID[replay.id]?.ending.rawValue ?? "open")
-            w.key("app"); if let app = endingsByID[replay.id]?.app { w.string(app) } else { w.raw("null") }
-            w.key("steps")
-            var state = replay.start
-            w.array(replay.events) { w, event in
-                Projection.fold(&state, event)
-                w.raw("{"); w.key("seq", first: true); w.integer(event.seq)
-                w.key("ts"); w.timestamp(event.timestamp)
-                w.key("event"); w.string(TimelineOutput.summary(event))
-                w.key("state"); w.state(state)
-                // What each scene shows, as the format defines it, so the page need not work it out.
-                w.key("visible"); w.raw("{")
-                for (j, name) in state.scenes.keys.sorted().enumerated() {
-                    let screen = state.scenes[name]!.visibleScreen
-                    w.key(named: name, first: j == 0); w.raw("{")
-                    w.key("source", first: true); w.string(screen.source.rawValue)
-                    w.key("stack"); if let stack = screen.stack { w.string(stack) } else { w.raw("null") }
-                    w.key("route"); w.string(screen.route.text)
-                    w.raw("}")
-                }
-                w.raw("}")
-                w.raw("}")
+        w.key("clockWentBack"); w.integer(clockWentBack)
+        w.key("recent"); w.integer(options.recent)
+        w.key("maximumSteps"); w.integer(options.maximumSteps)
+        w.key("maximumReplayBytes"); w.integer(options.maximumReplayBytes)
+        let leftOut = replays(into: &w)
+        w.raw("}")
+        return (w.bytes, leftOut)
+    }
+
+    /// Writes the sessions to replay, as `"replays"` and `"omitted"`, until they take
+    /// ``Options/maximumReplayBytes``: each with its first state and its steps, each step what its
+    /// event changed (or, when it replaced the state, the state after it) and what the scenes it
+    /// changed show after it. The page applies the changes in turn; it computes nothing about
+    /// navigation.
+    private func replays(into w: inout JSONWriter) -> LeftOut {
+        var leftOut = LeftOut()
+        let summaries = Dictionary(sessions.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        w.key("replays"); w.raw("[")
+        let start = w.bytes.count
+        var written = 0
+        for replay in replays {
+            guard w.bytes.count - start < options.maximumReplayBytes else {
+                leftOut.omitted.append((replay.id, replay.events))
+                continue
             }
+            if written > 0 { w.raw(",") }
+            written += 1
+            w.raw("{"); w.key("id", first: true); w.string(replay.id)
+            w.key("ending"); w.string(summaries[replay.id]?.ending.rawValue ?? "open")
+            w.key("app"); if let app = summaries[replay.id]?.app { w.string(app) } else { w.raw("null") }
+            w.key("events"); w.integer(replay.events)
+            w.key("start"); w.raw("{")
+            w.key("state", first: true); w.state(replay.start)
+            w.key("visible"); Self.visible(replay.start, replay.start.scenes.keys.sorted(), into: &w)
+            w.raw("}")
+            w.key("steps"); w.raw("[")
+            var fold = DiffingFold(replay.start)
+            var steps = 0
+            for event in replay.replayed {
+                if w.bytes.count - start >= options.maximumReplayBytes { break }
+                if steps > 0 { w.raw(",") }
+                steps += 1
+                Self.step(event, folding: &fold, into: &w)
+            }
+            w.raw("]")
+            w.raw("}")
+            if steps < replay.events {
+                leftOut.cut.append((replay.id, steps, replay.events, bytesRanOut: steps < replay.replayed.count))
+            }
+        }
+        w.raw("]")
+        w.key("omitted")
+        w.array(leftOut.omitted) { w, session in
+            w.raw("{"); w.key("id", first: true); w.string(session.id); w.key("events"); w.integer(session.events); w.raw("}")
+        }
+        return leftOut
+    }
+
+    /// One step of a replay: the event, and what it changed, folded into `fold`.
+    private static func step(_ event: NavigationEvent, folding fold: inout DiffingFold, into w: inout JSONWriter) {
+        let (anomaly, changes) = fold.fold(event)
+        w.raw("{"); w.key("seq", first: true); w.integer(event.seq)
+        w.key("ts"); w.timestamp(event.timestamp)
+        w.key("event"); w.string(TimelineOutput.summary(event))
+        if let anomaly { w.key("anomaly"); w.string(anomaly.kind.rawValue) }
+        if event.action.changesEveryScene {
+            w.key("state"); w.state(fold.after)
+            w.key("visible"); visible(fold.after, fold.after.scenes.keys.sorted(), into: &w)
+        } else {
+            // A stack change names a sheet's stack by the sheet's id: the page gets the sheet's
+            // place, found as the fold finds it (the topmost sheet of that id).
+            w.key("changes")
+            w.array(changes) { w, change in
+                var sheet: Int?
+                if case .stack(let scene, let stack, _, _) = change {
+                    sheet = fold.after.scenes[scene]?.sheets.lastIndex { $0.id == stack }
+                }
+                w.change(change, sheet: sheet)
+            }
+            var scenes: [String] = []
+            for change in changes {
+                if let scene = change.scene, !scenes.contains(scene) { scenes.append(scene) }
+            }
+            w.key("visible"); visible(fold.after, scenes, into: &w)
+        }
+        w.raw("}")
+    }
+
+    /// What each of `scenes` shows in `state`, as the format defines it (null for a scene not
+    /// open), so that the page need not work it out.
+    private static func visible(_ state: NavigationState, _ scenes: [String], into w: inout JSONWriter) {
+        w.raw("{")
+        for (k, name) in scenes.enumerated() {
+            w.key(named: name, first: k == 0)
+            guard let screen = state.scenes[name]?.visibleScreen else {
+                w.raw("null")
+                continue
+            }
+            w.raw("{")
+            w.key("source", first: true); w.string(screen.source.rawValue)
+            w.key("stack"); if let stack = screen.stack { w.string(stack) } else { w.raw("null") }
+            w.key("route"); w.string(screen.route.text)
             w.raw("}")
         }
         w.raw("}")
-        return w.bytes
+    }
+}
+
+extension StateDiff.Change {
+    /// The scene the change is in; nil for a change of the active scene.
+    fileprivate var scene: String? {
+        switch self {
+        case .sceneOpened(let scene), .sceneClosed(let scene), .tab(let scene, _, _), .stack(let scene, _, _, _),
+             .sheetPresented(let scene, _), .sheetDismissed(let scene, _), .split(let scene, _, _):
+            scene
+        case .activeScene:
+            nil
+        }
     }
 }
 
@@ -156,7 +284,9 @@ private struct Replay: Sendable {
     var first: EventPosition?
     var count = 0
     var lastSeq = 0
-    var events: [NavigationEvent] = []
+    /// How many events (not snapshots) the session has.
+    var events = 0
+    var replayed: [NavigationEvent] = []
 
     /// This replay with its events, read again from the log at `path` (its `files`) from where
     /// the first one is: the `count` events from it on that are not snapshots (a session's events
@@ -174,12 +304,12 @@ private struct Replay: Sendable {
             return events
         }
         var replay = self
-        replay.events = try events(from: first)
-        if replay.events.count < count || replay.events.last?.seq != lastSeq {
+        replay.replayed = try events(from: first)
+        if replay.replayed.count < count || replay.replayed.last?.seq != lastSeq {
             // A reading from the middle of a file judged a line as the reading in order did not:
             // whether lines must carry a `crc` is the file's first line's to say. From the
             // file's start, then.
-            replay.events = try events(from: EventPosition(file: first.file, offset: 0, line: 1))
+            replay.replayed = try events(from: EventPosition(file: first.file, offset: 0, line: 1))
         }
         return replay
     }
@@ -230,7 +360,9 @@ private struct Gathering: PositionedViewQuery {
 
     mutating func see(_ event: NavigationEvent, at position: EventPosition) {
         tracker.consume(event)
-        guard !event.isSnapshot, current!.count < limit else { return }
+        guard !event.isSnapshot else { return }
+        current!.events += 1
+        guard current!.count < limit else { return }
         if current!.first == nil { current!.first = position }
         current!.count += 1
         current!.lastSeq = event.seq

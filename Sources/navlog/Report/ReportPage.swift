@@ -1,8 +1,10 @@
 import Foundation
 
 /// The report's page: one self-contained HTML file — inline CSS, JavaScript and SVG, no network —
-/// that renders the data `ReportData` gathers. The page computes nothing about navigation: every
-/// state and visible screen it shows was folded by the library.
+/// that renders the data `ReportData` gathers. The page computes nothing about navigation: a
+/// replay's steps are the changes the library's fold found, which the page applies in turn (a
+/// route removed from a stack's top, a sheet presented), and every visible screen it shows was
+/// found by the library.
 enum ReportPage {
     /// The HTML page around `data` (the report's JSON).
     static func html(title: String, data: [UInt8]) -> [UInt8] {
@@ -67,6 +69,7 @@ enum ReportPage {
         .stack ol { margin: 0; padding-left: 1.5rem; }
         .visible { background: var(--accent-soft); border-left: 3px solid var(--accent); padding-left: .3rem; font-weight: 600; }
         #errors:empty { display: none; } #errors { color: var(--bad); }
+        .note:empty { display: none; } .note { border-left: 3px solid var(--bad); padding-left: .5rem; }
         </style>
         </head>
         <body>
@@ -79,7 +82,8 @@ enum ReportPage {
         <p class="muted" id="apps"></p><div id="per-day"></div></section>
         <section aria-labelledby="flow-h"><h2 id="flow-h">Flow from session start</h2>
         <p class="muted">The most common screens at each step of a path, the rest as “other”. Hover a link for its count.</p><div id="flow" class="scroll" tabindex="0" role="region" aria-label="Flow diagram, scrollable"></div></section>
-        <section aria-labelledby="screens-h"><h2 id="screens-h">Screens</h2><p class="muted">Sort by a column with its button.</p><div id="screens" class="scroll" tabindex="0" role="region" aria-label="Screens table, scrollable"></div></section>
+        <section aria-labelledby="screens-h"><h2 id="screens-h">Screens</h2><p class="muted">Sort by a column with its button.</p>
+        <p class="note" id="clock-went-back"></p><div id="screens" class="scroll" tabindex="0" role="region" aria-label="Screens table, scrollable"></div></section>
         <section aria-labelledby="funnels-h"><h2 id="funnels-h">Funnels</h2><div id="funnels"></div></section>
         <section aria-labelledby="crash-h"><h2 id="crash-h">Before a crash</h2><p class="muted">The last screens of sessions that ended uncleanly.</p><ol id="crash-paths"></ol></section>
         <section aria-labelledby="replay-h"><h2 id="replay-h">Session replay</h2>
@@ -90,6 +94,9 @@ enum ReportPage {
         <button type="button" id="next" aria-label="Next event">Next ▶</button>
         <output id="step-label" for="step"></output>
         </div>
+        <p class="note" id="replay-missing" role="status"></p>
+        <p class="note" id="replay-cut"></p>
+        <p class="note" id="replay-omitted"></p>
         <p id="event" aria-live="polite"></p>
         <div class="scenes" id="scenes"></div>
         </section>
@@ -217,6 +224,12 @@ enum ReportPage {
       };
       render();
       document.getElementById("screens").append(table);
+      if (data.clockWentBack > 0) {
+        const one = data.clockWentBack === 1;
+        document.getElementById("clock-went-back").textContent = `${fmt(data.clockWentBack)} view${one ? "" : "s"} ended before ` +
+          `${one ? "it" : "they"} began: the device's clock went back while ${one ? "it was" : "they were"} visible. ` +
+          `${one ? "It counts as a view" : "They count as views"}, with a dwell of 0.`;
+      }
     })();
 
     // Funnels.
@@ -243,46 +256,124 @@ enum ReportPage {
       for (const p of data.crashPaths) list.append(el("li", {}, `${p.path.join(" → ")} — ${fmt(p.sessions)} sessions`));
     })();
 
-    // Session replayer.
+    // Session replayer. Each step holds what its event changed, as the library's fold found it
+    // (or, when the event replaced the state, the state after it), and what the scenes it changed
+    // show. A state is the session's first state with the steps up to it applied in turn, from
+    // the nearest state kept on the way (one every 256 steps).
     const select = document.getElementById("session-select"), range = document.getElementById("step");
     const sessions = data.replays;
-    for (const [i, s] of sessions.entries()) select.append(el("option", { value: i }, `${s.id} (${s.steps.length} events, ${s.ending}${s.app ? ", app " + s.app : ""})`));
+    const fmtEvents = n => `${fmt(n)} event${n === 1 ? "" : "s"}`;
+    for (const [i, s] of sessions.entries()) {
+      const shown = s.steps.length < s.events ? `${fmt(s.steps.length)} of ${fmtEvents(s.events)}` : fmtEvents(s.events);
+      select.append(el("option", { value: i }, `${s.id} (${shown}, ${s.ending}${s.app ? ", app " + s.app : ""})`));
+    }
+    if (data.omitted.length > 0) {
+      document.getElementById("replay-omitted").textContent =
+        `Left out to keep the page under ${fmt(data.maximumReplayBytes / 1048576)} MiB of replays: ` +
+        data.omitted.map(s => `${s.id} (${fmtEvents(s.events)})`).join(", ") +
+        `. To replay one here: navlog report ${data.log} -o FILE --session ID --recent 0.`;
+    }
+    const clone = value => structuredClone(value);
+    const apply = (at, step) => {
+      if (step.state) {
+        at.state = clone(step.state);
+        at.visible = { ...step.visible };
+        return;
+      }
+      const scenes = at.state.scenes;
+      for (const c of step.changes) {
+        const scene = scenes[c.scene];
+        switch (c.change) {
+          case "sceneOpened": scenes[c.scene] = { tab: null, stacks: {}, sheets: [] }; break;
+          case "sceneClosed": delete scenes[c.scene]; break;
+          case "activeScene": at.state.active = c.to; break;
+          case "tab": scene.tab = c.to; break;
+          case "stack": {
+            const routes = c.sheet === undefined ? (scene.stacks[c.stack] ??= []) : scene.sheets[c.sheet].stack;
+            routes.length -= c.removed.length;
+            for (const route of c.added) routes.push(route);
+            break;
+          }
+          case "sheetPresented": scene.sheets.push({ id: c.sheet, style: c.style, root: c.root, stack: [] }); break;
+          case "sheetDismissed": scene.sheets.pop(); break;
+          case "split":
+            if (c.visibility === null) delete scene.split;
+            else scene.split = { sidebar: c.sidebar, content: c.content, visibility: c.visibility };
+            break;
+        }
+      }
+      for (const [name, visible] of Object.entries(step.visible)) {
+        if (visible === null) delete at.visible[name]; else at.visible[name] = visible;
+      }
+    };
+    const every = 256, folded = new Map();
+    // The state and visible screens after step `index` of session `s`.
+    const stateAt = (s, index) => {
+      const session = sessions[s];
+      let memo = folded.get(s);
+      if (!memo) {
+        memo = { kept: [{ state: clone(session.start.state), visible: { ...session.start.visible } }], at: null, index: -1 };
+        folded.set(s, memo);
+      }
+      let at, next;
+      if (memo.at && memo.index <= index) {
+        at = memo.at; next = memo.index + 1;
+      } else {
+        const k = Math.min(Math.floor((index + 1) / every), memo.kept.length - 1);
+        at = clone(memo.kept[k]); next = k * every;
+      }
+      for (let i = next; i <= index; i++) {
+        apply(at, session.steps[i]);
+        if ((i + 1) % every === 0 && memo.kept.length === (i + 1) / every) memo.kept.push(clone(at));
+      }
+      memo.at = at; memo.index = index;
+      return at;
+    };
+    window.navlogReplay = { stateAt };   // for Tools/report-check.py, which compares the states with navlog's
+    const routeText = r => r.screen + (r.id ? `(${r.id})` : "");
     const show = () => {
-      const session = sessions[Number(select.value)];
-      if (!session) { document.getElementById("event").textContent = "No session to replay."; return; }
+      const s = Number(select.value), session = sessions[s];
+      if (!session || session.steps.length === 0) { document.getElementById("event").textContent = "No session to replay."; return; }
       const index = Math.min(Number(range.value), session.steps.length - 1);
       const step = session.steps[index];
+      const { state, visible: shown } = stateAt(s, index);
       document.getElementById("step-label").textContent = `${index + 1} / ${session.steps.length}`;
-      document.getElementById("event").textContent = `seq ${step.seq} · ${step.ts} · ${step.event}`;
+      document.getElementById("event").textContent = `seq ${step.seq} · ${step.ts} · ${step.event}` + (step.anomaly ? ` (anomaly: ${step.anomaly})` : "");
+      document.getElementById("replay-cut").textContent = session.steps.length < session.events
+        ? `This replay shows the first ${fmt(session.steps.length)} of the session's ${fmtEvents(session.events)} (the page replays at most ` +
+          `${fmt(data.maximumSteps)} events a session, and ${fmt(data.maximumReplayBytes / 1048576)} MiB in all); ` +
+          `navlog replay ${data.log} --session ${session.id} shows them all.`
+        : "";
       const scenes = document.getElementById("scenes");
       scenes.replaceChildren();
-      for (const [name, scene] of Object.entries(step.state.scenes)) {
-        const visible = step.visible[name] ?? {};
+      for (const name of Object.keys(state.scenes).sort()) {
+        const scene = state.scenes[name], visible = shown[name] ?? {};
+        let marked = false;
+        const mark = isVisible => { marked ||= isVisible; return isVisible ? { class: "visible", "aria-current": "true" } : {}; };
         const box = el("section", { class: "scene", "aria-label": "Scene " + name, "data-scene": name },
-          el("h3", {}, `Scene ${name}${step.state.active === name ? " (active)" : ""}`));
-        for (const [stack, routes] of Object.entries(scene.stacks)) {
-          const selected = scene.tab === stack;
+          el("h3", {}, `Scene ${name}${state.active === name ? " (active)" : ""}`));
+        // A stack is shown once it holds a route, and the selected tab's always.
+        const stacks = Object.keys(scene.stacks).filter(id => scene.stacks[id].length > 0 || id === scene.tab);
+        if (scene.tab !== null && !stacks.includes(scene.tab)) stacks.push(scene.tab);
+        for (const stack of stacks.sort()) {
+          const routes = scene.stacks[stack] ?? [];
           const list = el("ol");
-          routes.forEach((r, i) => {
-            const text = r.screen + (r.id ? `(${r.id})` : "");
-            const isVisible = visible.source === "stack" && visible.stack === stack && i === routes.length - 1;
-            list.append(el("li", isVisible ? { class: "visible", "aria-current": "true" } : {}, text));
-          });
-          if (routes.length === 0) list.append(el("li", visible.source === "root" && visible.stack === stack ? { class: "visible", "aria-current": "true" } : {}, "(root)"));
-          box.append(el("div", { class: "stack", "data-stack": stack }, el("h4", {}, `${stack}${selected ? " — selected tab" : ""}`), list));
+          routes.forEach((r, i) => list.append(el("li", mark(visible.source === "stack" && visible.stack === stack && i === routes.length - 1), routeText(r))));
+          if (routes.length === 0) list.append(el("li", mark(visible.source === "root" && visible.stack === stack), "(root)"));
+          box.append(el("div", { class: "stack", "data-stack": stack }, el("h4", {}, `${stack}${scene.tab === stack ? " — selected tab" : ""}`), list));
         }
         scene.sheets.forEach((sheet, k) => {
           const list = el("ol");
           const top = k === scene.sheets.length - 1;
-          list.append(el("li", top && sheet.stack.length === 0 ? { class: "visible", "aria-current": "true" } : {}, `${sheet.root.screen}${sheet.root.id ? "(" + sheet.root.id + ")" : ""} [root]`));
-          sheet.stack.forEach((r, i) => list.append(el("li", top && i === sheet.stack.length - 1 ? { class: "visible", "aria-current": "true" } : {}, r.screen + (r.id ? `(${r.id})` : ""))));
+          list.append(el("li", mark(top && sheet.stack.length === 0), `${routeText(sheet.root)} [root]`));
+          sheet.stack.forEach((r, i) => list.append(el("li", mark(top && i === sheet.stack.length - 1), routeText(r))));
           box.append(el("div", { class: "stack sheet", "data-stack": sheet.id }, el("h4", {}, `Sheet ${sheet.id} (${sheet.style})`), list));
         });
         if (scene.split) box.append(el("p", {}, `Split view: sidebar ${scene.split.sidebar?.screen ?? "none"}, content ${scene.split.content?.screen ?? "none"}`));
-        if (!["stack", "sheet", "root"].includes(visible.source)) box.append(el("p", { class: "visible", "aria-current": "true" }, "Visible: " + visible.route));
+        if (!marked && visible.route) box.append(el("p", { class: "visible", "aria-current": "true" }, "Visible: " + visible.route));
         scenes.append(box);
       }
-      if (Object.keys(step.state.scenes).length === 0) scenes.append(el("p", { class: "muted" }, "No open scene."));
+      if (Object.keys(state.scenes).length === 0) scenes.append(el("p", { class: "muted" }, "No open scene."));
     };
     const choose = (session, step) => {
       select.value = String(session);
@@ -290,7 +381,7 @@ enum ReportPage {
       range.value = String(step);
       show();
     };
-    select.addEventListener("change", () => choose(Number(select.value), 0));
+    select.addEventListener("change", () => { document.getElementById("replay-missing").textContent = ""; choose(Number(select.value), 0); });
     range.addEventListener("input", show);
     document.getElementById("prev").addEventListener("click", () => { range.value = String(Math.max(0, Number(range.value) - 1)); show(); });
     document.getElementById("next").addEventListener("click", () => { range.value = String(Math.min(Number(range.max), Number(range.value) + 1)); show(); });
@@ -300,10 +391,20 @@ enum ReportPage {
       if (e.key === "ArrowLeft") document.getElementById("prev").click();
       if (e.key === "ArrowRight") document.getElementById("next").click();
     });
-    // #session=ID&step=N (1-based) chooses the replay, so a link can point at a moment.
+    // #session=ID&step=N (1-based) chooses the replay, so a link can point at a moment. A session
+    // the page does not hold is said to be missing, with how to add it.
     const fragment = new URLSearchParams(location.hash.slice(1));
-    const wanted = sessions.findIndex(s => s.id === fragment.get("session"));
-    choose(wanted >= 0 ? wanted : 0, Math.max(0, Number(fragment.get("step") ?? 1) - 1));
+    const asked = fragment.get("session");
+    const wanted = sessions.findIndex(s => s.id === asked);
+    if (asked !== null && wanted < 0) {
+      const omitted = data.omitted.some(s => s.id === asked);
+      document.getElementById("replay-missing").textContent =
+        `Session ${asked} is not in this page: ` +
+        (omitted ? "it was left out to keep the page small. "
+                 : `the page replays the sessions named with --session and the ${fmt(data.recent)} most recent. `) +
+        `To add it: navlog report ${data.log} -o FILE --session ${asked}` + (omitted ? " --recent 0." : ".");
+    }
+    choose(wanted >= 0 ? wanted : 0, wanted >= 0 ? Math.max(0, Number(fragment.get("step") ?? 1) - 1) : 0);
     document.body.dataset.renderMs = performance.now().toFixed(1);
     document.body.dataset.ready = "true";
     </script>

@@ -12,14 +12,19 @@ enum ReplayCommand: Subcommand {
         Prints a transcript of a session (or of a range of seqs): for each event, its seq, time and
         what it did, the visible screen of its scene after it, and what changed in the state. With
         --session, only that session's events are shown, narrowed by --from and --to when given.
+        A log may use a session id again (a device whose clock or id source was reset): every run
+        of the id is replayed, in order, each announced as "run K of N" (text) or numbered by the
+        steps' "run" (JSON).
 
         Options:
           --session ID      The session to replay (see `navlog sessions`).
           --from SEQ        The first seq to show.
           --to SEQ          The last seq to show (default: the session's or the log's last).
           --format FORMAT   text (default): one line per event, then its changes indented.
-                            json: {"format": 1, "session", "from", "to", "steps": [{"seq", "ts",
-                            "session", "type", "event", "scene", "visible", "changes", "anomaly"}]}.
+                            json: {"format": 1, "session", "from", "to", "runs": [{"run", "from",
+                            "to"}], "steps": [{"seq", "ts", "session", "run", "type", "event",
+                            "scene", "visible", "changes", "anomaly"}]} ("runs" and "run" with
+                            --session only).
           --strict          Refuse (exit 65) at the first event that does not fit the state.
         \(TimelineOutput.optionsHelp)
         Exit status: 0, 64 on a usage error, 65 on a defect the mode does not tolerate or an anomaly
@@ -33,18 +38,22 @@ enum ReplayCommand: Subcommand {
         let path = input.shown
         let format: OutputFormat = try parsed.choice("--format", default: .text)
         let session = parsed.value("--session")
-        var from = try parsed.integer("--from", range: 1...Int.max)
-        var to = try parsed.integer("--to", range: 1...Int.max)
+        let from = try parsed.integer("--from", range: 1...Int.max)
+        let to = try parsed.integer("--to", range: 1...Int.max)
         guard session != nil || from != nil else { throw UsageError("give --session ID, or a range with --from SEQ") }
         let timeline = try TimelineOutput.open(input.path, parsed)
+        // The seqs replayed: each run of the session's id, narrowed by --from and --to; else one range.
+        let ranges: [(first: Int, last: Int)]
         if let session {
-            guard let found = timeline.sessions.first(where: { $0.id == session }) else {
+            let runs = timeline.sessions.filter { $0.id == session }
+            guard !runs.isEmpty else {
                 throw NavigationHistoryError(code: .noInput, message: "no session '\(session)' in this log (`navlog sessions \(path)` lists them)", path: path)
             }
-            from = max(from ?? found.firstSeq, found.firstSeq)
-            to = min(to ?? found.lastSeq, found.lastSeq)
+            ranges = runs.map { (max(from ?? $0.firstSeq, $0.firstSeq), min(to ?? $0.lastSeq, $0.lastSeq)) }
+        } else {
+            ranges = [(from!, to ?? timeline.lastSeq ?? from!)]
         }
-        let first = from!, last = to ?? timeline.lastSeq ?? first
+        let first = ranges.first!.first, last = ranges.last!.last
         var out = StandardOutput()
         var w = JSONWriter(capacity: 1 << 16)
         if format == .json {
@@ -53,45 +62,57 @@ enum ReplayCommand: Subcommand {
             w.key("session"); if let session { w.string(session) } else { w.raw("null") }
             w.key("from"); w.integer(first)
             w.key("to"); w.integer(last)
-            w.key("steps"); w.raw("[")
-        } else {
-            out.line("\(path): replay of \(session.map { "session \($0), " } ?? "")seq \(first)...\(last)")
-        }
-        var steps = 0
-        try timeline.replay(from: first, through: last) { event, before, after, anomaly in
-            if let session, event.session != session { return }
-            if let anomaly, parsed.has("--strict") {
-                throw NavigationHistoryError(code: .corruptLog, message: "--strict: \(anomaly)", path: path)
-            }
-            let changes = StateDiff(from: before, to: after).changes
-            let scene = event.action.scene ?? after.active
-            let visible = scene.flatMap { after.scenes[$0]?.visibleScreen }
-            switch format {
-            case .text:
-                var line = "\(event.seq)  \(event.timestamp)  \(TimelineOutput.summary(event))"
-                if let scene, let visible { line += "  →  \(scene): \(visible.route.text)" }
-                if let anomaly { line += "  [anomaly: \(anomaly.kind.rawValue)]" }
-                out.line(line)
-                for change in changes { out.line("      \(change)") }
-            case .json:
-                if steps > 0 { w.raw(",") }
-                w.raw("{")
-                w.key("seq", first: true); w.integer(event.seq)
-                w.key("ts"); w.timestamp(event.timestamp)
-                w.key("session"); w.string(event.session)
-                w.key("type"); w.string(event.type)
-                w.key("event"); w.string(TimelineOutput.summary(event))
-                w.key("scene"); if let scene { w.string(scene) } else { w.raw("null") }
-                w.key("visible"); w.optionalRoute(visible?.route)
-                w.key("changes"); w.array(changes) { $0.change($1) }
-                w.key("anomaly"); if let anomaly { w.string(anomaly.description) } else { w.raw("null") }
-                w.raw("}")
-                if w.bytes.count >= 1 << 16 {
-                    out.write(w.bytes)
-                    w.bytes.removeAll(keepingCapacity: true)
+            if session != nil {
+                w.key("runs")
+                w.array(Array(ranges.enumerated())) { w, run in
+                    w.raw("{"); w.key("run", first: true); w.integer(run.offset + 1)
+                    w.key("from"); w.integer(run.element.first); w.key("to"); w.integer(run.element.last); w.raw("}")
                 }
             }
-            steps += 1
+            w.key("steps"); w.raw("[")
+        } else {
+            let runs = ranges.count > 1 ? ", \(ranges.count) runs of the id" : ""
+            out.line("\(path): replay of \(session.map { "session \($0), " } ?? "")seq \(first)...\(last)\(runs)")
+        }
+        var steps = 0
+        for (k, range) in ranges.enumerated() where range.first <= range.last {
+            if ranges.count > 1, format == .text { out.line("run \(k + 1) of \(ranges.count): seq \(range.first)...\(range.last)") }
+            try timeline.replay(from: range.first, through: range.last) { step in
+                let event = step.event
+                if let session, event.session != session { return }
+                if let anomaly = step.anomaly, parsed.has("--strict") {
+                    throw NavigationHistoryError(code: .corruptLog, message: "--strict: \(anomaly)", path: path)
+                }
+                let scene = event.action.scene ?? step.after.active
+                let visible = scene.flatMap { step.after.scenes[$0]?.visibleScreen }
+                switch format {
+                case .text:
+                    var line = "\(event.seq)  \(event.timestamp)  \(TimelineOutput.summary(event))"
+                    if let scene, let visible { line += "  →  \(scene): \(visible.route.text)" }
+                    if let anomaly = step.anomaly { line += "  [anomaly: \(anomaly.kind.rawValue)]" }
+                    out.line(line)
+                    for change in step.changes { out.line("      \(change)") }
+                case .json:
+                    if steps > 0 { w.raw(",") }
+                    w.raw("{")
+                    w.key("seq", first: true); w.integer(event.seq)
+                    w.key("ts"); w.timestamp(event.timestamp)
+                    w.key("session"); w.string(event.session)
+                    if session != nil { w.key("run"); w.integer(k + 1) }
+                    w.key("type"); w.string(event.type)
+                    w.key("event"); w.string(TimelineOutput.summary(event))
+                    w.key("scene"); if let scene { w.string(scene) } else { w.raw("null") }
+                    w.key("visible"); w.optionalRoute(visible?.route)
+                    w.key("changes"); w.array(step.changes) { $0.change($1) }
+                    w.key("anomaly"); if let anomaly = step.anomaly { w.string(anomaly.description) } else { w.raw("null") }
+                    w.raw("}")
+                    if w.bytes.count >= 1 << 16 {
+                        out.write(w.bytes)
+                        w.bytes.removeAll(keepingCapacity: true)
+                    }
+                }
+                steps += 1
+            }
         }
         if format == .json {
             w.raw("]}\n")

@@ -21,7 +21,9 @@ enum ReportCommand: Subcommand {
           Crashes    the most common last K screens before an unclean end
           Replay     the chosen sessions step by step: every scene's tabs, stacks and sheets after each
                      event, the visible screen highlighted; a slider, buttons and the arrow keys; a
-                     link to FILE.html#session=ID&step=N opens at that moment
+                     link to FILE.html#session=ID&step=N opens at that moment. At most 2,000 events
+                     a session and 16 MiB of replays in all: the page and a note on standard error
+                     say what was left out, and how to see it
 
         Options:
           -o FILE          The HTML file to write (required; - is standard output). It is written
@@ -65,9 +67,12 @@ enum ReportCommand: Subcommand {
         let path = input.shown
         var data = ReportData(options: settings)
         try data.gather(input.path, mode: recovery, filter: filter, cleaning: cleaning, idle: idle)
-        let page = ReportPage.html(title: path, data: data.json(path: path, filter: filter))
+        let (json, leftOut) = data.json(path: path, filter: filter)
+        let page = ReportPage.html(title: path, data: json)
         try file.write(page)
         try file.commit()
+        for note in leftOut.notes(settings, path: path, output: output) { Diagnostics.print("\(output): note: \(note)") }
+        AnalyticsOutput.warnOfClock(data.clockWentBack, path: path)
         let summary = "\(output): \(page.count / 1024) KiB; \(counted(data.report.events, "event")), \(counted(data.sessions.count, "session"))"
         if file.path == "-" {
             Diagnostics.print(summary)

@@ -1,3 +1,4 @@
+import Foundation
 import NavigationAnalytics
 import NavigationHistory
 
@@ -55,29 +56,51 @@ enum AnalyticsOutput {
         return style
     }
 
+    /// What reading the screen views found: the reader's report, and how many views ended before
+    /// they began (nil where the rows are not views).
+    struct ViewsRead {
+        var report: ReadReport
+        var clockWentBack: Int? = nil
+    }
+
     /// Reads the screen views of `path` with the common options: filters, path cleaning, idle
-    /// splitting, and the recovery mode (unless `--mode` means something else to the subcommand).
+    /// splitting, and the recovery mode (unless `--mode` means something else to the subcommand);
+    /// warns on standard error of views that ended before they began.
     static func views(_ path: String, _ parsed: Arguments, recoveryModeOption: Bool = true,
                       _ body: (AnalyticsView) throws -> Void) throws -> (ReadReport, AnalyticsFilter) {
         let common = try Common(parsed, recoveryModeOption: recoveryModeOption)
         var progress = Progress(path)
+        var clockWentBack = 0
         // No callback at all when nothing is drawn: a call for every event costs 4% of a query.
         let report = try ViewStream.read(path, mode: common.mode, filter: common.filter, cleaning: common.cleaning, idle: common.idle,
-                                         events: progress.enabled ? { _, _, _ in progress.tick() } : nil, body)
+                                         events: progress.enabled ? { _, _, _ in progress.tick() } : nil) { view in
+            if view.clockWentBack { clockWentBack += 1 }
+            try body(view)
+        }
         progress.finish()
+        warnOfClock(clockWentBack, path: path)
         return (report, common.filter)
     }
 
     /// Runs `query` over the screen views of `path` with the common options, as ``views(_:_:recoveryModeOption:_:)``
     /// reads them, on every core when the log is large.
     static func run<Query: ViewQuery>(_ query: Query, over path: String, _ parsed: Arguments,
-                                      recoveryModeOption: Bool = true) throws -> (Query, ReadReport, AnalyticsFilter) {
+                                      recoveryModeOption: Bool = true) throws -> (Query, ViewsRead, AnalyticsFilter) {
         let common = try Common(parsed, recoveryModeOption: recoveryModeOption)
         let progress = SharedProgress(path)
-        let (result, report) = try ViewStream.run(query, over: path, mode: common.mode, filter: common.filter, cleaning: common.cleaning,
-                                                  idle: common.idle, progress: progress.enabled ? progress.add : nil)
+        let run = try ViewStream.run(query, over: path, mode: common.mode, filter: common.filter, cleaning: common.cleaning, idle: common.idle,
+                                     threads: ProcessInfo.processInfo.activeProcessorCount, chunkedFrom: LogReader.chunkedBytes,
+                                     progress: progress.enabled ? progress.add : nil)
         progress.finish()
-        return (result, report, common.filter)
+        return (run.query, ViewsRead(report: run.report, clockWentBack: run.clockWentBack), common.filter)
+    }
+
+    /// Warns that `count` views ended before they began: the clock went back while they were
+    /// visible. They count, with a dwell of 0.
+    static func warnOfClock(_ count: Int, path: String) {
+        guard count > 0 else { return }
+        Diagnostics.print("\(path): warning: \(count) screen view\(count == 1 ? "" : "s") ended before \(count == 1 ? "it" : "they") began"
+                          + " (the clock went back while \(count == 1 ? "it was" : "they were") visible); counted, with a dwell of 0")
     }
 
     /// The common options' values: filters, path cleaning, idle splitting and the recovery mode
@@ -149,6 +172,16 @@ enum AnalyticsOutput {
     /// after them; in text and CSV, tables after a blank line and the section's name).
     static func print(query: String, path: String, report: ReadReport, filter: AnalyticsFilter, format style: Style,
                       columns: [String], rows: [[Cell]], extra: [(String, Int)] = [], sections: [Section] = []) {
+        print(query: query, path: path, report: ViewsRead(report: report), filter: filter, format: style, columns: columns, rows: rows,
+              extra: extra, sections: sections)
+    }
+
+    /// ``print(query:path:report:filter:format:columns:rows:extra:sections:)`` of views: with, in
+    /// JSON, how many ended before they began (`clock_went_back`), and a warning on standard error
+    /// when any did.
+    static func print(query: String, path: String, report read: ViewsRead, filter: AnalyticsFilter, format style: Style,
+                      columns: [String], rows: [[Cell]], extra: [(String, Int)] = [], sections: [Section] = []) {
+        let report = read.report
         var out = StandardOutput()
         switch style.format {
         case .text:
@@ -166,6 +199,7 @@ enum AnalyticsOutput {
             w.key("format", first: true); w.integer(1)
             w.key("query"); w.string(query)
             for (name, value) in extra { w.key(named: name); w.integer(value) }
+            if let clockWentBack = read.clockWentBack { w.key("clock_went_back"); w.integer(clockWentBack) }
             w.key("rows"); array(columns, rows, into: &w)
             for section in sections { w.key(named: section.name); array(section.columns, section.rows, into: &w) }
             w.raw("}\n")
@@ -179,6 +213,7 @@ enum AnalyticsOutput {
             }
         }
         out.flush()
+        warnOfClock(read.clockWentBack ?? 0, path: path)
     }
 
     private static func table(_ columns: [String], _ rows: [[Cell]], into out: inout StandardOutput) {

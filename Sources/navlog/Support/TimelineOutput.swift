@@ -118,8 +118,9 @@ enum TimelineOutput {
 }
 
 extension JSONWriter {
-    /// A state change as an object: `{"change": KIND, "scene": ..., ...}`.
-    mutating func change(_ change: StateDiff.Change) {
+    /// A state change as an object: `{"change": KIND, "scene": ..., ...}`; a stack change of a
+    /// sheet's stack with `"sheet"`, the sheet's place in the scene's sheets, when it is given.
+    mutating func change(_ change: StateDiff.Change, sheet: Int? = nil) {
         raw("{")
         switch change {
         case .sceneOpened(let scene):
@@ -136,11 +137,12 @@ extension JSONWriter {
             key("to"); if let to { string(to) } else { raw("null") }
         case .stack(let scene, let stack, let removed, let added):
             key("change", first: true); string("stack"); key("scene"); string(scene); key("stack"); string(stack)
+            if let sheet { key("sheet"); integer(sheet) }
             key("removed"); routes(removed)
             key("added"); routes(added)
         case .sheetPresented(let scene, let sheet):
             key("change", first: true); string("sheetPresented"); key("scene"); string(scene)
-            key("sheet"); string(sheet.id); key("root"); route(sheet.root)
+            key("sheet"); string(sheet.id); key("style"); string(sheet.style.rawValue); key("root"); route(sheet.root)
         case .sheetDismissed(let scene, let sheet):
             key("change", first: true); string("sheetDismissed"); key("scene"); string(scene); key("sheet"); string(sheet.id)
         case .split(let scene, _, let to):

@@ -4,6 +4,7 @@
 //   NavlogBench store DIR [--events N] [--synced N] [--json OUT]             (StoreBenchmark.swift)
 //   NavlogBench timeline FILE [--seek-log LOG] [--seeks S] [--json OUT]      (TimelineBenchmark.swift)
 //   NavlogBench restore LOG... [--repeat K] [--calls C] [--json OUT]         (RestoreBenchmark.swift)
+//   NavlogBench cliffs --navlog PATH [--events N] [--repeat K] [--only CASE]  (CliffsBenchmark.swift)
 //
 // Use Tools/bench/run for the whole benchmark (it generates the log and adds DuckDB).
 import Foundation
@@ -17,13 +18,14 @@ import Darwin
 #endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let usage = "Usage: NavlogBench read FILE ... | store DIR ... | timeline FILE ... | restore LOG ...   (--help after any for more)"
+let usage = "Usage: NavlogBench read FILE ... | store DIR ... | timeline FILE ... | restore LOG ... | cliffs --navlog PATH ...   (--help after any for more)"
 do {
     switch arguments.first {
     case "read": exit(try runRead(Array(arguments.dropFirst())))
     case "store": exit(try await runStore(Array(arguments.dropFirst())))
     case "timeline": exit(try runTimeline(Array(arguments.dropFirst())))
     case "restore": exit(try await runRestore(Array(arguments.dropFirst())))
+    case "cliffs": exit(try runCliffs(Array(arguments.dropFirst())))
     case nil, "-h", "--help":
         print(usage)
         exit(0)
