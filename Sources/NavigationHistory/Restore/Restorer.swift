@@ -144,22 +144,24 @@ public struct Restorer: Sendable {
                 break
             }
         }
-        // From there on, every line is judged as the store judges the log's end.
-        var events: [NavigationEvent] = []
-        _ = try LogEnd.damage(of: source.files, crcRequired: try crcRule(source),
-                              from: start?.position ?? EventPosition(file: 0, offset: 0, line: 1)) { event, _ in
-            if event.session != options.currentSession { events.append(event) }
-        }
-        guard let last = events.last else { return Result(state: NavigationState(), from: 0, dropped: [], guardFired: .nothingToRestore) }
+        // From there on, every line is judged as the store judges the log's end, and folded.
         var state = NavigationState()
-        for event in events { Projection.fold(&state, event) }
+        var lastLine: (event: NavigationEvent, position: EventPosition)?
+        _ = try LogEnd.damage(of: source.files, crcRequired: try crcRule(source),
+                              from: start?.position ?? EventPosition(file: 0, offset: 0, line: 1)) { event, position in
+            guard event.session != options.currentSession else { return }
+            Projection.fold(&state, event)
+            lastLine = (event, position)
+        }
+        guard let (last, position) = lastLine else {
+            return Result(state: NavigationState(), from: 0, dropped: [], guardFired: .nothingToRestore)
+        }
+        // The crash-loop guard reads the sessions back from the last event, as far as it needs.
         var loop = LoopCheck(options: options)
-        for event in events.reversed() where !loop.decided { loop.consume(event) }
-        if !loop.decided, let start {
-            var older = LogTail(before: start.position, seq: start.event.seq, in: source.files)
-            while !loop.decided, let line = try older.previous() {
-                if line.event.session != options.currentSession { loop.consume(line.event) }
-            }
+        loop.consume(last)
+        var older = LogTail(before: position, seq: last.seq, in: source.files)
+        while !loop.decided, let line = try older.previous() {
+            if line.event.session != options.currentSession { loop.consume(line.event) }
         }
         var result = Result(state: NavigationState(), from: last.seq, dropped: [], guardFired: nil, session: last.session,
                             sessionEnding: { if case .sessionEnd = last.action { return .clean } else { return .unclean } }())
