@@ -308,26 +308,27 @@ import Darwin
     }
 
     /// Runs navlog with standard input from `input` and returns its exit status and the most
-    /// memory it held (`VmHWM`, its resident peak), read from /proc while it runs.
+    /// memory it held (its resident peak), as the kernel accounts it for a waited child: Python's
+    /// `resource` reads it for the one child it runs. Sampling /proc while navlog ran missed the
+    /// peak of a run shorter than the sampling period.
     func residentPeak(_ arguments: [String], input: String) throws -> (status: Int32, peakBytes: Int) {
+        let script = """
+            import resource, subprocess, sys
+            with open(sys.argv[1]) as stdin:
+                status = subprocess.run(sys.argv[2:], stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+            print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
+            """
         let process = Process()
-        process.executableURL = NavlogRun.binary
-        process.arguments = arguments
-        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, input, NavlogRun.binary.path] + arguments
+        let out = Pipe()
+        process.standardOutput = out
         try process.run()
-        var peak = 0
-        while process.isRunning {
-            if let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-               let kib = Int(line.split(separator: " ").dropFirst().first ?? "") {
-                peak = max(peak, kib * 1024)
-            }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        let output = readAll(out.fileHandleForReading.fileDescriptor)
         process.waitUntilExit()
-        return (process.terminationStatus, peak)
+        let fields = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard fields.count == 2 else { return (-1, 0) }
+        return (Int32(fields[0]), fields[1])
     }
 
     @Test func appendFromStandardInputHoldsABoundedPartOfItsEvents() throws {
