@@ -307,30 +307,6 @@ import Darwin
         #expect(run.output.contains("stdin:1: the line is longer than the 64 KiB limit"))
     }
 
-    /// Runs navlog with standard input from `input` and returns its exit status and the most
-    /// memory it held (its resident peak), as the kernel accounts it for a waited child: Python's
-    /// `resource` reads it for the one child it runs. Sampling /proc while navlog ran missed the
-    /// peak of a run shorter than the sampling period.
-    func residentPeak(_ arguments: [String], input: String) throws -> (status: Int32, peakBytes: Int) {
-        let script = """
-            import resource, subprocess, sys
-            with open(sys.argv[1]) as stdin:
-                status = subprocess.run(sys.argv[2:], stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
-            print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, input, NavlogRun.binary.path] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let output = readAll(out.fileHandleForReading.fileDescriptor)
-        process.waitUntilExit()
-        let fields = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        guard fields.count == 2 else { return (-1, 0) }
-        return (Int32(fields[0]), fields[1])
-    }
-
     @Test func appendFromStandardInputHoldsABoundedPartOfItsEvents() throws {
         // Events of 8 KB that leave the state as it was, 48 MB of them; and a few, for the baseline.
         let push = #"{"type":"push","scene":"main","stack":"home","route":{"screen":"recipe","id":"42","params":{"note":""#
@@ -355,4 +331,28 @@ import Darwin
         #expect(run.output.contains("stdin:1: warning: tornLine: torn tail dropped: an over-long line of \(2 << 30) bytes"))
     }
     #endif
+}
+
+/// Runs navlog with standard input from `input` and returns its exit status and the most
+/// memory it held (its resident peak), as the kernel accounts it for a waited child: Python's
+/// `resource` reads it for the one child it runs. Sampling /proc while navlog ran missed the
+/// peak of a run shorter than the sampling period.
+func residentPeak(_ arguments: [String], input: String) throws -> (status: Int32, peakBytes: Int) {
+    let script = """
+        import resource, subprocess, sys
+        with open(sys.argv[1]) as stdin:
+            status = subprocess.run(sys.argv[2:], stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+        print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
+        """
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script, input, NavlogRun.binary.path] + arguments
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let output = readAll(out.fileHandleForReading.fileDescriptor)
+    process.waitUntilExit()
+    let fields = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+    guard fields.count == 2 else { return (-1, 0) }
+    return (Int32(fields[0]), fields[1])
 }

@@ -76,4 +76,28 @@ import Testing
         let verify = try NavlogRun("verify", log, "--format", "json")
         #expect(verify.stdout.contains(#""events":0"#), "nothing was appended: \(verify.stdout)")
     }
+
+    @Test func aRestoreHoldsTheStateNotTheEventsSinceTheNearestSnapshot() throws {
+        // One long session without a snapshot: the restore folds from its start to its end.
+        func session(_ name: String, pushes: Int) throws -> String {
+            let path = dir + "/" + name + ".jsonl"
+            var bytes = LineEncoder.encode(NavigationEvent(seq: 1, timestamp: Timestamp(millisecondsSince1970: 0), session: "s",
+                                                           action: .sessionStart(app: nil, launch: .cold, meta: nil)))
+            bytes += LineEncoder.encode(NavigationEvent(seq: 2, timestamp: Timestamp(millisecondsSince1970: 0), session: "s",
+                                                        action: .sceneOpen(scene: "main", kind: nil)))
+            let note = String(repeating: "n", count: 100)
+            for k in 0..<pushes {
+                let time = Timestamp(millisecondsSince1970: Int64(k))
+                bytes += LineEncoder.encode(NavigationEvent(seq: 3 + 2 * k, timestamp: time, session: "s", action: .push(
+                    scene: "main", stack: "main", route: Route(screen: "recipe", id: "r\(k)", params: ["note": note]))))
+                bytes += LineEncoder.encode(NavigationEvent(seq: 4 + 2 * k, timestamp: time, session: "s", action: .pop(scene: "main", stack: "main", count: 1)))
+            }
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+            return path
+        }
+        let few = try residentPeak(["restore", try session("few", pushes: 10), "--max-age", "2147483647"], input: "/dev/null")
+        let many = try residentPeak(["restore", try session("many", pushes: 150_000), "--max-age", "2147483647"], input: "/dev/null")
+        #expect(few.status == 0 && many.status == 0)
+        #expect(many.peakBytes - few.peakBytes < 20 << 20, "\(many.peakBytes >> 20) MiB against \(few.peakBytes >> 20) MiB")
+    }
 }
