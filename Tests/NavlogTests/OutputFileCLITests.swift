@@ -231,6 +231,25 @@ final class ScratchDirectory {
         }
     }
 
+    @Test func theNameOfAnOpenDescriptorIsWrittenThroughNotReplaced() throws {
+        let scratch = try ScratchDirectory()
+        let log = try scratch.log()
+        let kept = scratch.path + "/all.txt"
+        #expect(FileManager.default.createFile(atPath: kept, contents: Data("kept\n".utf8), attributes: [.posixPermissions: 0o644]))
+        for name in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] where name.hasPrefix("/dev") || FileManager.default.fileExists(atPath: "/proc/self/fd") {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "exec \"$0\" export \"$1\" --table transitions -o \"$2\" >> \"$3\"", NavlogRun.binary.path, log, name, kept]
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(name)")
+        }
+        let text = try String(contentsOfFile: kept, encoding: .utf8)
+        #expect(text.hasPrefix("kept\n"), "appended to, as >> asks, not replaced")
+        #expect(text.split(separator: "\n").count > 3)
+        #expect(try FileManager.default.attributesOfItem(atPath: kept)[.posixPermissions] as? Int == 0o644)
+    }
+
     @Test func aSignalWhileAPipedLogIsCopiedRemovesBothTheCopyAndTheOutputsTemporaryFile() throws {
         let scratch = try ScratchDirectory()
         let copies = scratch.path + "/tmp"

@@ -62,6 +62,9 @@ enum ReportCommand: Subcommand {
         // be written is said at once.
         let mode = try parsed.fileMode()
         let file = try OutputFile(output, mode: mode ?? 0o600, modeGiven: mode != nil)
+        guard !file.isTerminal else {
+            throw UsageError("\(output) is a terminal; the report is an HTML page: give a file to write, or a pipe")
+        }
         // The log is resolved once the output is open: a pipe is read through a copy, at length.
         let input = try LogInput(argument)
         let path = input.shown
@@ -74,7 +77,7 @@ enum ReportCommand: Subcommand {
         for note in leftOut.notes(settings, path: path, output: output) { Diagnostics.print("\(output): note: \(note)") }
         AnalyticsOutput.warnOfClock(data.clockWentBack, path: path)
         let summary = "\(output): \(page.count / 1024) KiB; \(counted(data.report.events, "event")), \(counted(data.sessions.count, "session"))"
-        if file.path == "-" {
+        if OutputFile.descriptor(named: file.path) == STDOUT_FILENO {   // the summary does not go into the page
             Diagnostics.print(summary)
         } else {
             var out = StandardOutput()

@@ -43,9 +43,10 @@ final class OutputFile {
     init(_ path: String, mode: mode_t = 0o600, modeGiven: Bool = false, replacing: Bool = true) throws {
         self.path = path
         guard !path.isEmpty else { throw UsageError("-o needs a path, or - for standard output") }
-        if path == "-" {
+        if let descriptor = Self.descriptor(named: path) {
             guard !modeGiven else { throw UsageError("--file-mode applies to a file navlog writes, not to standard output") }
-            fd = STDOUT_FILENO
+            guard fcntl(descriptor, F_GETFD) != -1 else { throw Self.error("is not open", path) }
+            fd = descriptor
             isStream = true
             return
         }
@@ -90,11 +91,27 @@ final class OutputFile {
         }
     }
 
-    /// Whether `path` names an output written straight: standard output (`-`), or a character
-    /// device or FIFO, also through a symbolic link.
+    /// Whether `path` names an output written straight: standard output (`-`), an open descriptor,
+    /// or a character device or FIFO, also through a symbolic link.
     static func isStream(_ path: String) -> Bool {
         var info = stat()
-        return path == "-" || stat(path, &info) == 0 && (info.st_mode & S_IFMT == S_IFCHR || info.st_mode & S_IFMT == S_IFIFO)
+        return descriptor(named: path) != nil
+            || stat(path, &info) == 0 && (info.st_mode & S_IFMT == S_IFCHR || info.st_mode & S_IFMT == S_IFIFO)
+    }
+
+    /// The descriptor `path` names — `-`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+    /// `/proc/self/fd/N` — which is written as it is: through the link such a name is, the file
+    /// it leads to would be replaced, not appended to as `>>` asked.
+    static func descriptor(named path: String) -> Int32? {
+        switch path {
+        case "-", "/dev/stdout": return STDOUT_FILENO
+        case "/dev/stderr": return STDERR_FILENO
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                return Int32(path.dropFirst(prefix.count)).flatMap { $0 >= 0 ? $0 : nil }
+            }
+            return nil
+        }
     }
 
     deinit {
