@@ -139,7 +139,7 @@ import Darwin
 
     /// What navlog writes to standard output when that is a terminal: a pseudo-terminal that
     /// `script` opens, with the terminal's own "\r\n" for "\n" undone.
-    static func onATerminal(_ arguments: [String]) throws -> String {
+    static func onATerminal(_ arguments: [String], status: Int32 = 0) throws -> String {
         let command = ([NavlogRun.binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
@@ -155,8 +155,21 @@ import Darwin
         try process.run()
         let bytes = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(arguments.prefix(1))")
+        #expect(process.terminationStatus == status, "\(arguments.prefix(1))")
         return String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+    }
+
+    @Test func exactCSVOnATerminalIsEscapedAndTheReportIsNotWrittenToOne() throws {
+        let scratch = try ScratchDirectory()
+        let log = scratch.path + "/planted.jsonl"
+        try Self.writePlantedLog(to: log)
+        for arguments in [["screens", log, "--format", "csv", "--exact-csv"],
+                          ["export", log, "--table", "deeplinks", "--format", "csv", "--exact-csv"]] {
+            let text = try Self.onATerminal(arguments)
+            #expect(!text.isEmpty && Self.controls(in: text).isEmpty, "\(arguments.prefix(1)): \(Self.controls(in: text))")
+        }
+        let report = try Self.onATerminal(["report", log, "-o", "-"], status: 64)
+        #expect(Self.controls(in: report).isEmpty && !report.contains("<html"), "no page on a terminal")
     }
 
     @Test func jsonOnATerminalHasDELAndC1EscapedAndTheSameValues() throws {

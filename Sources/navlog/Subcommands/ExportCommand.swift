@@ -70,12 +70,12 @@ enum ExportCommand: Subcommand {
         let output = try OutputFile(parsed.value("-o") ?? parsed.value("--output") ?? "-", mode: mode ?? 0o600, modeGiven: mode != nil)
         // The log is resolved once the output is open: a pipe is read through a copy, at length.
         let input = try LogInput(argument)
-        // CSV is for people unless it is exact, and NDJSON on a terminal is read by one: no control
-        // character of the log reaches a terminal.
+        // CSV is for people unless it is exact, and anything on a terminal is read by one: no
+        // control character of the log reaches a terminal.
         let terminal = output.isTerminal
         func line(_ text: String) -> String {
             switch format {
-            case .csv: exact ? text : Terminal.escaped(text)
+            case .csv: exact && !terminal ? text : Terminal.escaped(text)
             case .ndjson: terminal ? String(decoding: Terminal.escapedJSON(Array(text.utf8)), as: UTF8.self) : text
             }
         }

@@ -74,11 +74,21 @@ struct StandardOutput {
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    /// Writes `bytes` exactly as they are: only output the user asked to have exact (`--exact-csv`).
+    /// Writes `bytes` exactly as they are: only output the user asked to have exact
+    /// (`--exact-csv`), and only when it does not go to a terminal, where a person reads it and
+    /// it is escaped as text.
     mutating func exact(_ bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
+        if Self.isTerminal {
+            buffer.append(contentsOf: Terminal.escaped(String(decoding: bytes.dropLast(bytes.last == 0x0A ? 1 : 0), as: UTF8.self)).utf8)
+            if bytes.last == 0x0A { buffer.append(0x0A) }
+        } else {
+            buffer.append(contentsOf: bytes)
+        }
         if buffer.count >= 1 << 16 { flush() }
     }
+
+    /// Whether standard output is a terminal.
+    static let isTerminal = isatty(STDOUT_FILENO) == 1
 
     /// Writes one line of text, escaped.
     mutating func line(_ text: String) {
