@@ -72,6 +72,12 @@ enum FileSystem {
     /// - Throws: `noInput` when `path` does not exist, is a symbolic link (`ELOOP`), or is not a
     ///   regular file (a directory, a FIFO, a device, a socket) or has several links; `io` otherwise.
     static func openRegular(_ path: String, _ flags: Int32, _ what: String) throws -> Int32 {
+        // A device is refused before it is opened: opening one may act (a tape rewinds, a watchdog
+        // arms). What is opened is checked again below, as it may have been swapped in between.
+        var seen = stat()
+        if lstat(path, &seen) == 0, seen.st_mode & S_IFMT != S_IFLNK, let kind = kind(of: seen.st_mode) {
+            throw NavigationHistoryError(code: .noInput, message: "\(what): it is \(kind), not a regular file", path: path)
+        }
         let fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600)
         guard fd >= 0 else {
             let code = errno

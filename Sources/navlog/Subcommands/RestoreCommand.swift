@@ -95,6 +95,11 @@ enum RestoreCommand: Subcommand {
         let shown = file == "-" ? "stdin" : file
         var fd: Int32 = 0
         if file != "-" {
+            // A device is refused before it is opened, as opening one may act.
+            var seen = stat()
+            if stat(file, &seen) == 0, ![S_IFREG, S_IFIFO].contains(seen.st_mode & S_IFMT) {
+                throw NavigationHistoryError(code: .noInput, message: "the known ids must be a file or a pipe of ids, one per line", path: shown)
+            }
             fd = open(file, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
                 let code = errno
