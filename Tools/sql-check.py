@@ -74,17 +74,22 @@ def redacted(value):
 
 
 def redacted_pattern(pattern):
-    """A deep-link pattern redacted: scheme and host kept, userinfo dropped, each path segment but
-    :id hashed (see Sources/NavigationAnalytics/Redaction.swift)."""
+    """A deep-link pattern redacted: the scheme kept, and the host for http and https; userinfo
+    dropped; another scheme's host and each path segment but :id hashed (see
+    Sources/NavigationAnalytics/Redaction.swift)."""
+    def segments(parts):
+        return "/".join(s if s == ":id" or not s else redacted(s) for s in parts)
     head, sep, rest = pattern.partition("://")
     scheme_ok = sep and head[:1].isascii() and head[:1].isalpha() and all(c.isascii() and (c.isalnum() or c in "+-.") for c in head)
     if not scheme_ok:
-        return "/".join(s if s == ":id" or not s else redacted(s) for s in pattern.split("/"))
+        return segments(pattern.split("/"))
     authority, slash, path = rest.partition("/")
-    origin = head + "://" + authority.rpartition("@")[2]
+    host = authority.rpartition("@")[2]
+    if head.lower() not in ("http", "https"):
+        return head + "://" + segments([host] + (path.split("/") if slash else []))
     if not slash:
-        return origin
-    return origin + "/" + "/".join(s if s == ":id" or not s else redacted(s) for s in path.split("/"))
+        return head + "://" + host
+    return head + "://" + host + "/" + segments(path.split("/"))
 
 
 def redact_deeplink_rows(rows):

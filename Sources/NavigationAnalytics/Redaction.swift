@@ -5,13 +5,15 @@
 /// with the same salt) while the value itself is gone. Without a salt a value is dropped instead:
 /// a route id becomes null, a part of a URL `*`.
 ///
-/// A deep link's URL keeps its scheme and host (with the port): they say where links go, not who
-/// followed them. Everything else that can name a person or an item is replaced: the userinfo
-/// (`user:password@`) is dropped, each path segment is hashed on its own, and the query and
-/// fragment are hashed as one (`?h:…`). Its pattern — the analytics key of `navlog deeplinks`,
-/// with each segment holding a digit written `:id` — is redacted the same way, `:id` kept, so
-/// links group by pattern exactly as before: `recipes://recipe/:id/reviews` becomes
-/// `recipes://recipe/:id/h:5f0c…`.
+/// A deep link's URL keeps its scheme, and for `http` and `https` its host (with the port): a
+/// domain says where links go, not who followed them. In an app's own scheme
+/// (`recipes://recipe/42`, `recipes://42`) the host is the link's first word, which may be an id,
+/// so it is redacted as a path segment. Everything else that can name a person or an item is
+/// replaced: the userinfo (`user:password@`) is dropped, each path segment is hashed on its own,
+/// and the query and fragment are hashed as one (`?h:…`). Its pattern — the analytics key of
+/// `navlog deeplinks`, with each segment holding a digit written `:id` — is redacted the same way,
+/// `:id` kept, so links group by pattern exactly as before: `recipes://recipe/:id/reviews` becomes
+/// `recipes://h:9a1e…/:id/h:5f0c…`.
 struct Redactor: Sendable {
     /// The salt, or nil to drop values instead of hashing them.
     var salt: String?
@@ -44,9 +46,10 @@ struct Redactor: Sendable {
 }
 
 /// A URL cut as redaction needs it. With a scheme (a letter, then letters, digits, `+`, `-` and
-/// `.`) and `://`, the origin is the scheme and the host with its port, the userinfo left out;
-/// without one, everything before the query is path. The path's segments are split at `/`,
-/// empty ones included; `rest` is the query and fragment, from the first `?` or `#` on.
+/// `.`) and `://`, the origin is the scheme and, for `http` and `https`, the host with its port,
+/// the userinfo left out; another scheme's host is the path's first segment. Without a scheme,
+/// everything before the query is path. The path's segments are split at `/`, empty ones
+/// included; `rest` is the query and fragment, from the first `?` or `#` on.
 struct URLParts {
     /// `scheme://host[:port]`, or nil when the URL has no scheme and authority.
     var origin: String?
@@ -69,14 +72,16 @@ struct URLParts {
         let authorityEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
         let authority = afterScheme[..<authorityEnd]
         let host = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
-        origin = String(base[..<separator.upperBound]) + host
         let path = afterScheme[authorityEnd...]
-        if path.isEmpty {
-            segments = []
-        } else {
-            origin! += "/"
-            segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        let pathSegments = path.isEmpty ? [] : path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        let scheme = base[..<separator.lowerBound].lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            origin = String(base[..<separator.upperBound])
+            segments = [host] + pathSegments
+            return
         }
+        origin = String(base[..<separator.upperBound]) + host + (path.isEmpty ? "" : "/")
+        segments = pathSegments
     }
 
     /// Whether `text` is a URL scheme (RFC 3986): a letter, then letters, digits, `+`, `-`, `.`.

@@ -230,9 +230,10 @@ let logDirectory: String = {
         #expect(recorded.records.map(\.depth) == [2, 1, 0])
         let export = Export(table: .deeplinks, format: .csv, redactions: [.urls], salt: "pepper")
         let line = export.line(recorded.records[0])
-        let (soups, word, r13) = (export.redacted("soups")!, export.redacted("recipe")!, export.redacted("r13")!)
-        #expect(line == "a,main,3,2026-11-29T10:00:01.000Z,recipes://category/\(soups)/\(word)/\(r13)?\(export.redacted("?utm=mail")!),"
-                + "recipes://category/\(soups)/\(word)/:id,resolved,2,true", "\(line)")
+        let (category, soups, word, r13) = (export.redacted("category")!, export.redacted("soups")!, export.redacted("recipe")!,
+                                            export.redacted("r13")!)
+        #expect(line == "a,main,3,2026-11-29T10:00:01.000Z,recipes://\(category)/\(soups)/\(word)/\(r13)?\(export.redacted("?utm=mail")!),"
+                + "recipes://\(category)/\(soups)/\(word)/:id,resolved,2,true", "\(line)")
         #expect(DeepLinksQuery.pattern("app://u/42/posts/7#top") == "app://u/:id/posts/:id")
         #expect(DeepLinksQuery.pattern("not a url") == "not a url")
     }

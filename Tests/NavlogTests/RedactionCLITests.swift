@@ -8,7 +8,7 @@ import Testing
     static let ids = ["idALPHA1", "idALPHA2", "idALPHA3", "idALPHA4"]
     static let params = ["paramBRAVO1", "paramBRAVO2"]
     static let urlParts = ["userDELTA", "pwECHO", "emailHOTEL", "slugINDIA", "queryFOXTROT", "fragGOLF", "segCHARLIE", "fragMIKE",
-                           "emailLIMA", "segJULIET", "queryKILO"]
+                           "emailLIMA", "segJULIET", "queryKILO", "hostNOVEMBER"]
 
     /// A log whose routes, params and deep links carry the planted identifiers.
     static func writePlantedLog(to path: String) throws {
@@ -24,6 +24,7 @@ import Testing
              "url": "recipes://recipe/segCHARLIE42/reviews#fragMIKE", "path": [["screen": "recipe", "id": "idALPHA3"]]],
             ["type": "deeplink", "scene": "main", "url": "mailto:emailLIMA@example.org", "outcome": "unmatched"],
             ["type": "deeplink", "scene": "main", "url": "relative/segJULIET?x=queryKILO", "outcome": "unmatched"],
+            ["type": "deeplink", "scene": "main", "url": "recipes://hostNOVEMBER/reviews", "outcome": "unmatched"],
             ["type": "push", "scene": "main", "stack": "home", "route": ["screen": "reviews", "id": "idALPHA4"]],
             ["type": "pop", "scene": "main", "stack": "home", "count": 1],
             ["type": "session.end"],
@@ -70,24 +71,23 @@ import Testing
         }
     }
 
-    @Test func redactedDeepLinksKeepSchemeHostAndIdSegmentsAndGroupAsNavlogDoes() throws {
+    @Test func redactedDeepLinksKeepSchemeWebHostAndIdSegmentsAndGroupAsNavlogDoes() throws {
         let scratch = try ScratchDirectory()
         let log = scratch.path + "/planted.jsonl"
         try Self.writePlantedLog(to: log)
         let run = try NavlogRun("export", log, "--table", "deeplinks", "--redact", "urls", "--salt", "pepper")
         let rows = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let urls = rows.compactMap { $0["url"] as? String }, patterns = rows.compactMap { $0["pattern"] as? String }
-        #expect(urls.count == 4 && patterns.count == 4)
+        #expect(urls.count == 5 && patterns.count == 5)
         #expect(urls[0].hasPrefix("https://example.com/h:") && urls[0].contains("?h:"), "\(urls[0])")
-        #expect(patterns[1].hasPrefix("recipes://recipe/:id/h:") && !patterns[1].contains("?"), "\(patterns[1])")
         let hash = { (value: String) in "h:" + sha256Hex("pepper\u{0}" + value).prefix(16) }
-        #expect(patterns[1] == "recipes://recipe/:id/" + hash("reviews"), "the salted hash the help describes")
+        #expect(patterns[1] == "recipes://" + hash("recipe") + "/:id/" + hash("reviews"), "the salted hash the help describes: \(patterns[1])")
         let plain = try NavlogRun("deeplinks", log, "--format", "json")
         let groups = try #require((try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])?["rows"] as? [[String: Any]])
         #expect(Set(zip(rows.compactMap { $0["outcome"] as? String }, patterns).map { "\($0) \($1)" }).count == groups.count,
                 "one redacted pattern per pattern navlog groups by")
         let dropped = try NavlogRun("export", log, "--table", "deeplinks", "--redact", "urls")
-        #expect(dropped.stdout.contains(#""url":"https://example.com/*/*/*""#) && dropped.stdout.contains(#""pattern":"recipes://recipe/:id/*""#),
+        #expect(dropped.stdout.contains(#""url":"https://example.com/*/*/*""#) && dropped.stdout.contains(#""pattern":"recipes://*/:id/*""#),
                 "\(dropped.stdout)")
     }
 

@@ -37,8 +37,9 @@ enum ExportCommand: Subcommand {
                               params  route param values (no table holds params);
                               urls    deep links' userinfo, path segments, query and fragment.
                             Deep-link URLs can carry all three, so each choice also redacts the
-                            deeplinks url and pattern: the scheme and host stay, the userinfo goes,
-                            each path segment becomes a salted hash (h: and 16 hex digits of SHA-256
+                            deeplinks url and pattern: the scheme stays, and the host of an http(s)
+                            link; the userinfo goes; an app scheme's host (recipes://HOST/...) and
+                            each path segment become a salted hash (h: and 16 hex digits of SHA-256
                             of salt and value), the query and fragment one more (?h:...); a pattern
                             keeps its :id segments, so links group as in `navlog deeplinks`. Without
                             --salt, ids become null, URL parts * and queries nothing. Session ids,
