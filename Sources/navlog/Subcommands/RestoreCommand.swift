@@ -18,7 +18,7 @@ enum RestoreCommand: Subcommand {
         Options:
           --known-ids FILE      The ids that still exist, one per line: a route with an id not listed
                                 is missing. By default every route resolves. FILE may be `-` or a
-                                pipe; at most 256 MiB are read.
+                                pipe; at most 64 MiB are read.
           --policy POLICY       truncate (default): a stack is cut at its first missing route, its
                                 children go too. drop-missing: only the missing routes go.
           --now TS              The moment of the launch (default now), for the staleness guard.
@@ -87,7 +87,7 @@ enum RestoreCommand: Subcommand {
     }
 
     /// The most bytes of ids read: a list that never ends (a device, an endless pipe) is refused.
-    static let knownIDsLimit = 256 << 20
+    static let knownIDsLimit = 64 << 20
 
     /// The ids listed in `file` (`-`: standard input), one per line. A regular file, a pipe or a
     /// FIFO is read, up to the limit; anything else is refused.
@@ -100,7 +100,8 @@ enum RestoreCommand: Subcommand {
             if stat(file, &seen) == 0, ![S_IFREG, S_IFIFO].contains(seen.st_mode & S_IFMT) {
                 throw NavigationHistoryError(code: .noInput, message: "the known ids must be a file or a pipe of ids, one per line", path: shown)
             }
-            fd = open(file, O_RDONLY | O_CLOEXEC)
+            // A FIFO without a writer is waited for, as a log is, saying so after a second.
+            fd = seen.st_mode & S_IFMT == S_IFIFO ? try LogInput.openWaiting(file) : open(file, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
                 let code = errno
                 throw NavigationHistoryError(code: code == ENOENT ? .noInput : .io,

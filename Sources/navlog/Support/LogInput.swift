@@ -88,7 +88,7 @@ final class LogInput {
     private static let copies = Locked<[String: String]>([:])
 
     /// Opens the FIFO `path` for reading, waiting for a writer; says so after a second of waiting.
-    private static func openWaiting(_ path: String) throws -> Int32 {
+    static func openWaiting(_ path: String) throws -> Int32 {
         let opened = Locked(false)
         DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
             opened.withLock { done in
