@@ -43,19 +43,19 @@ enum RemovalOnExit {
     }
 
     /// Forgets a registration: its owner removed the paths, or kept them.
+    ///
+    /// The strings are not freed: a handler running on another thread may be reading one. A
+    /// process registers a few, so what stays allocated is a few hundred bytes.
     static func disarm(_ token: Token) {
-        for k in 0..<perGroup {
-            let slot = slots + token.group * perGroup + k
-            let path = slot.pointee
-            slot.pointee = nil
-            free(path)
-        }
+        for k in 0..<perGroup { slots[token.group * perGroup + k] = nil }
         used[token.group] = false
     }
 
     private static func installHandlers() {
         guard !installed else { return }
         installed = true
+        // The slots exist before any handler can run: a handler must not make them (malloc).
+        _ = slots
         atexit { RemovalOnExit.removeAll() }
         for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
             let previous = signal(number) { number in
