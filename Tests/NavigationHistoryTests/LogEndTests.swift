@@ -77,6 +77,23 @@ import Testing
         #expect(defect.detail.contains(earlier), "\(defect.detail)")
     }
 
+    @Test func aLastSegmentHoldingOnlyATornLineIsNotRemovedWhenTheOneBeforeItIsDamaged() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path + "/log"
+        try segmentedLog(path, events: 900, segmentSize: 16 << 10)
+        let numbers = try Opening.segmentNumbers(path)
+        let last = path + "/" + Opening.segmentName(numbers.last!)
+        let before = path + "/" + Opening.segmentName(numbers[numbers.count - 2])
+        // The last segment: the start of its snapshot, torn. The one before: a line in its middle damaged.
+        try Data(try Data(contentsOf: URL(fileURLWithPath: last)).prefix(40)).write(to: URL(fileURLWithPath: last))
+        var lines = try Data(contentsOf: URL(fileURLWithPath: before)).split(separator: 0x0A).map(Array.init)
+        lines[lines.count / 2][25] ^= 0x04
+        try Data(lines.flatMap { $0 + [0x0A] }).write(to: URL(fileURLWithPath: before))
+        let contents = try contents(path)
+        #expect(throws: NavigationHistoryError.self) { _ = try EventLog(directory: path) }
+        #expect(try self.contents(path) == contents, "nothing was cut or removed before the refusal")
+    }
+
     // MARK: The tail
 
     /// A tail mutation: a name, and what it does to the bytes of the log's last file.

@@ -52,50 +52,63 @@ enum Opening {
 
     static func open(_ directory: String) throws -> Opened {
         var opened = Opened()
-        var numbers = try segmentNumbers(directory)
-        // Nothing is written before the segments are known to follow one another: appending after
-        // a stale or copied last segment would give new events seqs the log already holds.
+        let numbers = try segmentNumbers(directory)
+        // Nothing is written before the whole log's end is judged: the segments must follow one
+        // another (appending after a stale or copied last segment would give new events seqs the
+        // log already holds), and every damage to cut must be a crash's.
         try SegmentChain.check(numbers.map { directory + "/" + segmentName($0) })
-        for name in try FileSystem.list(directory) where name.hasSuffix(".jsonl" + temporarySuffix) {
-            try FileSystem.remove(directory + "/" + name)
-            opened.recovery.removedFiles.append(directory + "/" + name)
-        }
-        while let number = numbers.last {
+        var emptied: [(path: String, damage: LogDefect?)] = []   // last segments holding no event
+        var kept: (number: Int, damage: LogDefect?)?
+        for number in numbers.reversed() {
             let path = directory + "/" + segmentName(number)
             var state = NavigationState()
             var last: NavigationEvent?
             var lastSnapshotSeq = 0
             var secondLine: Int?
-            if let damage = try LogEnd.damage(of: [path], crcRequired: true, { event, position in
+            let damage = try LogEnd.damage(of: [path], crcRequired: true) { event, position in
                 _ = Projection.fold(&state, event)
                 if last != nil, secondLine == nil { secondLine = position.offset }
                 if event.isSnapshot { lastSnapshotSeq = event.seq }
                 last = event
-            }) {
-                let cut = try cutTail(of: path, at: damage.offset)
-                opened.recovery.tornTail = damage
-                opened.recovery.savedTo = cut.savedTo
-                opened.recovery.removedBytes += cut.removedBytes
-                opened.recovery.keptBytes += cut.keptBytes
             }
             guard let last else {
-                try FileSystem.remove(path)
-                try FileSystem.syncDirectory(directory)
-                opened.recovery.removedFiles.append(path)
-                numbers.removeLast()
+                emptied.append((path, damage))
                 continue
             }
-            // What a crash left in the page cache becomes durable before anything follows it.
-            try WritableFile(path: path).sync()
             opened.state = state
             opened.lastSeq = last.seq
             opened.lastSession = last.session
             opened.lastSnapshotSeq = lastSnapshotSeq
             opened.segmentNumber = number
-            opened.segmentBytes = FileSystem.status(path)?.size ?? 0
-            opened.openingBytes = secondLine ?? opened.segmentBytes
-            return opened
+            opened.openingBytes = secondLine ?? 0
+            kept = (number, damage)
+            break
         }
+        // Then what a crash left is cleaned up: segments half-created, emptied or torn.
+        for name in try FileSystem.list(directory) where name.hasSuffix(".jsonl" + temporarySuffix) {
+            try FileSystem.remove(directory + "/" + name)
+            opened.recovery.removedFiles.append(directory + "/" + name)
+        }
+        func cut(_ path: String, at damage: LogDefect) throws {
+            let cut = try cutTail(of: path, at: damage.offset)
+            opened.recovery.tornTail = damage
+            opened.recovery.savedTo = cut.savedTo
+            opened.recovery.removedBytes += cut.removedBytes
+            opened.recovery.keptBytes += cut.keptBytes
+        }
+        for (path, damage) in emptied {
+            if let damage { try cut(path, at: damage) }
+            try FileSystem.remove(path)
+            try FileSystem.syncDirectory(directory)
+            opened.recovery.removedFiles.append(path)
+        }
+        guard let kept else { return opened }
+        let path = directory + "/" + segmentName(kept.number)
+        if let damage = kept.damage { try cut(path, at: damage) }
+        // What a crash left in the page cache becomes durable before anything follows it.
+        try WritableFile(path: path).sync()
+        opened.segmentBytes = FileSystem.status(path)?.size ?? 0
+        if opened.openingBytes == 0 { opened.openingBytes = opened.segmentBytes }
         return opened
     }
 
