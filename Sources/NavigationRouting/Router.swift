@@ -67,6 +67,9 @@ public final class Router<R: NavigationRoute> {
 
     /// Records the session's start and, when `restoring` is given and restores something, applies
     /// it and records it as a `restore` event.
+    ///
+    /// Call it before any other mutation: until a session starts, the router's state is empty
+    /// while the log's is where the last session left it, and the two agree again from here on.
     public func start(app: String?, launch: LaunchKind = .cold, meta: [String: String]? = nil, restoring result: Restorer.Result? = nil) {
         apply(.sessionStart(app: app, launch: launch, meta: meta))
         if let result { restore(result) }
