@@ -28,8 +28,10 @@ struct Merger {
     private var lineOffset = 0
     private var crcRequired: Bool?
     private var lastSeq: Int?
-    /// The file of the last event delivered: named when the next file's first seq does not follow it.
+    /// The file of the last event delivered, and its index: named when the next file's first seq
+    /// does not follow it. Set at a file's first event, not at every event.
     private var lastSeqFile = ""
+    private var lastSeqFileIndex = -1
     private var skippedSinceLastEvent = false
     /// The distinct sessions of the delivered events.
     private(set) var sessions = StringSet()
@@ -69,12 +71,11 @@ struct Merger {
             crcRequired = hasCRC
         }
         if let last = lastSeq {
-            let after = lastSeqFile == file ? "seq \(last)" : "seq \(last), the last of \(lastSeqFile)"
             if event.seq <= last {
-                return fail(.seqNotIncreasing, "seq \(event.seq) after \(after): events repeated or out of order")
+                return fail(.seqNotIncreasing, "seq \(event.seq) after \(describe(last)): events repeated or out of order")
             }
             if event.seq != last + 1 && !skippedSinceLastEvent {
-                return fail(.seqGap, "seq \(event.seq) after \(after): \(event.seq - last - 1) events missing")
+                return fail(.seqGap, "seq \(event.seq) after \(describe(last)): \(event.seq - last - 1) events missing")
             }
         }
         if case .unknown(let type, _) = event.action {
@@ -84,7 +85,10 @@ struct Merger {
         if folded != nil, checkSnapshot(event) { return }
         skippedSinceLastEvent = false
         lastSeq = event.seq
-        lastSeqFile = file
+        if lastSeqFileIndex != fileIndex {
+            lastSeqFileIndex = fileIndex
+            lastSeqFile = file
+        }
         if report.firstSeq == nil { report.firstSeq = event.seq }
         report.lastSeq = event.seq
         report.events += 1
@@ -93,6 +97,11 @@ struct Merger {
             if sessions.insert(event.session) { report.sessions += 1 }
         }
         if try !body(event, EventPosition(file: fileIndex, offset: offset, line: line)) { stopped = true }
+    }
+
+    /// The last seq delivered, with its file when that is not the current one.
+    private func describe(_ last: Int) -> String {
+        lastSeqFileIndex == fileIndex ? "seq \(last)" : "seq \(last), the last of \(lastSeqFile)"
     }
 
     /// Folds `event`; returns true when it is a snapshot that differs from the folded state (a
