@@ -54,20 +54,25 @@ public struct StateDiff: Sendable, Hashable {
     public init(from old: NavigationState, to new: NavigationState) {
         var changes: [Change] = []
         for scene in Set(old.scenes.keys).union(new.scenes.keys).sorted() {
-            switch (old.scenes[scene], new.scenes[scene]) {
-            case (nil, let added?):
-                changes.append(.sceneOpened(scene: scene))
-                changes += Self.changes(in: scene, from: SceneState(), to: added)
-            case (_?, nil):
-                changes.append(.sceneClosed(scene: scene))
-            case (let before?, let after?):
-                changes += Self.changes(in: scene, from: before, to: after)
-            case (nil, nil):
-                break
-            }
+            changes += Self.changes(of: scene, from: old, to: new, edits: nil)
         }
         if old.active != new.active { changes.append(.activeScene(from: old.active, to: new.active)) }
         self.changes = changes
+    }
+
+    /// The changes of `scene` from `old` to `new`: opened, closed, or changed within (where `edits`
+    /// says, when it is given).
+    private static func changes(of scene: String, from old: NavigationState, to new: NavigationState, edits: FoldEdits?) -> [Change] {
+        switch (old.scenes[scene], new.scenes[scene]) {
+        case (nil, let added?):
+            return [.sceneOpened(scene: scene)] + changes(in: scene, from: SceneState(), to: added)
+        case (_?, nil):
+            return [.sceneClosed(scene: scene)]
+        case (let before?, let after?):
+            return edits.map { changes(in: scene, from: before, to: after, edits: $0) } ?? changes(in: scene, from: before, to: after)
+        case (nil, nil):
+            return []
+        }
     }
 
     private static func changes(in scene: String, from old: SceneState, to new: SceneState) -> [Change] {
@@ -108,20 +113,7 @@ extension StateDiff {
     /// ``init(from:to:)`` finds, in the same order, found in time that grows with the change,
     /// not with the states.
     init(from old: NavigationState, to new: NavigationState, in scene: String?, edits: FoldEdits) {
-        var changes: [Change] = []
-        if let scene {
-            switch (old.scenes[scene], new.scenes[scene]) {
-            case (nil, let added?):
-                changes.append(.sceneOpened(scene: scene))
-                changes += Self.changes(in: scene, from: SceneState(), to: added)
-            case (_?, nil):
-                changes.append(.sceneClosed(scene: scene))
-            case (let before?, let after?):
-                changes += Self.changes(in: scene, from: before, to: after, edits: edits)
-            case (nil, nil):
-                break
-            }
-        }
+        var changes = scene.map { Self.changes(of: $0, from: old, to: new, edits: edits) } ?? []
         if old.active != new.active { changes.append(.activeScene(from: old.active, to: new.active)) }
         self.changes = changes
     }
