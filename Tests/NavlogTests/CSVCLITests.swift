@@ -19,16 +19,7 @@ import Testing
             ["type": "pop", "scene": "main", "stack": tab, "count": 1],
             ["type": "session.end"],
         ]
-        var text = ""
-        for (k, event) in events.enumerated() {
-            var line = event
-            line["v"] = 1
-            line["seq"] = k + 1
-            line["ts"] = String(format: "2026-11-29T10:%02d:00.000Z", k)
-            line["session"] = session
-            text += String(decoding: try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self) + "\n"
-        }
-        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        try writeJSONLines(events, session: session, apart: .seconds(60), to: path)
     }
 
     /// The cells of a CSV text (RFC 4180), row by row; `#` lines and blank lines left out.

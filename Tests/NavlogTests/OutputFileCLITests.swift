@@ -63,6 +63,23 @@ func spawnAsFromAShell(_ executable: String, _ arguments: [String], output: Stri
 }
 
 /// A scratch directory for one test, removed when the test ends.
+/// Writes `events` (each the members of a line but `v`, `seq`, `ts` and `session`) as a `.jsonl`
+/// log of `session` at `path`, one `apart` after another from 2026-11-29T10:00:00Z, without `crc`:
+/// a log as another writer makes it.
+func writeJSONLines(_ events: [[String: Any]], session: String, apart step: Duration, to path: String) throws {
+    var text = ""
+    let start = Timestamp("2026-11-29T10:00:00.000Z")!.millisecondsSince1970
+    for (k, event) in events.enumerated() {
+        var line = event
+        line["v"] = 1
+        line["seq"] = k + 1
+        line["ts"] = Timestamp(millisecondsSince1970: start + Int64(k) * step.components.seconds * 1000).description
+        line["session"] = session
+        text += String(decoding: try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self) + "\n"
+    }
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+}
+
 final class ScratchDirectory {
     let path = NSTemporaryDirectory() + "navlog-out-" + UUID().uuidString
 

@@ -36,16 +36,7 @@ import Darwin
             ["type": planted("custom")],
             ["type": "session.end", "reason": planted("reason")],
         ]
-        var text = ""
-        for (k, event) in events.enumerated() {
-            var line = event
-            line["v"] = 1
-            line["seq"] = k + 1
-            line["ts"] = String(format: "2026-11-29T10:00:%02d.000Z", k)
-            line["session"] = session
-            text += String(decoding: try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self) + "\n"
-        }
-        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        try writeJSONLines(events, session: session, apart: .seconds(1), to: path)
     }
 
     /// Whether `text` holds a control character other than the line breaks between lines.
