@@ -38,7 +38,7 @@ extension LogGenerator {
         try FileSystem.remove(path)
         let file = try WritableFile(path: path, create: true)
         do {
-            return try writeLines(events: events) { bytes in try bytes.withUnsafeBytes { try file.write($0) } }
+            return try writeLines(events: events) { bytes in try file.write(bytes) }
         } catch {
             try? FileSystem.remove(path)
             throw error
@@ -79,7 +79,7 @@ extension LogGenerator {
             let summary = try generate(events: events, segmentSize: segmentSize, snapshotInterval: snapshotInterval, startSegment: { number in
                 created.append(path + "/" + Opening.segmentName(number))
                 file = try WritableFile(path: created.last!, create: true)
-            }, write: { bytes in try bytes.withUnsafeBytes { try file!.write($0) } })
+            }, write: { bytes in try file!.write(bytes) })
             withExtendedLifetime(lock) {}
             return summary
         } catch {

@@ -25,15 +25,12 @@ final class WritableFile {
 
     /// Writes all of `bytes`, retrying short writes and interruptions.
     func write(_ bytes: UnsafeRawBufferPointer) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileSystem.error("write failed", path)
-            }
-            done += n
-        }
+        try FileSystem.write(bytes, to: fd, path: path)
+    }
+
+    /// Writes all of `bytes`.
+    func write(_ bytes: [UInt8]) throws {
+        try FileSystem.write(bytes, to: fd, path: path)
     }
 
     /// Makes everything written so far durable: `fdatasync` on Linux, `F_FULLFSYNC` on Apple
@@ -57,8 +54,9 @@ final class WritableFile {
 
 /// The file-system steps of the store, each failing with a ``NavigationHistoryError`` that names
 /// the file and the operating system's reason.
-enum FileSystem {
-    static func error(_ what: String, _ path: String, _ code: Int32 = errno) -> NavigationHistoryError {
+package enum FileSystem {
+    /// The error of a failed file-system step: what failed, on which file, and the reason.
+    package static func error(_ what: String, _ path: String, _ code: Int32 = errno) -> NavigationHistoryError {
         NavigationHistoryError(code: code == ENOENT ? .noInput : .io,
                                message: "\(what): \(String(cString: strerror(code)))", path: path, errno: code)
     }

@@ -149,11 +149,7 @@ enum AppendCommand: Subcommand {
         var number = 1
         var block = [UInt8](repeating: 0, count: 64 << 10)
         while true {
-            let n = block.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw NavigationHistoryError(code: .io, message: "cannot read standard input: \(String(cString: strerror(errno)))", errno: errno)
-            }
+            let n = try FileSystem.read(from: fd, into: &block, path: "stdin", failure: "cannot read standard input")
             var start = 0
             while start < n {
                 let end = block[start..<n].firstIndex(of: 0x0A) ?? n
@@ -221,7 +217,7 @@ enum AppendCommand: Subcommand {
         }
 
         private func flush() throws {
-            try buffer.withUnsafeBytes { try LogInput.write(fd, $0, path) }
+            try FileSystem.write(buffer, to: fd, path: path)
             buffer.removeAll(keepingCapacity: true)
         }
     }

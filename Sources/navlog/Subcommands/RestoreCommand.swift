@@ -115,14 +115,7 @@ enum RestoreCommand: Subcommand {
         }
         var bytes: [UInt8] = []
         var block = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = block.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                throw NavigationHistoryError(code: .io, message: "cannot read the known ids: \(String(cString: strerror(code)))", path: shown, errno: code)
-            }
-            if n == 0 { break }
+        while case let n = try FileSystem.read(from: fd, into: &block, path: shown, failure: "cannot read the known ids"), n > 0 {
             bytes += block[..<n]
             guard bytes.count <= knownIDsLimit else {
                 throw NavigationHistoryError(code: .invalidEvent, message: "the known ids take more than \(knownIDsLimit >> 20) MiB", path: shown)

@@ -64,7 +64,7 @@ final class LogInput {
         path = directory + "/log.jsonl"
         removal = RemovalOnExit.arm(["log.jsonl", "log.jsonl.navidx", "log.jsonl.navidx.tmp.\(getpid())"].map { directory + "/" + $0 } + [directory])
         do {
-            try Self.copy(from: fd, to: path, shown: shown)
+            try InputCopy.copy(from: fd, to: path, shown: shown, keptLineBytes: Self.keptLineBytes)
         } catch {
             try? FileManager.default.removeItem(atPath: directory)
             RemovalOnExit.disarm(removal!)
@@ -103,62 +103,7 @@ final class LogInput {
     }
 
     /// A new private directory (mode 0700) in the temporary directory, for a copy.
-    static func privateDirectory() -> String? {
-        var template = Array((NSTemporaryDirectory() + "/navlog-input.XXXXXX").utf8CString)
-        return template.withUnsafeMutableBufferPointer { buffer in
-            mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
-        }
-    }
-
-    /// Copies everything `fd` delivers to a new file `copy`, leaving the bytes of a line past
-    /// ``keptLineBytes`` as a hole.
-    private static func copy(from fd: Int32, to copy: String, shown: String) throws {
-        let out = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard out >= 0 else { throw error("cannot create the copy", copy) }
-        defer { close(out) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        var line = 0     // the bytes of the current line so far
-        var size = 0     // the copy's size, holes included
-        while true {
-            let n = read(fd, buffer.baseAddress!, buffer.count)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw error("read failed", shown)
-            }
-            if n == 0 { break }
-            var start = 0
-            while start < n {
-                let newline = memchr(buffer.baseAddress! + start, 0x0A, n - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(buffer.baseAddress!) }
-                let end = newline.map { $0 + 1 } ?? n
-                let kept = max(0, min(end - start, keptLineBytes - line))
-                try write(out, UnsafeRawBufferPointer(rebasing: buffer[start..<(start + kept)]), copy)
-                if kept < end - start {
-                    // The line's bytes past the limit, but its newline.
-                    let skipped = end - start - kept - (newline == nil ? 0 : 1)
-                    guard lseek(out, off_t(skipped), SEEK_CUR) >= 0 else { throw error("seek failed", copy) }
-                    if newline != nil { try write(out, UnsafeRawBufferPointer(rebasing: buffer[(end - 1)..<end]), copy) }
-                }
-                line = newline == nil ? line + end - start : 0
-                size += end - start
-                start = end
-            }
-        }
-        // A hole at the end is in the file only once its size says so.
-        guard ftruncate(out, off_t(size)) == 0 else { throw error("cannot size the copy", copy) }
-    }
-
-    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ path: String) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw error("write failed", path)
-            }
-            done += n
-        }
-    }
+    static func privateDirectory() -> String? { FileSystem.makePrivateDirectory(prefix: "navlog-input") }
 
     private static func refusal(_ mode: mode_t, _ shown: String) -> NavigationHistoryError {
         let kind = switch mode & S_IFMT {

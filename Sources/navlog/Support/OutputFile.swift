@@ -149,17 +149,7 @@ final class OutputFile {
     }
 
     private func flush() throws {
-        try buffer.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw Self.error("cannot write the output", path)
-                }
-                offset += n
-            }
-        }
+        try FileSystem.write(buffer, to: fd, path: path, failure: "cannot write the output")
         buffer.removeAll(keepingCapacity: true)
     }
 

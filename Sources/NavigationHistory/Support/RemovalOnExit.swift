@@ -6,15 +6,16 @@ import Musl
 import Darwin
 #endif
 
-/// The temporary files and directories navlog removes when it ends before their owner does: by
+/// The temporary files and directories a process removes when it ends before their owner does: by
 /// `exit` (an output error), or by a signal that ends it (Ctrl-C, `kill`, a closed pipe in
 /// `navlog dump - | head`). The copy of a piped log, the spool of `append --stdin` and the
 /// temporary file of an `-o` output all register here, so one set of handlers serves them all.
 ///
 /// A signal handler may only call functions safe in one, so the paths are C strings made
 /// beforehand, kept in fixed slots, and only `unlink` and `rmdir` run; then the signal ends navlog
-/// as it would have. A signal navlog was started ignoring (`nohup`) stays ignored.
-enum RemovalOnExit {
+/// as it would have. A signal navlog was started ignoring (`nohup`) stays ignored. Only navlog
+/// arms it: the library's own types install no signal handler of this kind.
+package enum RemovalOnExit {
     /// The slots: `groups` groups of `perGroup` paths, each nil or a C string.
     nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
         let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: groups * perGroup)
@@ -27,13 +28,13 @@ enum RemovalOnExit {
     private static let perGroup = 8
 
     /// A registration, given back to ``disarm(_:)``.
-    struct Token {
+    package struct Token {
         fileprivate let group: Int
     }
 
     /// Removes `paths`, in order (a directory's files before it), if navlog ends before
     /// ``disarm(_:)``.
-    static func arm(_ paths: [String]) -> Token {
+    package static func arm(_ paths: [String]) -> Token {
         precondition(paths.count <= perGroup, "at most \(perGroup) paths a registration")
         installHandlers()
         guard let group = used.firstIndex(of: false) else { preconditionFailure("at most \(groups) registrations at once") }
@@ -46,7 +47,7 @@ enum RemovalOnExit {
     ///
     /// The strings are not freed: a handler running on another thread may be reading one. A
     /// process registers a few, so what stays allocated is a few hundred bytes.
-    static func disarm(_ token: Token) {
+    package static func disarm(_ token: Token) {
         for k in 0..<perGroup { slots[token.group * perGroup + k] = nil }
         used[token.group] = false
     }
