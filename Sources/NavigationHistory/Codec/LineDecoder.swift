@@ -23,6 +23,17 @@ package enum LineDecoder {
         return try decodeAnyLayout(line)
     }
 
+    /// Decodes the one line `bytes` hold: for the few lines read apart from a reading (a
+    /// segment's first or last, a line found going backwards).
+    package static func decode(bytes: ArraySlice<UInt8>) throws(LineError) -> DecodedLine {
+        try bytes.withUnsafeBytes { line in Result { () throws(LineError) in try decode(line) } }.get()
+    }
+
+    /// ``decode(bytes:)``, or nil when the line does not decode, where its defect is judged elsewhere.
+    package static func decoded(_ bytes: ArraySlice<UInt8>) -> DecodedLine? {
+        try? decode(bytes: bytes)
+    }
+
     /// Decodes one line of any layout, without trying the fast path for the encoder's own form
     /// first: the same result as ``decode(_:cache:)``, only slower on the lines the store writes.
     package static func decodeAnyLayout(_ line: UnsafeRawBufferPointer) throws(LineError) -> DecodedLine {

@@ -59,8 +59,7 @@ package struct LogTail {
                 continue
             }
             let bytes = try self.bytes(from: start, to: end)
-            let decoded = bytes.withUnsafeBytes { line in Result { () throws(LineError) in try LineDecoder.decode(line) } }
-            switch decoded {
+            switch Result(catching: { () throws(LineError) in try LineDecoder.decode(bytes: bytes[...]) }) {
             case .success(let line):
                 if checking {
                     // Named where the forward reader names it: at the line that does not follow.

@@ -183,8 +183,7 @@ public struct Restorer: Sendable {
         if source.segmented { return true }
         let bytes = try FileSystem.read(source.files[0], from: 0, count: LineDecoder.maximumLineLength + 1)
         guard let newline = bytes.firstIndex(of: 0x0A) else { return nil }
-        let decoded = bytes[..<newline].withUnsafeBytes { line in Swift.Result { () throws(LineError) in try LineDecoder.decode(line) } }
-        return try? decoded.get().hasCRC
+        return LineDecoder.decoded(bytes[..<newline])?.hasCRC
     }
 
     /// `state` with the routes that no longer resolve, or whose screen is unknown, taken out as the

@@ -95,8 +95,7 @@ package enum SegmentChain {
     }
 
     private static func decodedSeq(_ line: ArraySlice<UInt8>) -> Int? {
-        let decoded = line.withUnsafeBytes { buffer in Result { () throws(LineError) in try LineDecoder.decode(buffer) } }
-        return try? decoded.get().event.seq
+        LineDecoder.decoded(line)?.event.seq
     }
 
     private static func damaged(_ segment: String, _ why: String) -> NavigationHistoryError {

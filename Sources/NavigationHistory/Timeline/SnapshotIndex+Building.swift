@@ -23,8 +23,7 @@ package struct LogSource: Sendable {
     package func event(file name: String, offset: Int) -> NavigationEvent? {
         guard let index = names.firstIndex(of: name), let bytes = try? FileSystem.read(files[index], from: offset, count: LineDecoder.maximumLineLength + 1),
               let newline = bytes.firstIndex(of: 0x0A) else { return nil }
-        let decoded = bytes[..<newline].withUnsafeBytes { line in Result { () throws(LineError) in try LineDecoder.decode(line) } }
-        return try? decoded.get().event
+        return LineDecoder.decoded(bytes[..<newline])?.event
     }
 }
 
