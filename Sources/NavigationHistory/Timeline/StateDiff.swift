@@ -87,6 +87,13 @@ public struct StateDiff: Sendable, Hashable {
             if let change = stackChange(scene, old.sheets[shared].id, old.sheets[shared].stack, new.sheets[shared].stack) { changes.append(change) }
             shared += 1
         }
+        return changes + sheetsAndSplit(in: scene, from: old, to: new, sharing: shared)
+    }
+
+    /// The sheets dismissed and presented above the first `shared` the two scenes have alike,
+    /// then the split view's change.
+    private static func sheetsAndSplit(in scene: String, from old: SceneState, to new: SceneState, sharing shared: Int) -> [Change] {
+        var changes: [Change] = []
         for sheet in old.sheets[shared...].reversed() { changes.append(.sheetDismissed(scene: scene, sheet: sheet)) }
         for sheet in new.sheets[shared...] {
             changes.append(.sheetPresented(scene: scene, sheet: sheet))
@@ -140,13 +147,7 @@ extension StateDiff {
         for (sheet, kept) in sheetStacks.sorted(by: { $0.sheet < $1.sheet }) where sheet < shared {
             if let change = stackChange(scene, new.sheets[sheet].id, old.sheets[sheet].stack, new.sheets[sheet].stack, kept: kept) { changes.append(change) }
         }
-        for sheet in old.sheets[shared...].reversed() { changes.append(.sheetDismissed(scene: scene, sheet: sheet)) }
-        for sheet in new.sheets[shared...] {
-            changes.append(.sheetPresented(scene: scene, sheet: sheet))
-            if let change = stackChange(scene, sheet.id, [], sheet.stack) { changes.append(change) }
-        }
-        if old.split != new.split { changes.append(.split(scene: scene, from: old.split, to: new.split)) }
-        return changes
+        return changes + sheetsAndSplit(in: scene, from: old, to: new, sharing: shared)
     }
 }
 
