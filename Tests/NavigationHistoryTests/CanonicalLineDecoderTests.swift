@@ -204,14 +204,14 @@ import Testing
     }
 }
 
-@Suite struct KnownTypeTests {
+@Suite struct EventTypeNameTests {
     @Test func everyTypeNameIsMatchedFromItsBytesAndNothingElseIs() {
-        for type in KnownType.allCases {
+        for type in EventType.allCases {
             let bytes = Array(type.rawValue.utf8)
-            #expect(bytes.withUnsafeBufferPointer { KnownType.match($0.baseAddress!, $0.count) } == type)
+            #expect(bytes.withUnsafeBufferPointer { EventType.named($0.baseAddress!, $0.count) } == type)
             for changed in [bytes.dropLast(), bytes + [0x73], [0x78] + bytes.dropFirst()] {
                 let other = Array(changed)
-                #expect(other.withUnsafeBufferPointer { KnownType.match($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) } == nil)
+                #expect(other.withUnsafeBufferPointer { EventType.named($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) } == nil)
             }
         }
     }

@@ -45,13 +45,13 @@ public struct DeepLinksQuery: Sendable {
 
     /// Follows one event of the log, given its session's app and the state after it.
     public mutating func consume(_ event: NavigationEvent, app: String?, stateAfter state: NavigationState) {
-        if event.session != session, !event.isSnapshot {
+        if event.beginsSession(after: session) {
             watches.removeAll()
             session = event.session
         }
         // Did the event take a watched stack below its linked screen?
         if !watches.isEmpty {
-            if event.action.changesEveryScene {
+            if event.setsWholeState {
                 for scene in watches.keys.sorted() { check(scene, in: state) }
             } else if let scene = event.action.scene, watches[scene] != nil {
                 check(scene, in: state)

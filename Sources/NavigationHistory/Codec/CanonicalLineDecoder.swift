@@ -51,72 +51,66 @@ private struct CanonicalCursor {
         return NavigationEvent(seq: seq, timestamp: timestamp, session: session, action: action)
     }
 
-    /// The type's own members, in the order ``LineEncoder`` writes them.
-    mutating func action(_ type: KnownType) -> NavigationAction? {
-        switch type {
-        case .sessionStart:
-            guard let app = optional(",\"app\":\"", { $0.string() }), literal(",\"launch\":\""),
-                  let launch = enumeration(LaunchKind.self), let meta = optional(",\"meta\":", { $0.stringMap() }) else { return nil }
-            return .sessionStart(app: app, launch: launch, meta: meta)
-        case .sessionEnd:
-            guard let reason = optional(",\"reason\":\"", { $0.string() }) else { return nil }
-            return .sessionEnd(reason: reason)
-        case .sceneOpen, .sceneClose:
-            guard let scene = scene(), let kind = optional(",\"kind\":\"", { $0.string() }) else { return nil }
-            return type == .sceneOpen ? .sceneOpen(scene: scene, kind: kind) : .sceneClose(scene: scene, kind: kind)
-        case .sceneActivate:
-            guard let scene = scene() else { return nil }
-            return .sceneActivate(scene: scene)
-        case .tabSelect:
-            guard let scene = scene(), literal(",\"tab\":\""), let tab = nonEmptyString() else { return nil }
-            return .tabSelect(scene: scene, tab: tab)
-        case .push, .replace:
-            guard let scene = scene(), let stack = stack(), literal(",\"route\":"), let route = route() else { return nil }
-            return type == .push ? .push(scene: scene, stack: stack, route: route) : .replace(scene: scene, stack: stack, route: route)
-        case .pop:
-            guard let scene = scene(), let stack = stack(), literal(",\"count\":"), let count = positiveInteger() else { return nil }
-            return .pop(scene: scene, stack: stack, count: count)
-        case .popToRoot:
-            guard let scene = scene(), let stack = stack() else { return nil }
-            return .popToRoot(scene: scene, stack: stack)
-        case .setPath:
-            guard let scene = scene(), let stack = stack(), literal(",\"path\":"), let path = routes(),
-                  literal(",\"cause\":\""), let cause = enumeration(PathCause.self) else { return nil }
-            return .setPath(scene: scene, stack: stack, path: path, cause: cause)
-        case .deeplink:
-            guard let scene = scene(), let stack = optional(",\"stack\":\"", { $0.nonEmptyString() }),
-                  literal(",\"url\":\""), let url = string(),
-                  literal(",\"outcome\":\""), let outcome = enumeration(DeepLinkOutcome.self),
-                  let tab = optional(",\"tab\":\"", { $0.nonEmptyString() }),
-                  let path = optional(",\"path\":", { $0.routes() }) else { return nil }
-            return .deeplink(scene: scene, url: url, outcome: outcome, tab: tab, stack: stack, path: path)
-        case .sheetPresent:
-            guard let scene = scene(), literal(",\"sheet\":\""), let sheet = nonEmptyString(),
-                  literal(",\"route\":"), let route = route(),
-                  let style = optional(",\"style\":\"", { $0.enumeration(SheetStyle.self) }) else { return nil }
-            return .sheetPresent(scene: scene, sheet: sheet, route: route, style: style)
-        case .sheetDismiss:
-            guard let scene = scene(), let sheet = optional(",\"sheet\":\"", { $0.nonEmptyString() }) else { return nil }
-            return .sheetDismiss(scene: scene, sheet: sheet)
-        case .splitSelect:
-            guard let scene = scene(), literal(",\"column\":\""), let column = enumeration(SplitColumn.self),
-                  literal(",\"route\":") else { return nil }
-            if literal("null") { return .splitSelect(scene: scene, column: column, route: nil) }
-            guard let route = route() else { return nil }
-            return .splitSelect(scene: scene, column: column, route: route)
-        case .splitVisibility:
-            guard let scene = scene(), literal(",\"visibility\":\""), let visibility = enumeration(SplitVisibility.self) else { return nil }
-            return .splitVisibility(scene: scene, visibility: visibility)
-        case .snapshot, .restore:
-            return nil
+    /// The type's own members, in the order its descriptor gives them, which is the encoder's.
+    /// A `state` member (of the rare, large `snapshot` and `restore` lines) is left to the general
+    /// decoder.
+    mutating func action(_ type: EventType) -> NavigationAction? {
+        var values = EventMemberValues()
+        for rule in MemberRules.all.members(of: type) {
+            let key = MemberKeys.all.key(of: rule.member)
+            guard literal(key) else {
+                if rule.presence == .optional { continue }
+                return nil
+            }
+            guard read(rule, into: &values) else { return nil }
         }
+        return NavigationAction(type, values)
+    }
+
+    /// Reads the value of the member whose key was matched, by its shape.
+    @inline(__always)
+    mutating func read(_ rule: EventDescriptor.Member, into values: inout EventMemberValues) -> Bool {
+        let member = rule.member
+        switch member.shape {
+        case .identifier:
+            guard literal("\"") else { return false }
+            let text = switch member {
+            case .scene: nonEmptyString(.scene)
+            case .stack: nonEmptyString(.stack)
+            default: nonEmptyString()
+            }
+            guard let text else { return false }
+            values[string: member] = text
+        case .text:
+            guard literal("\""), let text = string() else { return false }
+            values[string: member] = text
+        case .enumeration:
+            guard literal("\""), let bytes = stringBytes(),
+                  let index = MemberRules.all.caseIndex(of: member, named: bytes.baseAddress!, bytes.count) else { return false }
+            values[caseIndex: member] = index
+        case .count, .seq:
+            guard let n = positiveInteger() else { return false }
+            values[integer: member] = n
+        case .stringMap:
+            guard let map = stringMap() else { return false }
+            values.meta = map
+        case .route:
+            if rule.presence == .nullable, literal("null") {
+                values.routeIsNull = true
+                return true
+            }
+            guard let route = route() else { return false }
+            values.route = route
+        case .routes:
+            guard let routes = routes() else { return false }
+            values[routes: member] = routes
+        case .state, .common:
+            return false
+        }
+        return true
     }
 
     // MARK: Members
-
-    mutating func scene() -> String? { literal(",\"scene\":\"") ? nonEmptyString(.scene) : nil }
-
-    mutating func stack() -> String? { literal(",\"stack\":\"") ? nonEmptyString(.stack) : nil }
 
     /// `{"screen":…[,"id":…][,"params":{…}]}`.
     mutating func route() -> Route? {
@@ -188,6 +182,13 @@ private struct CanonicalCursor {
         return true
     }
 
+    /// Consumes `bytes` when the bytes at the cursor are exactly them.
+    @inline(__always) mutating func literal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard end - index >= bytes.count, memcmpEqual(base + index, bytes.baseAddress!, bytes.count) else { return false }
+        index += bytes.count
+        return true
+    }
+
     /// The rest of a string whose opening quote was matched, through its closing quote; nil at an
     /// escape or a control character.
     @inline(__always) mutating func string() -> String? {
@@ -256,16 +257,7 @@ private struct CanonicalCursor {
         return nil
     }
 
-    /// A case of an event's enumeration, by the bytes of its name.
-    mutating func enumeration<E: NamedCases>(_: E.Type) -> E? {
-        guard let bytes = stringBytes() else { return nil }
-        for (name, value) in E.byName where name.count == bytes.count {
-            if name.withUnsafeBufferPointer({ memcmpEqual($0.baseAddress!, bytes.baseAddress!, bytes.count) }) { return value }
-        }
-        return nil
-    }
-
-    mutating func knownType() -> KnownType? {
+    mutating func knownType() -> EventType? {
         // The commonest types (two lines in three), with their closing quote, compared as words
         // before the string is scanned for its quote and matched by its length and bytes.
         if end - index >= 16 {
@@ -279,7 +271,7 @@ private struct CanonicalCursor {
             }
         }
         guard let bytes = stringBytes() else { return nil }
-        return KnownType.match(bytes.baseAddress!, bytes.count)
+        return EventType.named(bytes.baseAddress!, bytes.count)
     }
 
     /// A JSON integer from 1 to 2^53 − 1 (no sign, no leading zero, no fraction or exponent).
@@ -335,22 +327,3 @@ private struct CanonicalCursor {
         return time
     }
 }
-
-/// An enumeration of the format whose cases the fast decoder matches by the bytes of their names:
-/// made into a `String` and passed to `init(rawValue:)`, a name was compared with each case's in
-/// turn (about 390 instructions; a `setPath` names its cause).
-private protocol NamedCases: RawRepresentable<String>, CaseIterable {
-    /// Each case's name, as bytes, and the case.
-    static var byName: [(name: [UInt8], value: Self)] { get }
-}
-
-extension NamedCases {
-    fileprivate static func names() -> [(name: [UInt8], value: Self)] { allCases.map { (Array($0.rawValue.utf8), $0) } }
-}
-
-extension LaunchKind: NamedCases { fileprivate static let byName = names() }
-extension PathCause: NamedCases { fileprivate static let byName = names() }
-extension DeepLinkOutcome: NamedCases { fileprivate static let byName = names() }
-extension SheetStyle: NamedCases { fileprivate static let byName = names() }
-extension SplitColumn: NamedCases { fileprivate static let byName = names() }
-extension SplitVisibility: NamedCases { fileprivate static let byName = names() }

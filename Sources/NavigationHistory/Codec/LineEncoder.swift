@@ -27,71 +27,52 @@ public enum LineEncoder {
         w.closeLineWithChecksum(from: lineStart)
     }
 
+    /// The action's own members, by the rules of its type's descriptor; an unknown type's as it
+    /// was read.
     private static func members(of action: NavigationAction, to w: inout JSONWriter) {
-        func scene(_ id: String) { w.key("scene"); w.string(id) }
-        func stack(_ id: String) { w.key("stack"); w.string(id) }
-        func optionalString(_ name: StaticString, _ value: String?) {
-            if let value { w.key(name); w.string(value) }
+        guard let type = action.eventType else {
+            if case .unknown(_, let others) = action {
+                for member in others {
+                    w.key(named: member.key)
+                    w.value(member.value)
+                }
+            }
+            return
         }
-        switch action {
-        case .sessionStart(let app, let launch, let meta):
-            optionalString("app", app)
-            w.key("launch"); w.string(launch.rawValue)
-            if let meta { w.key("meta"); w.stringMap(meta) }
-        case .sessionEnd(let reason):
-            optionalString("reason", reason)
-        case .sceneOpen(let id, let kind), .sceneClose(let id, let kind):
-            scene(id)
-            optionalString("kind", kind)
-        case .sceneActivate(let id):
-            scene(id)
-        case .tabSelect(let id, let tab):
-            scene(id)
-            w.key("tab"); w.string(tab)
-        case .push(let id, let stackID, let route), .replace(let id, let stackID, let route):
-            scene(id); stack(stackID)
-            w.key("route"); w.route(route)
-        case .pop(let id, let stackID, let count):
-            scene(id); stack(stackID)
-            w.key("count"); w.integer(count)
-        case .popToRoot(let id, let stackID):
-            scene(id); stack(stackID)
-        case .setPath(let id, let stackID, let path, let cause):
-            scene(id); stack(stackID)
-            w.key("path"); w.routes(path)
-            w.key("cause"); w.string(cause.rawValue)
-        case .deeplink(let id, let url, let outcome, let tab, let stackID, let path):
-            scene(id)
-            if let stackID { stack(stackID) }
-            w.key("url"); w.string(url)
-            w.key("outcome"); w.string(outcome.rawValue)
-            optionalString("tab", tab)
-            if let path { w.key("path"); w.routes(path) }
-        case .sheetPresent(let id, let sheet, let route, let style):
-            scene(id)
-            w.key("sheet"); w.string(sheet)
-            w.key("route"); w.route(route)
-            optionalString("style", style?.rawValue)
-        case .sheetDismiss(let id, let sheet):
-            scene(id)
-            optionalString("sheet", sheet)
-        case .splitSelect(let id, let column, let route):
-            scene(id)
-            w.key("column"); w.string(column.rawValue)
-            w.key("route"); w.optionalRoute(route)
-        case .splitVisibility(let id, let visibility):
-            scene(id)
-            w.key("visibility"); w.string(visibility.rawValue)
-        case .snapshot(let state):
-            w.key("state"); w.state(state)
-        case .restore(let state, let from, let dropped):
-            w.key("state"); w.state(state)
-            w.key("from"); w.integer(from)
-            w.key("dropped"); w.routes(dropped)
-        case .unknown(_, let others):
-            for member in others {
-                w.key(named: member.key)
-                w.value(member.value)
+        let values = action.memberValues
+        for rule in MemberRules.all.members(of: type) {
+            let member = rule.member
+            switch member.shape {
+            case .identifier, .text:
+                guard let text = values[string: member] else { continue }
+                w.raw(MemberKeys.all.key(of: member))
+                w.string(text)
+            case .enumeration:
+                guard let name = values[caseName: member] else { continue }
+                w.raw(MemberKeys.all.key(of: member))
+                w.string(name)
+            case .count, .seq:
+                guard let value = values[integer: member] else { continue }
+                w.raw(MemberKeys.all.key(of: member))
+                w.integer(value)
+            case .stringMap:
+                guard let map = values.meta else { continue }
+                w.raw(MemberKeys.all.key(of: member))
+                w.stringMap(map)
+            case .route:
+                guard values.route != nil || rule.presence == .nullable else { continue }
+                w.raw(MemberKeys.all.key(of: member))
+                w.optionalRoute(values.route)
+            case .routes:
+                guard let routes = values[routes: member] else { continue }
+                w.raw(MemberKeys.all.key(of: member))
+                w.routes(routes)
+            case .state:
+                guard let state = values.state else { continue }
+                w.raw(MemberKeys.all.key(of: member))
+                w.state(state)
+            case .common:
+                continue
             }
         }
     }

@@ -1,34 +1,256 @@
-/// How a session's process started.
-public enum LaunchKind: String, Sendable, Hashable, CaseIterable {
-    case cold, warm
+/// The types of event format v1, in the order of its table.
+///
+/// Each type's rules are data, in its ``descriptor``: the encoder, both decoders, the session
+/// boundaries and the generator read them there, and a test holds them equal to the JSON Schema.
+/// Adding a type is its case here, its descriptor, its two conversions below, its case in the fold,
+/// and its schema entry and docs.
+public enum EventType: String, Sendable, Hashable, CaseIterable {
+    case sessionStart = "session.start", sessionEnd = "session.end", sceneOpen = "scene.open"
+    case sceneClose = "scene.close", sceneActivate = "scene.activate", tabSelect = "tab.select"
+    case push, pop, popToRoot, replace, setPath, deeplink
+    case sheetPresent = "sheet.present", sheetDismiss = "sheet.dismiss"
+    case splitSelect = "split.select", splitVisibility = "split.visibility", snapshot, restore
+
+    /// What the format says about this type.
+    package var descriptor: EventDescriptor { EventDescriptor.table[index] }
+
+    /// The type's position in ``allCases``.
+    @inline(__always) var index: Int {
+        switch self {
+        case .sessionStart: 0
+        case .sessionEnd: 1
+        case .sceneOpen: 2
+        case .sceneClose: 3
+        case .sceneActivate: 4
+        case .tabSelect: 5
+        case .push: 6
+        case .pop: 7
+        case .popToRoot: 8
+        case .replace: 9
+        case .setPath: 10
+        case .deeplink: 11
+        case .sheetPresent: 12
+        case .sheetDismiss: 13
+        case .splitSelect: 14
+        case .splitVisibility: 15
+        case .snapshot: 16
+        case .restore: 17
+        }
+    }
 }
 
-/// Why a whole stack was replaced by a `setPath` event.
-public enum PathCause: String, Sendable, Hashable, CaseIterable {
-    case programmatic, deeplink, restore
+/// What event format v1 says about one type of event: its own members, what it acts on, and how it
+/// bears on sessions and on the state.
+package struct EventDescriptor: Sendable {
+    /// What an event of a type acts on.
+    package enum Scope: Sendable {
+        /// The session, or the whole state: no `scene` member.
+        case session
+        /// One scene: a `scene` member.
+        case scene
+        /// One stack of one scene: `scene` and `stack` members.
+        case stack
+    }
+
+    /// Whether a member must be there.
+    package enum Presence: Sendable {
+        /// The member must be there.
+        case required
+        /// The member may be left out.
+        case optional
+        /// The member must be there, and may be `null`.
+        case nullable
+    }
+
+    /// One of a type's own members, and whether it must be there.
+    package struct Member: Sendable {
+        package var member: EventMember
+        package var presence: Presence
+    }
+
+    package var type: EventType
+    /// The members beyond the common ones (`v`, `seq`, `ts`, `session`, `type`, `crc`), in the
+    /// order the store writes them.
+    package var members: [Member]
+    package var scope: Scope
+    /// Whether an event of this type begins a new session, whatever its `session` member.
+    package var beginsSession: Bool
+    /// Whether an event of this type sets the whole state, whatever came before it: a fold may
+    /// begin there.
+    package var setsWholeState: Bool
+    /// Whether an event of this type only restates the state the events before it made: it never
+    /// begins a session, whatever its `session` member (the store stamps a segment's snapshot with
+    /// the session of the event after it), and counts as no event of its session.
+    package var restatesState: Bool
+
+    private init(_ type: EventType, _ scope: Scope, _ members: [(EventMember, Presence)],
+                 beginsSession: Bool = false, setsWholeState: Bool = false, restatesState: Bool = false) {
+        self.type = type
+        self.scope = scope
+        self.members = (scope == .session ? [] : scope == .scene ? [Member(member: .scene, presence: .required)]
+                        : [Member(member: .scene, presence: .required), Member(member: .stack, presence: .required)])
+            + members.map { Member(member: $0.0, presence: $0.1) }
+        self.beginsSession = beginsSession
+        self.setsWholeState = setsWholeState
+        self.restatesState = restatesState
+    }
+
+    /// One descriptor per type, in the order of ``EventType/allCases``.
+    static let table: [EventDescriptor] = [
+        EventDescriptor(.sessionStart, .session, [(.app, .optional), (.launch, .required), (.meta, .optional)],
+                        beginsSession: true, setsWholeState: true),
+        EventDescriptor(.sessionEnd, .session, [(.reason, .optional)]),
+        EventDescriptor(.sceneOpen, .scene, [(.kind, .optional)]),
+        EventDescriptor(.sceneClose, .scene, [(.kind, .optional)]),
+        EventDescriptor(.sceneActivate, .scene, []),
+        EventDescriptor(.tabSelect, .scene, [(.tab, .required)]),
+        EventDescriptor(.push, .stack, [(.route, .required)]),
+        EventDescriptor(.pop, .stack, [(.count, .optional)]),
+        EventDescriptor(.popToRoot, .stack, []),
+        EventDescriptor(.replace, .stack, [(.route, .required)]),
+        EventDescriptor(.setPath, .stack, [(.path, .required), (.cause, .required)]),
+        EventDescriptor(.deeplink, .scene, [(.stack, .optional), (.url, .required), (.outcome, .required), (.tab, .optional),
+                                            (.path, .optional)]),
+        EventDescriptor(.sheetPresent, .scene, [(.sheet, .required), (.route, .required), (.style, .optional)]),
+        EventDescriptor(.sheetDismiss, .scene, [(.sheet, .optional)]),
+        EventDescriptor(.splitSelect, .scene, [(.column, .required), (.route, .nullable)]),
+        EventDescriptor(.splitVisibility, .scene, [(.visibility, .required)]),
+        EventDescriptor(.snapshot, .session, [(.state, .required)], setsWholeState: true, restatesState: true),
+        EventDescriptor(.restore, .session, [(.state, .required), (.from, .required), (.dropped, .required)], setsWholeState: true),
+    ]
 }
 
-/// What became of a deep link.
-public enum DeepLinkOutcome: String, Sendable, Hashable, CaseIterable {
-    /// Every segment of the URL resolved to a route.
-    case resolved
-    /// Some segments resolved; the path holds those that did.
-    case partial
-    /// The URL matched no pattern; nothing changed.
-    case unmatched
-}
+extension NavigationAction {
+    /// The action's type; nil for a type this version does not know.
+    ///
+    /// Not inlined: a switch over the action inlined into a caller copied its payload, every
+    /// string retained and released, on every event (measured by `Tools/bench/run --only read`).
+    public var eventType: EventType? {
+        @inline(never) get {
+            switch self {
+            case .sessionStart: .sessionStart
+            case .sessionEnd: .sessionEnd
+            case .sceneOpen: .sceneOpen
+            case .sceneClose: .sceneClose
+            case .sceneActivate: .sceneActivate
+            case .tabSelect: .tabSelect
+            case .push: .push
+            case .pop: .pop
+            case .popToRoot: .popToRoot
+            case .replace: .replace
+            case .setPath: .setPath
+            case .deeplink: .deeplink
+            case .sheetPresent: .sheetPresent
+            case .sheetDismiss: .sheetDismiss
+            case .splitSelect: .splitSelect
+            case .splitVisibility: .splitVisibility
+            case .snapshot: .snapshot
+            case .restore: .restore
+            case .unknown: nil
+            }
+        }
+    }
 
-/// How a sheet is presented.
-public enum SheetStyle: String, Sendable, Hashable, CaseIterable {
-    case sheet, fullScreenCover, popover
-}
+    /// The action of type `type` with the members `values` holds; nil when one its type requires
+    /// is missing (``EventDescriptor/members`` says which).
+    package init?(_ type: EventType, _ values: EventMemberValues) {
+        let v = values
+        switch type {
+        case .sessionStart:
+            guard let launch = v.launch else { return nil }
+            self = .sessionStart(app: v.app, launch: launch, meta: v.meta)
+        case .sessionEnd:
+            self = .sessionEnd(reason: v.reason)
+        case .sceneOpen:
+            guard let scene = v.scene else { return nil }
+            self = .sceneOpen(scene: scene, kind: v.kind)
+        case .sceneClose:
+            guard let scene = v.scene else { return nil }
+            self = .sceneClose(scene: scene, kind: v.kind)
+        case .sceneActivate:
+            guard let scene = v.scene else { return nil }
+            self = .sceneActivate(scene: scene)
+        case .tabSelect:
+            guard let scene = v.scene, let tab = v.tab else { return nil }
+            self = .tabSelect(scene: scene, tab: tab)
+        case .push:
+            guard let scene = v.scene, let stack = v.stack, let route = v.route else { return nil }
+            self = .push(scene: scene, stack: stack, route: route)
+        case .pop:
+            guard let scene = v.scene, let stack = v.stack else { return nil }
+            self = .pop(scene: scene, stack: stack, count: v.count ?? 1)
+        case .popToRoot:
+            guard let scene = v.scene, let stack = v.stack else { return nil }
+            self = .popToRoot(scene: scene, stack: stack)
+        case .replace:
+            guard let scene = v.scene, let stack = v.stack, let route = v.route else { return nil }
+            self = .replace(scene: scene, stack: stack, route: route)
+        case .setPath:
+            guard let scene = v.scene, let stack = v.stack, let path = v.path, let cause = v.cause else { return nil }
+            self = .setPath(scene: scene, stack: stack, path: path, cause: cause)
+        case .deeplink:
+            guard let scene = v.scene, let url = v.url, let outcome = v.outcome else { return nil }
+            self = .deeplink(scene: scene, url: url, outcome: outcome, tab: v.tab, stack: v.stack, path: v.path)
+        case .sheetPresent:
+            guard let scene = v.scene, let sheet = v.sheet, let route = v.route else { return nil }
+            self = .sheetPresent(scene: scene, sheet: sheet, route: route, style: v.style)
+        case .sheetDismiss:
+            guard let scene = v.scene else { return nil }
+            self = .sheetDismiss(scene: scene, sheet: v.sheet)
+        case .splitSelect:
+            guard let scene = v.scene, let column = v.column, v.route != nil || v.routeIsNull else { return nil }
+            self = .splitSelect(scene: scene, column: column, route: v.route)
+        case .splitVisibility:
+            guard let scene = v.scene, let visibility = v.visibility else { return nil }
+            self = .splitVisibility(scene: scene, visibility: visibility)
+        case .snapshot:
+            guard let state = v.state else { return nil }
+            self = .snapshot(state: state)
+        case .restore:
+            guard let state = v.state, let from = v.from, let dropped = v.dropped else { return nil }
+            self = .restore(state: state, from: from, dropped: dropped)
+        }
+    }
 
-/// A selectable column of a split view.
-public enum SplitColumn: String, Sendable, Hashable, CaseIterable {
-    case sidebar, content
-}
-
-/// Which columns of a split view are visible.
-public enum SplitVisibility: String, Sendable, Hashable, CaseIterable {
-    case all, doubleColumn, detailOnly, automatic
+    /// The values of the action's own members: what ``init(_:_:)`` makes it of again.
+    package var memberValues: EventMemberValues {
+        var v = EventMemberValues()
+        switch self {
+        case .sessionStart(let app, let launch, let meta):
+            v.app = app; v.launch = launch; v.meta = meta
+        case .sessionEnd(let reason):
+            v.reason = reason
+        case .sceneOpen(let scene, let kind), .sceneClose(let scene, let kind):
+            v.scene = scene; v.kind = kind
+        case .sceneActivate(let scene):
+            v.scene = scene
+        case .tabSelect(let scene, let tab):
+            v.scene = scene; v.tab = tab
+        case .push(let scene, let stack, let route), .replace(let scene, let stack, let route):
+            v.scene = scene; v.stack = stack; v.route = route
+        case .pop(let scene, let stack, let count):
+            v.scene = scene; v.stack = stack; v.count = count
+        case .popToRoot(let scene, let stack):
+            v.scene = scene; v.stack = stack
+        case .setPath(let scene, let stack, let path, let cause):
+            v.scene = scene; v.stack = stack; v.path = path; v.cause = cause
+        case .deeplink(let scene, let url, let outcome, let tab, let stack, let path):
+            v.scene = scene; v.url = url; v.outcome = outcome; v.tab = tab; v.stack = stack; v.path = path
+        case .sheetPresent(let scene, let sheet, let route, let style):
+            v.scene = scene; v.sheet = sheet; v.route = route; v.style = style
+        case .sheetDismiss(let scene, let sheet):
+            v.scene = scene; v.sheet = sheet
+        case .splitSelect(let scene, let column, let route):
+            v.scene = scene; v.column = column; v.route = route; v.routeIsNull = route == nil
+        case .splitVisibility(let scene, let visibility):
+            v.scene = scene; v.visibility = visibility
+        case .snapshot(let state):
+            v.state = state
+        case .restore(let state, let from, let dropped):
+            v.state = state; v.from = from; v.dropped = dropped
+        case .unknown:
+            break
+        }
+        return v
+    }
 }

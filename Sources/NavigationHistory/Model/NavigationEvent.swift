@@ -27,36 +27,25 @@ public struct NavigationEvent: Sendable, Hashable {
     public var type: String { action.type }
 
     /// Whether this is a store snapshot, which restates the state rather than navigating.
-    public var isSnapshot: Bool {
-        if case .snapshot = action { return true }
-        return false
-    }
+    public var isSnapshot: Bool { action.eventType == .snapshot }
 
     /// Whether this event sets the whole state, whatever came before it: a `snapshot`, a `restore`
     /// or a `session.start`. A fold may begin at such an event.
-    public var setsWholeState: Bool {
-        switch action {
-        case .snapshot, .restore, .sessionStart: true
-        default: false
-        }
-    }
+    public var setsWholeState: Bool { action.setsWholeState }
 
     /// Whether this is a `session.start`, which clears the state.
-    public var isSessionStart: Bool {
-        if case .sessionStart = action { return true }
-        return false
-    }
+    public var isSessionStart: Bool { action.eventType == .sessionStart }
 
     /// Whether this event begins a session after events of the session `current` (nil at the
-    /// start of a log): a `session.start` does, and so does an event of another session. A
-    /// snapshot never does: the store stamps it with the session of the event after it, which may
-    /// be the next session's start, and it only restates the state.
+    /// start of a log): a type whose descriptor says so (`session.start`) does, and so does an
+    /// event of another session, unless it only restates the state (a store snapshot is stamped
+    /// with the session of the event after it, which may be the next session's start).
     public func beginsSession(after current: String?) -> Bool {
-        switch action {
-        case .snapshot: false
-        case .sessionStart: true
-        default: session != current
+        if let descriptor = action.eventType?.descriptor {
+            if descriptor.restatesState { return false }
+            if descriptor.beginsSession { return true }
         }
+        return session != current
     }
 }
 
@@ -101,29 +90,15 @@ public enum NavigationAction: Sendable, Hashable {
     /// A type this version does not know, kept with its other members in their original order.
     case unknown(type: String, members: [JSONMember])
 
+    /// Whether the action sets the whole state, whatever came before it, and so may change any
+    /// scene, not just one it names (an unknown type changes nothing).
+    public var setsWholeState: Bool { eventType?.descriptor.setsWholeState ?? false }
+
     /// The `type` member for this action.
     public var type: String {
-        switch self {
-        case .sessionStart: "session.start"
-        case .sessionEnd: "session.end"
-        case .sceneOpen: "scene.open"
-        case .sceneClose: "scene.close"
-        case .sceneActivate: "scene.activate"
-        case .tabSelect: "tab.select"
-        case .push: "push"
-        case .pop: "pop"
-        case .popToRoot: "popToRoot"
-        case .replace: "replace"
-        case .setPath: "setPath"
-        case .deeplink: "deeplink"
-        case .sheetPresent: "sheet.present"
-        case .sheetDismiss: "sheet.dismiss"
-        case .splitSelect: "split.select"
-        case .splitVisibility: "split.visibility"
-        case .snapshot: "snapshot"
-        case .restore: "restore"
-        case .unknown(let type, _): type
-        }
+        if let type = eventType { return type.rawValue }
+        if case .unknown(let type, _) = self { return type }
+        return ""
     }
 
     /// The scene the action happened in, for scene-scoped actions.
@@ -143,5 +118,5 @@ public enum NavigationAction: Sendable, Hashable {
     }
 
     /// The types of event format v1, in the order of its table.
-    public static let knownTypes: [String] = KnownType.allCases.map(\.rawValue)
+    public static let knownTypes: [String] = EventType.allCases.map(\.rawValue)
 }

@@ -102,16 +102,13 @@ package struct SessionTracker: Sendable {
     private enum Kind {
         case start, end, snapshot, other
 
-        /// Which kind of event, by its case alone. A function of its own, like ``app(of:)``:
-        /// inlined, their switches copied the whole action (every payload retained and released
-        /// again) for every event.
-        @inline(never) static func of(_ action: NavigationAction) -> Kind {
-            switch action {
-            case .sessionStart: .start
-            case .sessionEnd: .end
-            case .snapshot: .snapshot
-            default: .other
-            }
+        /// Which kind of event, by its type's descriptor.
+        static func of(_ action: NavigationAction) -> Kind {
+            guard let type = action.eventType else { return .other }
+            let descriptor = type.descriptor
+            if descriptor.restatesState { return .snapshot }
+            if descriptor.beginsSession { return .start }
+            return type == .sessionEnd ? .end : .other
         }
     }
 

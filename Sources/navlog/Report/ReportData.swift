@@ -219,7 +219,7 @@ struct ReportData {
         w.key("ts"); w.timestamp(event.timestamp)
         w.key("event"); w.string(TimelineOutput.summary(event))
         if let anomaly { w.key("anomaly"); w.string(anomaly.kind.rawValue) }
-        if event.action.changesEveryScene {
+        if event.setsWholeState {
             w.key("state"); w.state(fold.after)
             w.key("visible"); visible(fold.after, fold.after.scenes.keys.sorted(), into: &w)
         } else {

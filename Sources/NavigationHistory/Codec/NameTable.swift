@@ -1,0 +1,127 @@
+/// Names matched against bytes of a line — the format's member names, its type names — built once
+/// from the vocabulary and kept in memory that is never freed: a lookup retains nothing, so
+/// decoding threads share the table without contending for a reference count, as they did for an
+/// array's storage (`Tools/bench/run --only read`, all cores).
+package struct NameTable<Value: Sendable>: @unchecked Sendable {
+    /// Every name's bytes, one after another.
+    private let bytes: UnsafeMutablePointer<UInt8>
+    /// Each entry's offset in `bytes`, sorted by the names' lengths.
+    private let offsets: UnsafeMutablePointer<Int>
+    private let values: UnsafeMutablePointer<Value>
+    /// For each length from 0 to `longest`, the range of entries of that length.
+    private let ranges: UnsafeMutablePointer<Range<Int>>
+    private let longest: Int
+
+    /// A table of `entries`; names are compared byte for byte.
+    package init(_ entries: [(name: String, value: Value)]) {
+        let sorted = entries.map { (Array($0.name.utf8), $0.value) }.sorted { $0.0.count < $1.0.count }
+        longest = sorted.last?.0.count ?? 0
+        let total = sorted.reduce(0) { $0 + $1.0.count }
+        bytes = .allocate(capacity: max(1, total))
+        offsets = .allocate(capacity: max(1, sorted.count))
+        values = .allocate(capacity: max(1, sorted.count))
+        ranges = .allocate(capacity: longest + 1)
+        var offset = 0
+        for (index, (name, value)) in sorted.enumerated() {
+            (bytes + offset).initialize(from: name, count: name.count)
+            offsets[index] = offset
+            (values + index).initialize(to: value)
+            offset += name.count
+        }
+        for length in 0...longest {
+            let first = sorted.firstIndex { $0.0.count >= length } ?? sorted.count
+            let end = sorted.firstIndex { $0.0.count > length } ?? sorted.count
+            ranges[length] = first..<end
+        }
+    }
+
+    /// The value of the name that `count` bytes at `p` spell; nil when none does.
+    @inline(__always)
+    package func value(named p: UnsafePointer<UInt8>, _ count: Int) -> Value? {
+        guard count <= longest else { return nil }
+        for index in ranges[count] where memcmpEqual(p, bytes + offsets[index], count) { return values[index] }
+        return nil
+    }
+}
+
+extension EventMember {
+    private static let names = NameTable(allCases.map { ($0.name, $0) })
+
+    /// The member a key names, from its raw bytes (keys with escapes are decoded first).
+    @inline(__always)
+    package static func named(_ p: UnsafePointer<UInt8>, _ count: Int) -> EventMember? { names.value(named: p, count) }
+}
+
+extension EventType {
+    private static let names = NameTable(allCases.map { ($0.rawValue, $0) })
+
+    /// The type a `type` member's raw bytes name, without making a `String`.
+    @inline(__always)
+    package static func named(_ p: UnsafePointer<UInt8>, _ count: Int) -> EventType? { names.value(named: p, count) }
+}
+
+/// Each member's key as the encoder writes it after the member before, `,"name":`, kept like a
+/// ``NameTable``'s names: the fast decoder compares a line's bytes with it for every member.
+package struct MemberKeys: @unchecked Sendable {
+    private let bytes: UnsafeMutablePointer<UInt8>
+    private let offsets: UnsafeMutablePointer<Int>
+
+    /// The keys of every member.
+    package static let all = MemberKeys()
+
+    private init() {
+        let keys = EventMember.allCases.map { Array(",\"\($0.name)\":".utf8) }
+        bytes = .allocate(capacity: keys.reduce(0) { $0 + $1.count })
+        offsets = .allocate(capacity: keys.count + 1)
+        var offset = 0
+        for (index, key) in keys.enumerated() {
+            (bytes + offset).initialize(from: key, count: key.count)
+            offsets[index] = offset
+            offset += key.count
+        }
+        offsets[keys.count] = offset
+    }
+
+    /// The bytes of `member`'s key.
+    @inline(__always) package func key(of member: EventMember) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: bytes + offsets[member.rawValue], count: offsets[member.rawValue + 1] - offsets[member.rawValue])
+    }
+}
+
+/// Each type's ``EventDescriptor/members``, and each enumeration member's case names, kept like a
+/// ``NameTable``'s names: both decoders read them for every line.
+package struct MemberRules: @unchecked Sendable {
+    private let rules: UnsafeMutablePointer<EventDescriptor.Member>
+    private let ranges: UnsafeMutablePointer<Range<Int>>
+    private let caseNames: UnsafeMutablePointer<NameTable<Int>>
+
+    /// The rules of every type.
+    package static let all = MemberRules()
+
+    private init() {
+        let table = EventType.allCases.map(\.descriptor)
+        rules = .allocate(capacity: table.reduce(0) { $0 + $1.members.count })
+        ranges = .allocate(capacity: table.count)
+        var offset = 0
+        for (index, descriptor) in table.enumerated() {
+            (rules + offset).initialize(from: descriptor.members, count: descriptor.members.count)
+            ranges[index] = offset..<offset + descriptor.members.count
+            offset += descriptor.members.count
+        }
+        caseNames = .allocate(capacity: EventMember.allCases.count)
+        for member in EventMember.allCases {
+            (caseNames + member.rawValue).initialize(to: NameTable(member.caseNames.enumerated().map { ($1, $0) }))
+        }
+    }
+
+    /// The members of `type`, in the order the store writes them.
+    @inline(__always) package func members(of type: EventType) -> UnsafeBufferPointer<EventDescriptor.Member> {
+        let range = ranges[type.index]
+        return UnsafeBufferPointer(start: rules + range.lowerBound, count: range.count)
+    }
+
+    /// The position in ``EventMember/caseNames`` of the case of `member` that `count` bytes at `p` name.
+    @inline(__always) package func caseIndex(of member: EventMember, named p: UnsafePointer<UInt8>, _ count: Int) -> Int? {
+        caseNames[member.rawValue].value(named: p, count)
+    }
+}

@@ -1,0 +1,177 @@
+/// The members of an event line that event format v1 gives a meaning to.
+package enum EventMember: Int, CaseIterable, Sendable {
+    case v, seq, ts, session, type, scene, stack, crc
+    case app, launch, meta, reason, kind, tab, route, count, path, cause
+    case url, outcome, sheet, style, column, visibility, state, from, dropped
+
+    /// The kinds of value a member holds.
+    package enum Shape: Sendable {
+        /// One of the members every line has, read apart: `v`, `seq`, `ts`, `session`, `type`, `crc`.
+        case common
+        /// A non-empty string naming a scene, stack, tab or sheet.
+        case identifier
+        /// Any string.
+        case text
+        /// The name of a case of one of the format's enumerations (``EventMember/caseNames``).
+        case enumeration
+        /// An integer from 1 up.
+        case count
+        /// A seq: an integer from 1 to 2^53 − 1.
+        case seq
+        /// An object of strings.
+        case stringMap
+        /// A route.
+        case route
+        /// An array of routes.
+        case routes
+        /// A navigation state.
+        case state
+    }
+
+    /// The member's name in a line.
+    package var name: String { String(describing: self) }
+
+    @inline(__always) package var bit: UInt32 { 1 << UInt32(rawValue) }
+
+    /// The kind of value the member holds, the same in every type that has it.
+    package var shape: Shape {
+        switch self {
+        case .v, .seq, .ts, .session, .type, .crc: .common
+        case .scene, .stack, .tab, .sheet: .identifier
+        case .app, .reason, .kind, .url: .text
+        case .launch, .cause, .outcome, .style, .column, .visibility: .enumeration
+        case .count: .count
+        case .from: .seq
+        case .meta: .stringMap
+        case .route: .route
+        case .path, .dropped: .routes
+        case .state: .state
+        }
+    }
+
+    /// The names of the cases an ``Shape/enumeration`` member may hold, in their declared order;
+    /// empty for members of other shapes.
+    package var caseNames: [String] { Self.caseNames[rawValue] }
+
+    private static let caseNames: [[String]] = allCases.map { member in
+        switch member {
+        case .launch: LaunchKind.allCases.map(\.rawValue)
+        case .cause: PathCause.allCases.map(\.rawValue)
+        case .outcome: DeepLinkOutcome.allCases.map(\.rawValue)
+        case .style: SheetStyle.allCases.map(\.rawValue)
+        case .column: SplitColumn.allCases.map(\.rawValue)
+        case .visibility: SplitVisibility.allCases.map(\.rawValue)
+        default: []
+        }
+    }
+}
+
+/// The values of an event's own members (all but the common ones), as a line gives them or an
+/// action holds them: what the decoders fill by the rules of ``EventDescriptor`` and the encoder
+/// writes by them.
+package struct EventMemberValues: Sendable {
+    package var scene, stack, tab, sheet: String?
+    package var app, reason, kind, url: String?
+    package var launch: LaunchKind?
+    package var cause: PathCause?
+    package var outcome: DeepLinkOutcome?
+    package var style: SheetStyle?
+    package var column: SplitColumn?
+    package var visibility: SplitVisibility?
+    package var count: Int?
+    package var from: Int?
+    package var meta: [String: String]?
+    package var route: Route?
+    /// Whether `route` was there as `null`.
+    package var routeIsNull = false
+    package var path: [Route]?
+    package var dropped: [Route]?
+    package var state: NavigationState?
+
+    package init() {}
+
+    /// The string of an ``EventMember/Shape/identifier`` or ``EventMember/Shape/text`` member.
+    package subscript(string member: EventMember) -> String? {
+        get {
+            switch member {
+            case .scene: scene
+            case .stack: stack
+            case .tab: tab
+            case .sheet: sheet
+            case .app: app
+            case .reason: reason
+            case .kind: kind
+            case .url: url
+            default: nil
+            }
+        }
+        set {
+            switch member {
+            case .scene: scene = newValue
+            case .stack: stack = newValue
+            case .tab: tab = newValue
+            case .sheet: sheet = newValue
+            case .app: app = newValue
+            case .reason: reason = newValue
+            case .kind: kind = newValue
+            case .url: url = newValue
+            default: break
+            }
+        }
+    }
+
+    /// The position in ``EventMember/caseNames`` of an ``EventMember/Shape/enumeration`` member's case.
+    package subscript(caseIndex member: EventMember) -> Int? {
+        get {
+            switch member {
+            case .launch: launch.map { LaunchKind.allCases.firstIndex(of: $0)! }
+            case .cause: cause.map { PathCause.allCases.firstIndex(of: $0)! }
+            case .outcome: outcome.map { DeepLinkOutcome.allCases.firstIndex(of: $0)! }
+            case .style: style.map { SheetStyle.allCases.firstIndex(of: $0)! }
+            case .column: column.map { SplitColumn.allCases.firstIndex(of: $0)! }
+            case .visibility: visibility.map { SplitVisibility.allCases.firstIndex(of: $0)! }
+            default: nil
+            }
+        }
+        set {
+            switch member {
+            case .launch: launch = newValue.map { LaunchKind.allCases[$0] }
+            case .cause: cause = newValue.map { PathCause.allCases[$0] }
+            case .outcome: outcome = newValue.map { DeepLinkOutcome.allCases[$0] }
+            case .style: style = newValue.map { SheetStyle.allCases[$0] }
+            case .column: column = newValue.map { SplitColumn.allCases[$0] }
+            case .visibility: visibility = newValue.map { SplitVisibility.allCases[$0] }
+            default: break
+            }
+        }
+    }
+
+    /// The name of an ``EventMember/Shape/enumeration`` member's case.
+    package subscript(caseName member: EventMember) -> String? {
+        switch member {
+        case .launch: launch?.rawValue
+        case .cause: cause?.rawValue
+        case .outcome: outcome?.rawValue
+        case .style: style?.rawValue
+        case .column: column?.rawValue
+        case .visibility: visibility?.rawValue
+        default: nil
+        }
+    }
+
+    /// The integer of a ``EventMember/Shape/count`` or ``EventMember/Shape/seq`` member.
+    package subscript(integer member: EventMember) -> Int? {
+        get { member == .count ? count : member == .from ? from : nil }
+        set {
+            if member == .count { count = newValue } else if member == .from { from = newValue }
+        }
+    }
+
+    /// The routes of a ``EventMember/Shape/routes`` member.
+    package subscript(routes member: EventMember) -> [Route]? {
+        get { member == .path ? path : member == .dropped ? dropped : nil }
+        set {
+            if member == .path { path = newValue } else if member == .dropped { dropped = newValue }
+        }
+    }
+}
