@@ -7,37 +7,12 @@ public struct NavigationState: Sendable, Hashable {
     /// The scene last opened or activated; nil after it closes until another is opened or activated.
     public var active: String?
     /// The open scenes by id.
-    public var scenes: [String: SceneState] {
-        get { sceneStorage }
-        _modify {
-            lastScene = nil
-            yield &sceneStorage
-        }
-        set {
-            lastScene = nil
-            sceneStorage = newValue
-        }
-    }
-
-    /// The scenes, for the fold and the screen-view tracker to read or change one in place without
-    /// forgetting ``lastScene``; never to add or remove one.
-    var sceneStorage: [String: SceneState]
-    /// The scene the fold found last, and where it is: nearly every event names one, mostly the
-    /// one the event before named, and looking it up anew hashes its id.
-    var lastScene: Lookup<SceneState>?
+    public var scenes: [String: SceneState]
 
     /// Creates a state; the default is an app with no scenes.
     public init(active: String? = nil, scenes: [String: SceneState] = [:]) {
         self.active = active
-        self.sceneStorage = scenes
-    }
-
-    // Equal states hold the same scenes, wherever the fold last looked.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.active == rhs.active && lhs.sceneStorage == rhs.sceneStorage }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(active)
-        hasher.combine(sceneStorage)
+        self.scenes = scenes
     }
 }
 
@@ -46,17 +21,7 @@ public struct SceneState: Sendable, Hashable {
     /// The selected tab, if the scene has tabs.
     public var tab: String?
     /// The stacks by id: a tab id, `detail`, or `main`. Each tab keeps its own stack.
-    public var stacks: [String: [Route]] {
-        get { stackStorage }
-        _modify {
-            lastStack = nil
-            yield &stackStorage
-        }
-        set {
-            lastStack = nil
-            stackStorage = newValue
-        }
-    }
+    public var stacks: [String: [Route]]
     /// The presented sheets, bottom first; each has its own stack.
     public var sheets: [Sheet]
     /// The split view's column selections and visibility, if the scene has a split view.
@@ -65,27 +30,9 @@ public struct SceneState: Sendable, Hashable {
     /// Creates a scene state; the default is a scene with nothing shown.
     public init(tab: String? = nil, stacks: [String: [Route]] = [:], sheets: [Sheet] = [], split: SplitState? = nil) {
         self.tab = tab
-        self.stackStorage = stacks
+        self.stacks = stacks
         self.sheets = sheets
         self.split = split
-    }
-
-    /// The stacks, for the fold and ``visibleScreen`` to read or change one in place without
-    /// forgetting ``lastStack``; never to add or remove one.
-    var stackStorage: [String: [Route]]
-    /// The stack the fold found last, and where it is.
-    var lastStack: Lookup<[Route]>?
-
-    // Equal scenes hold the same stacks, wherever the fold last looked.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.tab == rhs.tab && lhs.stackStorage == rhs.stackStorage && lhs.sheets == rhs.sheets && lhs.split == rhs.split
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(tab)
-        hasher.combine(stackStorage)
-        hasher.combine(sheets)
-        hasher.combine(split)
     }
 }
 

@@ -1,10 +1,42 @@
-/// Where the fold last found a key in a dictionary of scenes or stacks.
+/// Where the fold last found a scene and, in that scene, a stack: the fold's lookup memory, kept
+/// apart from the state by whoever folds many events into one state (``StateFolding``).
 ///
 /// Nearly every event names a scene and a stack, mostly the ones the event before named; finding
-/// them again by their remembered index spares hashing their ids. An index stays valid while no
-/// element is added or removed, so elements are only ever added or removed through the public
-/// `scenes` and `stacks` accessors, which forget the lookup; the remembered index is only used to
-/// change or read an element in place.
+/// them again by their remembered index spares hashing their ids (`Tools/bench/run --only read`,
+/// the verify fold). A dictionary's index stays valid while no element is added or removed, so the
+/// fold forgets a lookup whenever it adds or removes a scene or a stack, or replaces the state; a
+/// cursor is only ever used with the one state it was made with, which ``StateFolding`` holds to.
+package struct FoldCursor: Sendable {
+    /// The scene found last.
+    var scene: Lookup<SceneState>?
+    /// The stack found last, in the scene `scene` names.
+    var stack: Lookup<[Route]>?
+
+    /// A cursor that remembers nothing.
+    package init() {}
+
+    /// The index of the scene `key` in `scenes`, remembered; a lookup of another scene forgets the
+    /// stack found last.
+    @inline(__always)
+    mutating func sceneIndex(_ key: String, in scenes: [String: SceneState]) -> [String: SceneState].Index? {
+        if let scene, scene.key == key { return scene.index }
+        stack = nil
+        guard let index = scenes.index(forKey: key, after: nil) else {
+            scene = nil
+            return nil
+        }
+        scene = Lookup(key: key, index: index)
+        return index
+    }
+
+    /// Forgets everything: the scenes were added to, removed from, or replaced.
+    mutating func forget() {
+        scene = nil
+        stack = nil
+    }
+}
+
+/// A key of a dictionary of scenes or stacks, and where it was found.
 struct Lookup<Value>: Sendable where Value: Sendable {
     var key: String
     var index: [String: Value].Index
@@ -13,7 +45,7 @@ struct Lookup<Value>: Sendable where Value: Sendable {
 extension Dictionary where Key == String, Value: Sendable {
     /// The index of `key`, taken from `last` when it names the same key, and remembered in it.
     /// Always inlined, where `Value` is known: a merged copy for both dictionaries copied `last`
-    /// through its type's value witnesses (4% of a query's instructions).
+    /// through its type's value witnesses (`Tools/bench/run --only analytics`).
     @inline(__always)
     func index(forKey key: String, remembering last: inout Lookup<Value>?) -> Index? {
         if let last, last.key == key { return last.index }
@@ -31,7 +63,7 @@ extension Dictionary where Key == String, Value: Sendable {
     }
 
     /// The index of `key`, found by comparing it with each key: a scene's stacks and an app's
-    /// scenes are a few, and hashing a key cost more than comparing it with all of them (equal
+    /// scenes are a few, and comparing a key with all of them costs less than hashing it (equal
     /// short strings compare as two words).
     private func indexByComparing(_ key: String) -> Index? {
         var index = startIndex
@@ -40,5 +72,41 @@ extension Dictionary where Key == String, Value: Sendable {
             formIndex(after: &index)
         }
         return nil
+    }
+}
+
+/// A navigation state changed one event at a time by ``Projection``'s fold, with the fold's
+/// ``FoldCursor``: what every reader that folds a log into one state holds. The state can be read
+/// and replaced, never changed on the side, so the cursor always fits it.
+package struct StateFolding: Sendable {
+    /// The state after the events folded so far.
+    package private(set) var state: NavigationState
+    package private(set) var cursor = FoldCursor()
+
+    /// Begins at `state`.
+    package init(_ state: NavigationState = NavigationState()) {
+        self.state = state
+    }
+
+    /// Applies `event`, as ``Projection/fold(_:_:)`` does.
+    @discardableResult @inline(__always)
+    package mutating func fold(_ event: NavigationEvent) -> Projection.Anomaly? {
+        var scene: String?
+        var edits = NoFoldEdits()
+        return Projection.fold(&state, event, cursor: &cursor, changing: &scene, edits: &edits)
+    }
+
+    /// Applies `event`, setting `scene` to the scene it changed and telling `edits` what it changed,
+    /// as ``Projection/fold(_:_:changing:edits:)`` does.
+    @inline(__always)
+    package mutating func fold<Edits: FoldEditRecording>(_ event: NavigationEvent, changing scene: inout String?,
+                                                         edits: inout Edits) -> Projection.Anomaly? {
+        Projection.fold(&state, event, cursor: &cursor, changing: &scene, edits: &edits)
+    }
+
+    /// Replaces the state, as a fold that begins again from `state` does.
+    package mutating func reset(to state: NavigationState) {
+        self.state = state
+        cursor.forget()
     }
 }

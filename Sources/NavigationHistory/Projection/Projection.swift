@@ -20,40 +20,36 @@ public enum Projection {
     /// - Complexity: O(1) for most actions; O(n) in the size of the routes or state it replaces.
     @discardableResult
     public static func fold(_ state: inout NavigationState, _ event: NavigationEvent) -> Anomaly? {
+        var cursor = FoldCursor()
         var scene: String?
-        return fold(&state, event, changing: &scene)
-    }
-
-    /// ``fold(_:_:)``, also setting `scene` to the one scene whose stacks, tabs, sheets or split
-    /// view the event changes (nil for an event that opens, closes or activates scenes, follows a
-    /// deep link, begins or ends a session, or replaces the state): what the screen-view tracker
-    /// asked the event again.
-    @inline(__always)
-    static func fold(_ state: inout NavigationState, _ event: NavigationEvent, changing scene: inout String?) -> Anomaly? {
         var edits = NoFoldEdits()
-        return fold(&state, event, changing: &scene, edits: &edits)
+        return fold(&state, event, cursor: &cursor, changing: &scene, edits: &edits)
     }
 
-    /// ``fold(_:_:changing:)``, also telling `edits` which routes and sheets of the scene it
-    /// changed: what a diff of the states before and after the event needs to compare, and no more.
+    /// ``fold(_:_:)`` with the lookup memory `cursor` of the events folded into `state` before,
+    /// also setting `scene` to the one scene whose stacks, tabs, sheets or split view the event
+    /// changes (nil for an event that opens, closes or activates scenes, follows a deep link,
+    /// begins or ends a session, or replaces the state), and telling `edits` which routes and
+    /// sheets of the scene it changed: what a diff of the states before and after the event needs
+    /// to compare, and no more.
     @inline(__always)
-    static func fold<Edits: FoldEditRecording>(_ state: inout NavigationState, _ event: NavigationEvent, changing scene: inout String?,
-                                               edits: inout Edits) -> Anomaly? {
+    static func fold<Edits: FoldEditRecording>(_ state: inout NavigationState, _ event: NavigationEvent, cursor: inout FoldCursor,
+                                               changing scene: inout String?, edits: inout Edits) -> Anomaly? {
         // Most events change a scene's stacks, tabs or sheets: they take the short way, which
         // copies nothing of the event but its scene's id.
         scene = stackScene(of: event.action)
-        guard let scene else { return foldOther(&state, event, edits: &edits) }
-        return apply(event, in: scene, to: &state, edits: &edits)
+        guard let scene else { return foldOther(&state, event, cursor: &cursor, edits: &edits) }
+        return apply(event, in: scene, to: &state, cursor: &cursor, edits: &edits)
     }
 
     /// Applies a scene-scoped action to its scene, found once and changed in place: copying it
     /// out and back would copy its stacks on every event.
     private static func apply<Edits: FoldEditRecording>(_ event: NavigationEvent, in scene: String, to state: inout NavigationState,
-                                                        edits: inout Edits) -> Anomaly? {
-        guard let index = state.sceneStorage.index(forKey: scene, remembering: &state.lastScene) else {
+                                                        cursor: inout FoldCursor, edits: inout Edits) -> Anomaly? {
+        guard let index = cursor.sceneIndex(scene, in: state.scenes) else {
             return Anomaly(seq: event.seq, kind: .sceneNotOpen, detail: "scene '\(scene)' is not open")
         }
-        guard let (kind, detail) = state.sceneStorage.values[index].apply(event.action, edits: &edits) else { return nil }
+        guard let (kind, detail) = state.scenes.values[index].apply(event.action, stack: &cursor.stack, edits: &edits) else { return nil }
         return Anomaly(seq: event.seq, kind: kind, detail: detail)
     }
 
@@ -73,7 +69,7 @@ public enum Projection {
         case .sheetDismiss(let scene, _): scene
         case .splitSelect(let scene, _, _): scene
         case .splitVisibility(let scene, _): scene
-        default: nil
+        case .sessionStart, .sessionEnd, .sceneOpen, .sceneClose, .sceneActivate, .deeplink, .snapshot, .restore, .unknown: nil
         }
     }
 
@@ -81,39 +77,46 @@ public enum Projection {
     /// end sessions, or replace the state.
     @inline(never)
     private static func foldOther<Edits: FoldEditRecording>(_ state: inout NavigationState, _ event: NavigationEvent,
-                                                            edits: inout Edits) -> Anomaly? {
+                                                            cursor: inout FoldCursor, edits: inout Edits) -> Anomaly? {
         func anomaly(_ kind: Anomaly.Kind, _ detail: String) -> Anomaly {
             Anomaly(seq: event.seq, kind: kind, detail: detail)
         }
         switch event.action {
         case .sessionStart:
             state = NavigationState()
+            cursor.forget()
         case .snapshot(let snapshot):
             state = snapshot
+            cursor.forget()
         case .restore(let snapshot, _, _):
             state = snapshot
+            cursor.forget()
         case .sceneOpen(let scene, _):
             guard state.scenes[scene] == nil else { return anomaly(.sceneAlreadyOpen, "scene '\(scene)' is already open") }
             state.scenes[scene] = .opened
             state.active = scene
+            cursor.forget()
         case .sceneClose(let scene, _):
             guard state.scenes.removeValue(forKey: scene) != nil else { return anomaly(.sceneNotOpen, "scene '\(scene)' is not open") }
             if state.active == scene { state.active = nil }
+            cursor.forget()
         case .sceneActivate(let scene):
             guard state.scenes[scene] != nil else { return anomaly(.sceneNotOpen, "scene '\(scene)' is not open") }
             state.active = scene
         case .deeplink(let scene, _, let outcome, let tab, let stack, let path):
             guard outcome != .unmatched else { return nil }
-            guard let index = state.sceneStorage.index(forKey: scene, remembering: &state.lastScene) else {
+            guard let index = cursor.sceneIndex(scene, in: state.scenes) else {
                 return anomaly(.sceneNotOpen, "scene '\(scene)' is not open")
             }
-            state.sceneStorage.values[index].openDeepLink(tab: tab, stack: stack, path: path, edits: &edits)
+            state.scenes.values[index].openDeepLink(tab: tab, stack: stack, path: path, lastStack: &cursor.stack, edits: &edits)
         case .sessionEnd, .unknown:
             break
-        default:
-            // Only a scene-scoped action ``stackScene(of:)`` does not list comes here; it goes the
-            // same way, only slower.
-            if let scene = event.action.scene { return apply(event, in: scene, to: &state, edits: &edits) }
+        case .tabSelect(let scene, _), .push(let scene, _, _), .pop(let scene, _, _), .popToRoot(let scene, _),
+             .replace(let scene, _, _), .setPath(let scene, _, _, _), .sheetPresent(let scene, _, _, _),
+             .sheetDismiss(let scene, _), .splitSelect(let scene, _, _), .splitVisibility(let scene, _):
+            // ``stackScene(of:)`` sends these to ``apply(_:in:to:edits:)``; were one missed there,
+            // it would still go the same way here, only slower.
+            return apply(event, in: scene, to: &state, cursor: &cursor, edits: &edits)
         }
         return nil
     }
@@ -151,15 +154,16 @@ extension SceneState {
     /// growing its table one stack at a time would rehash it twice.
     static var opened: SceneState {
         var scene = SceneState()
-        scene.stackStorage.reserveCapacity(4)
+        scene.stacks.reserveCapacity(4)
         return scene
     }
 
     /// Runs `body` on the routes of the stack `id` in place (a sheet's stack when a sheet has that
     /// id), creating the stack when it does not exist yet.
-    mutating func withRoutes<T>(of id: String, _ body: (inout [Route]) -> T) -> T {
+    mutating func withRoutes<T>(of id: String, lastStack: inout Lookup<[Route]>?, _ body: (inout [Route]) -> T) -> T {
         if !sheets.isEmpty, let sheet = sheets.lastIndex(where: { $0.id == id }) { return body(&sheets[sheet].stack) }
-        if let index = stackStorage.index(forKey: id, remembering: &lastStack) { return body(&stackStorage.values[index]) }
+        if let index = stacks.index(forKey: id, remembering: &lastStack) { return body(&stacks.values[index]) }
+        lastStack = nil
         return body(&stacks[id, default: []])
     }
 
@@ -167,59 +171,63 @@ extension SceneState {
     /// stack when it does not exist yet; returns how many routes the stack held before. A third of
     /// all events are pushes: this spares them the closure of ``withRoutes(of:_:)`` (8% of the
     /// fold's instructions).
-    mutating func push(_ route: Route, onto id: String) -> Int {
+    mutating func push(_ route: Route, onto id: String, lastStack: inout Lookup<[Route]>?) -> Int {
         if !sheets.isEmpty, let sheet = sheets.lastIndex(where: { $0.id == id }) {
             sheets[sheet].stack.append(route.copied)
             return sheets[sheet].stack.count - 1
         }
-        if let index = stackStorage.index(forKey: id, remembering: &lastStack) {
-            stackStorage.values[index].append(route.copied)
-            return stackStorage.values[index].count - 1
+        if let index = stacks.index(forKey: id, remembering: &lastStack) {
+            stacks.values[index].append(route.copied)
+            return stacks.values[index].count - 1
         }
+        lastStack = nil
         stacks[id, default: .newStack].append(route.copied)
         return 0
     }
 
     /// Runs `body` on the routes of the stack `id` in place when it exists; nil when it does not.
-    mutating func withExistingRoutes<T>(of id: String, _ body: (inout [Route]) -> T) -> T? {
+    mutating func withExistingRoutes<T>(of id: String, lastStack: inout Lookup<[Route]>?, _ body: (inout [Route]) -> T) -> T? {
         if !sheets.isEmpty, let sheet = sheets.lastIndex(where: { $0.id == id }) { return body(&sheets[sheet].stack) }
-        guard let index = stackStorage.index(forKey: id, remembering: &lastStack) else { return nil }
-        return body(&stackStorage.values[index])
+        guard let index = stacks.index(forKey: id, remembering: &lastStack) else { return nil }
+        return body(&stacks.values[index])
     }
 
     /// Creates the stack `id`, empty, unless it exists; either way the fold finds it next without
     /// hashing `id`, which is where the events after a tab selection go.
-    mutating func createStack(_ id: String) {
-        if stackStorage.index(forKey: id, remembering: &lastStack) == nil {
+    mutating func createStack(_ id: String, lastStack: inout Lookup<[Route]>?) {
+        if stacks.index(forKey: id, remembering: &lastStack) == nil {
             stacks[id] = .newStack
-            _ = stackStorage.index(forKey: id, remembering: &lastStack)
+            lastStack = nil
+            _ = stacks.index(forKey: id, remembering: &lastStack)
         }
     }
 
-    mutating func openDeepLink<Edits: FoldEditRecording>(tab: String?, stack: String?, path: [Route]?, edits: inout Edits) {
+    mutating func openDeepLink<Edits: FoldEditRecording>(tab: String?, stack: String?, path: [Route]?, lastStack: inout Lookup<[Route]>?,
+                                                         edits: inout Edits) {
         if let tab {
             self.tab = tab
-            createStack(tab)
+            createStack(tab, lastStack: &lastStack)
         }
         if let path {
             let target = deepLinkStack(tab: tab, stack: stack)
-            withRoutes(of: target) { $0 = path }
+            withRoutes(of: target, lastStack: &lastStack) { $0 = path }
             edits.changedRoutes(of: target, keeping: 0)
         }
     }
 
     /// Applies a scene-scoped action, telling `edits` which routes and sheets it changed; returns
     /// the anomaly kind and detail when it does not fit.
-    mutating func apply<Edits: FoldEditRecording>(_ action: NavigationAction, edits: inout Edits) -> (Projection.Anomaly.Kind, String)? {
+    mutating func apply<Edits: FoldEditRecording>(_ action: NavigationAction, stack lastStack: inout Lookup<[Route]>?,
+                                                  edits: inout Edits) -> (Projection.Anomaly.Kind, String)? {
         switch action {
         case .tabSelect(_, let tab):
             self.tab = tab
-            createStack(tab)
+            createStack(tab, lastStack: &lastStack)
         case .push(_, let stack, let route):
-            edits.changedRoutes(of: stack, keeping: push(route, onto: stack))
+            edits.changedRoutes(of: stack, keeping: push(route, onto: stack, lastStack: &lastStack))
         case .pop(_, let stack, let count):
             // An anomaly leaves the state exactly as it was: a missing stack is not created.
-            let held = withExistingRoutes(of: stack) { routes -> Int in
+            let held = withExistingRoutes(of: stack, lastStack: &lastStack) { routes -> Int in
                 let held = routes.count
                 if held >= count { routes.removeLast(count) }
                 return held
@@ -228,10 +236,10 @@ extension SceneState {
             edits.changedRoutes(of: stack, keeping: held - count)
         case .popToRoot(_, let stack):
             // Keeping the storage: the stack mostly grows again.
-            withRoutes(of: stack) { $0.removeAll(keepingCapacity: true) }
+            withRoutes(of: stack, lastStack: &lastStack) { $0.removeAll(keepingCapacity: true) }
             edits.changedRoutes(of: stack, keeping: 0)
         case .replace(_, let stack, let route):
-            let held = withExistingRoutes(of: stack) { routes -> Int in
+            let held = withExistingRoutes(of: stack, lastStack: &lastStack) { routes -> Int in
                 guard !routes.isEmpty else { return 0 }
                 routes[routes.count - 1] = route.copied
                 return routes.count
@@ -239,7 +247,7 @@ extension SceneState {
             guard held > 0 else { return (.replaceOnEmptyStack, "replace on empty stack '\(stack)'") }
             edits.changedRoutes(of: stack, keeping: held - 1)
         case .setPath(_, let stack, let path, _):
-            withRoutes(of: stack) { $0 = path }
+            withRoutes(of: stack, lastStack: &lastStack) { $0 = path }
             edits.changedRoutes(of: stack, keeping: 0)
         case .sheetPresent(_, let id, let route, let style):
             guard !sheets.contains(where: { $0.id == id }) else { return (.sheetAlreadyPresented, "sheet '\(id)' is already presented") }
@@ -263,7 +271,8 @@ extension SceneState {
         case .splitVisibility(_, let visibility):
             if split == nil { split = SplitState() }
             split!.visibility = visibility
-        default:
+        case .sessionStart, .sessionEnd, .sceneOpen, .sceneClose, .sceneActivate, .deeplink, .snapshot, .restore, .unknown:
+            // Not scene-scoped in the sense of this function: ``Projection`` folds them itself.
             break
         }
         return nil

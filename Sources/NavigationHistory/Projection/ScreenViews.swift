@@ -56,7 +56,9 @@ public enum SessionEnd: String, Sendable, Hashable {
 /// ```
 public struct ScreenViewTracker: Sendable {
     /// The state after the last event consumed.
-    public private(set) var state = NavigationState()
+    public var state: NavigationState { folding.state }
+    /// The state and the fold's lookup memory.
+    private var folding = StateFolding()
     /// The open view of each scene that has one, changed in place.
     private var open = OpenViews()
     /// The session of the last event that began one.
@@ -98,7 +100,8 @@ public struct ScreenViewTracker: Sendable {
             sessionEnded = false
         }
         var changed: String?
-        let anomaly = Projection.fold(&state, event, changing: &changed)
+        var edits = NoFoldEdits()
+        let anomaly = folding.fold(event, changing: &changed, edits: &edits)
         if event.isSnapshot && session != nil { return anomaly }   // equal to the folded state: no view changes
         last = (event.seq, event.timestamp)
         if case .sessionEnd = event.action {
@@ -110,9 +113,9 @@ public struct ScreenViewTracker: Sendable {
         // opening's, a closing's), else every scene when the event replaces the state. Taken, not
         // copied: `??` copied it, a retain and a release for every event (1% of a funnel's
         // instructions).
-        if let scene = changed.take() ?? (event.action.changesEveryScene ? nil : event.action.scene) {
+        if let scene = changed.take() ?? (event.setsWholeState ? nil : event.action.scene) {
             if anomaly == nil { update(scene, after: event, into: ended) }   // an anomaly changed nothing
-        } else if event.action.changesEveryScene {
+        } else if event.setsWholeState {
             // The scenes with a view or a state.
             for scene in Set(open.scenes).union(state.scenes.keys).sorted() { update(scene, after: event, into: ended) }
         }
@@ -152,14 +155,15 @@ public struct ScreenViewTracker: Sendable {
         let now = (event.seq, event.timestamp)
         // For a scene-scoped event the fold has just found the scene: found again without hashing
         // its id, and read in place.
-        guard let sceneIndex = state.sceneStorage.index(forKey: scene, remembering: &state.lastScene) else {
+        guard let sceneIndex = folding.state.scenes.index(forKey: scene, after: folding.cursor.scene) else {
             if let index { ended.end(open.remove(at: index), at: now, crashed: false) }
             return
         }
-        // Through the values' modify accessor: their getter copies the scene, stacks and all.
-        let (screen, tab) = withUnsafeMutablePointer(to: &state.sceneStorage.values[sceneIndex]) {
+        let lastStack = folding.cursor.scene?.key == scene ? folding.cursor.stack : nil
+        let (screen, tab) = withUnsafePointer(to: folding.state.scenes.values[sceneIndex]) {
             // Each way with a constant, for the screen's code to be made for it.
-            detailed ? (SceneState.visibleScreen(of: $0, detailed: true), $0.pointee.tab) : (SceneState.visibleScreen(of: $0, detailed: false), nil)
+            detailed ? (SceneState.visibleScreen(of: $0, detailed: true, lastStack: lastStack), $0.pointee.tab)
+                : (SceneState.visibleScreen(of: $0, detailed: false, lastStack: lastStack), nil)
         }
         if let index, open.views[index].screen.showsSameRoute(as: screen) { return }
         let view = ScreenView(session: event.session, scene: scene, tab: tab, screen: screen,
@@ -224,16 +228,5 @@ private struct OpenViews {
     /// Runs `body` on the views' storage, to change one in place.
     mutating func withViews<T>(_ body: (inout UnsafeMutableBufferPointer<ScreenView>) -> T) -> T {
         views.withUnsafeMutableBufferPointer(body)
-    }
-}
-
-extension NavigationAction {
-    /// Whether the action may change any scene, not just the one it names: it replaces the state.
-    /// (An opening or a closing changes only its scene; an unknown type changes nothing.)
-    package var changesEveryScene: Bool {
-        switch self {
-        case .sessionStart, .snapshot, .restore: true
-        default: false
-        }
     }
 }

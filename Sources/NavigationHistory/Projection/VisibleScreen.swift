@@ -57,17 +57,17 @@ extension SceneState {
     /// back at once, before the copy's stores were done (0-4% of a funnel's time). Unless
     /// `detailed`, without the stack and the route's params (nil).
     @inline(__always)
-    static func visibleScreen(of scene: UnsafePointer<SceneState>, detailed: Bool = true) -> VisibleScreen {
+    static func visibleScreen(of scene: UnsafePointer<SceneState>, detailed: Bool = true, lastStack: Lookup<[Route]>? = nil) -> VisibleScreen {
         if let sheet = scene.pointee.sheets.last {
             return VisibleScreen(route: (sheet.stack.last ?? sheet.root).kept(detailed: detailed), source: .sheet,
                                  stack: detailed ? sheet.id : nil, depth: sheet.stack.count, sheets: scene.pointee.sheets.count)
         }
         let stack = scene.pointee.currentStack
         // Found as the fold finds it, without hashing `stack` when it is the stack found last.
-        if let index = scene.pointee.stackStorage.index(forKey: stack, after: scene.pointee.lastStack),
-           let top = scene.pointee.stackStorage.values[index].last {
+        if let index = scene.pointee.stacks.index(forKey: stack, after: lastStack),
+           let top = scene.pointee.stacks.values[index].last {
             return VisibleScreen(route: top.kept(detailed: detailed), source: .stack, stack: detailed ? stack : nil,
-                                 depth: scene.pointee.stackStorage.values[index].count, sheets: 0)
+                                 depth: scene.pointee.stacks.values[index].count, sheets: 0)
         }
         if let content = scene.pointee.split?.content {
             return VisibleScreen(route: content.kept(detailed: detailed), source: .splitContent, stack: nil, depth: 0, sheets: 0)

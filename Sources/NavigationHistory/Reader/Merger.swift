@@ -38,14 +38,14 @@ struct Merger {
     private var lastSession: String?
 
     /// The folded state, when snapshots are checked; nil when they are not.
-    private var folded: NavigationState?
+    private var folded: StateFolding?
     /// Whether the folded state is the log's whole state: known from the start or from an event
     /// that replaces it, and no line skipped since.
     private var foldIsWhole = false
 
     init(mode: RecoveryMode, checksSnapshots: Bool = false) {
         report = ReadReport(mode: mode)
-        if checksSnapshots { folded = NavigationState() }
+        if checksSnapshots { folded = StateFolding() }
     }
 
     /// Starts a file; `crcRequired` says whether its lines must carry a `crc`, nil when its first
@@ -108,14 +108,14 @@ struct Merger {
     /// defect, recorded).
     private mutating func checkSnapshot(_ event: NavigationEvent) -> Bool {
         if case .snapshot(let snapshot) = event.action {
-            if foldIsWhole, snapshot != folded {
+            if foldIsWhole, snapshot != folded!.state {
                 fail(.snapshotMismatch, "the snapshot's state differs from the state the events before it fold to"
-                     + " (\(StateDiff(from: folded!, to: snapshot).changes.prefix(3).map(\.description).joined(separator: "; ")))")
-                folded = snapshot
+                     + " (\(StateDiff(from: folded!.state, to: snapshot).changes.prefix(3).map(\.description).joined(separator: "; ")))")
+                folded!.reset(to: snapshot)
                 return true
             }
         }
-        if let anomaly = Projection.fold(&folded!, event) {
+        if let anomaly = folded!.fold(event) {
             report.anomalies += 1
             if report.firstAnomaly == nil { report.firstAnomaly = anomaly }
         }

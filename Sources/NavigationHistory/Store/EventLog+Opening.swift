@@ -61,12 +61,12 @@ enum Opening {
         var kept: (number: Int, damage: LogDefect?)?
         for number in numbers.reversed() {
             let path = directory + "/" + segmentName(number)
-            var state = NavigationState()
+            var folding = StateFolding()
             var last: NavigationEvent?
             var lastSnapshotSeq = 0
             var secondLine: Int?
             let damage = try LogEnd.damage(of: [path], crcRequired: true) { event, position in
-                _ = Projection.fold(&state, event)
+                folding.fold(event)
                 if last != nil, secondLine == nil { secondLine = position.offset }
                 if event.isSnapshot { lastSnapshotSeq = event.seq }
                 last = event
@@ -75,7 +75,7 @@ enum Opening {
                 emptied.append((path, damage))
                 continue
             }
-            opened.state = state
+            opened.state = folding.state
             opened.lastSeq = last.seq
             opened.lastSession = last.session
             opened.lastSnapshotSeq = lastSnapshotSeq

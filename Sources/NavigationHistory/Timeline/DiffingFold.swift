@@ -3,23 +3,25 @@
 /// with the state. A replay of a session 50,000 pushes deep compares no stack whole and copies
 /// none.
 ///
-/// It keeps two states, each changed in place by ``Projection/fold(_:_:)``: the state after the
+/// It keeps two states, each changed in place by the fold (``StateFolding``): the state after the
 /// last event, and the state before it, which folds that event in turn before the next one. A
 /// copy of the state before would share the stacks, and the fold would then copy the stack it
 /// changes, routes and all, at every event.
 package struct DiffingFold {
     /// The state after the last event folded.
-    package private(set) var after: NavigationState
+    package var after: NavigationState { afterFolding.state }
     /// The state before the last event folded (``after`` before any): it folds that event at the
     /// next one.
-    package private(set) var before: NavigationState
+    package var before: NavigationState { beforeFolding.state }
+    private var afterFolding: StateFolding
+    private var beforeFolding: StateFolding
     /// The last event, when ``before`` has yet to fold it.
     private var pending: NavigationEvent?
 
     /// Begins at `state`.
     package init(_ state: NavigationState) {
-        after = state
-        before = state
+        afterFolding = StateFolding(state)
+        beforeFolding = StateFolding(state)
     }
 
     /// Folds `event`; returns its anomaly and what it changed, which is nothing for an anomaly.
@@ -27,18 +29,18 @@ package struct DiffingFold {
         catchUp()
         var scene: String?
         var edits = FoldEdits()
-        let anomaly = Projection.fold(&after, event, changing: &scene, edits: &edits)
+        let anomaly = afterFolding.fold(event, changing: &scene, edits: &edits)
         guard anomaly == nil else { return (anomaly, []) }   // an anomaly changes nothing
         pending = event
         // The one scene the event changed, as the screen-view tracker finds it, unless it replaced
         // the state: only then is every scene compared.
-        if event.action.changesEveryScene { return (nil, StateDiff(from: before, to: after).changes) }
+        if event.setsWholeState { return (nil, StateDiff(from: before, to: after).changes) }
         return (nil, StateDiff(from: before, to: after, in: scene ?? event.action.scene, edits: edits).changes)
     }
 
     /// Folds the last event into the state before it, which then equals the state after it.
     private mutating func catchUp() {
         guard let event = pending.take() else { return }
-        Projection.fold(&before, event)
+        beforeFolding.fold(event)
     }
 }

@@ -93,7 +93,8 @@ extension SnapshotIndex {
     /// the entries made.
     private struct Building {
         let interval: Int
-        var state: NavigationState
+        var folding: StateFolding
+        var state: NavigationState { folding.state }
         var tracker: SessionTracker
         var anomalies: Int
         var firstAnomaly: Projection.Anomaly?
@@ -110,7 +111,7 @@ extension SnapshotIndex {
         init(interval: Int, resumingAfter index: SnapshotIndex) {
             self.interval = interval
             let start = index.entries.last
-            state = start?.state ?? NavigationState()
+            folding = StateFolding(start?.state ?? NavigationState())
             tracker = start.map { SessionTracker(resumingFrom: $0.sessions, sessions: index.sessions) } ?? SessionTracker()
             anomalies = start?.anomaliesBefore ?? 0
             firstAnomaly = index.firstAnomaly
@@ -123,7 +124,7 @@ extension SnapshotIndex {
         /// first seq is `firstSeq`.
         init(interval: Int, chunkBeginningLog beginsLog: Bool, ofLogFrom firstSeq: Int) {
             self.interval = interval
-            state = NavigationState()
+            folding = StateFolding()
             tracker = SessionTracker()
             anomalies = 0
             firstEntrySeq = firstSeq
@@ -142,7 +143,7 @@ extension SnapshotIndex {
                                      timestamp: event.timestamp, session: event.session, anomaliesBefore: anomalies,
                                      state: state, sessions: tracker.checkpoint))
             }
-            if let anomaly = Projection.fold(&state, event) {
+            if let anomaly = folding.fold(event) {
                 anomalies += 1
                 if firstAnomaly == nil { firstAnomaly = anomaly }
             }
@@ -158,9 +159,9 @@ extension SnapshotIndex {
         /// Every point, first the log's first event, is taken while entries are small.
         static func stride(of state: NavigationState, sessionScenes: Int, interval: Int) -> Int {
             var size = sessionScenes
-            for scene in state.sceneStorage.values {
+            for scene in state.scenes.values {
                 size += 1
-                for routes in scene.stackStorage.values { size += 1 + routes.count }
+                for routes in scene.stacks.values { size += 1 + routes.count }
                 for sheet in scene.sheets { size += 2 + sheet.stack.count }
             }
             var stride = 1

@@ -157,16 +157,16 @@ public final class Timeline {
     private func replay(from first: Int, through last: Int, retried: Bool, _ body: (ReplayStep) throws -> Void) throws {
         guard let firstSeq, first <= last else { return }
         let start = max(first, firstSeq)
-        var state: NavigationState
+        var folding: StateFolding
         let from: EventPosition?
         var entry = index.entry(atOrBefore: start)
         // An entry whose file is no longer the log's cannot be read from: fold from the start.
         if let found = entry, let position = source.position(file: found.file, offset: found.offset, line: found.line) {
-            state = found.state
+            folding = StateFolding(found.state)
             from = position
         } else {
             entry = nil
-            state = NavigationState()
+            folding = StateFolding()
             from = nil
         }
         var steps: DiffingFold?
@@ -184,12 +184,12 @@ public final class Timeline {
             }
             guard event.seq <= last else { return false }
             if event.seq < start {
-                Projection.fold(&state, event)
+                folding.fold(event)
                 return true
             }
             if steps == nil {
-                steps = DiffingFold(state)
-                state = NavigationState()   // for the steps' states to be changed in place
+                steps = DiffingFold(folding.state)
+                folding = StateFolding()   // for the steps' states to be changed in place
             }
             let (anomaly, changes) = steps!.fold(event)
             try body(ReplayStep(event: event, before: steps!.before, after: steps!.after, anomaly: anomaly, changes: changes))
@@ -331,7 +331,8 @@ public struct ReplayStep {
 /// Where a timeline stands: the state after the event at `seq`, and what folding to it met.
 private struct Position {
     var seq: Int
-    var state: NavigationState
+    var state: NavigationState { folding.state }
+    private var folding: StateFolding
     var event: NavigationEvent?
     var anomaly: Projection.Anomaly?
     var anomalies = 0
@@ -339,7 +340,7 @@ private struct Position {
 
     init(seq: Int, state: NavigationState, anomalies: Int = 0, firstAnomaly: Projection.Anomaly? = nil) {
         self.seq = seq
-        self.state = state
+        self.folding = StateFolding(state)
         self.anomalies = anomalies
         self.firstAnomaly = firstAnomaly
     }
@@ -347,7 +348,7 @@ private struct Position {
     /// Folds `next`; `keeping` says whether to keep it as ``event`` now, which a caller folding a
     /// run of events does once at the end instead: keeping each would copy it.
     mutating func fold(_ next: NavigationEvent, keeping: Bool = true) {
-        anomaly = Projection.fold(&state, next)
+        anomaly = folding.fold(next)
         if let anomaly {
             anomalies += 1
             if firstAnomaly == nil { firstAnomaly = anomaly }
