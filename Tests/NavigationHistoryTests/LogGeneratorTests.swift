@@ -24,9 +24,8 @@ import Testing
             }
             if state.scenes.count > 1 { sawSecondScene = true }
         }
-        let expected: Set<String> = ["session.start", "session.end", "scene.open", "scene.close", "scene.activate", "tab.select",
-                                     "push", "pop", "popToRoot", "replace", "setPath", "deeplink", "sheet.present", "sheet.dismiss",
-                                     "split.select", "split.visibility"]
+        // Every type an app writes; the store writes snapshots, the restorer restores.
+        let expected = Set(EventType.allCases.filter { $0.descriptor.origin == .app }.map(\.rawValue))
         #expect(expected.isSubset(of: types), "missing: \(expected.subtracting(types))")
         #expect(outcomes == Set(DeepLinkOutcome.allCases))
         #expect(sawSheetStack && sawSplit && sawSecondScene)

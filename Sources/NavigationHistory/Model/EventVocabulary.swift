@@ -62,6 +62,16 @@ package struct EventDescriptor: Sendable {
         case nullable
     }
 
+    /// Who writes events of a type.
+    package enum Origin: Sendable {
+        /// The app, as it navigates (through a ``Recorder`` or a script).
+        case app
+        /// The store, at the start of every segment.
+        case store
+        /// The restorer, when a session starts from a restored state.
+        case restoration
+    }
+
     /// One of a type's own members, and whether it must be there.
     package struct Member: Sendable {
         package var member: EventMember
@@ -73,6 +83,7 @@ package struct EventDescriptor: Sendable {
     /// order the store writes them.
     package var members: [Member]
     package var scope: Scope
+    package var origin: Origin
     /// Whether an event of this type begins a new session, whatever its `session` member.
     package var beginsSession: Bool
     /// Whether an event of this type sets the whole state, whatever came before it: a fold may
@@ -83,10 +94,11 @@ package struct EventDescriptor: Sendable {
     /// the session of the event after it), and counts as no event of its session.
     package var restatesState: Bool
 
-    private init(_ type: EventType, _ scope: Scope, _ members: [(EventMember, Presence)],
+    private init(_ type: EventType, _ scope: Scope, _ members: [(EventMember, Presence)], origin: Origin = .app,
                  beginsSession: Bool = false, setsWholeState: Bool = false, restatesState: Bool = false) {
         self.type = type
         self.scope = scope
+        self.origin = origin
         self.members = (scope == .session ? [] : scope == .scene ? [Member(member: .scene, presence: .required)]
                         : [Member(member: .scene, presence: .required), Member(member: .stack, presence: .required)])
             + members.map { Member(member: $0.0, presence: $0.1) }
@@ -115,8 +127,9 @@ package struct EventDescriptor: Sendable {
         EventDescriptor(.sheetDismiss, .scene, [(.sheet, .optional)]),
         EventDescriptor(.splitSelect, .scene, [(.column, .required), (.route, .nullable)]),
         EventDescriptor(.splitVisibility, .scene, [(.visibility, .required)]),
-        EventDescriptor(.snapshot, .session, [(.state, .required)], setsWholeState: true, restatesState: true),
-        EventDescriptor(.restore, .session, [(.state, .required), (.from, .required), (.dropped, .required)], setsWholeState: true),
+        EventDescriptor(.snapshot, .session, [(.state, .required)], origin: .store, setsWholeState: true, restatesState: true),
+        EventDescriptor(.restore, .session, [(.state, .required), (.from, .required), (.dropped, .required)], origin: .restoration,
+                        setsWholeState: true),
     ]
 }
 
