@@ -48,7 +48,8 @@ import Testing
         for type in EventType.allCases {
             let action = Self.sample(type)
             #expect(action.eventType == type)
-            #expect(NavigationAction(type, action.memberValues) == action, "\(type)")
+            var reader = EventMemberValues.Reader(action.memberValues)
+            #expect(NavigationAction(type, reading: &reader) == action, "\(type)")
         }
     }
 

@@ -25,7 +25,7 @@ enum CanonicalLineDecoder {
 }
 
 /// Reads the members of a line in the encoder's order, up to (not including) its `,"crc"`.
-private struct CanonicalCursor {
+private struct CanonicalCursor: EventMemberReader {
     let base: UnsafePointer<UInt8>
     /// Where the line's `,"crc":"xxxxxxxx"}` begins.
     let end: Int
@@ -54,61 +54,7 @@ private struct CanonicalCursor {
     /// The type's own members, in the order its descriptor gives them, which is the encoder's.
     /// A `state` member (of the rare, large `snapshot` and `restore` lines) is left to the general
     /// decoder.
-    mutating func action(_ type: EventType) -> NavigationAction? {
-        var values = EventMemberValues()
-        for rule in MemberRules.all.members(of: type) {
-            let key = MemberKeys.all.key(of: rule.member)
-            guard literal(key) else {
-                if rule.presence == .optional { continue }
-                return nil
-            }
-            guard read(rule, into: &values) else { return nil }
-        }
-        return NavigationAction(type, values)
-    }
-
-    /// Reads the value of the member whose key was matched, by its shape.
-    @inline(__always)
-    mutating func read(_ rule: EventDescriptor.Member, into values: inout EventMemberValues) -> Bool {
-        let member = rule.member
-        switch member.shape {
-        case .identifier:
-            guard literal("\"") else { return false }
-            let text = switch member {
-            case .scene: nonEmptyString(.scene)
-            case .stack: nonEmptyString(.stack)
-            default: nonEmptyString()
-            }
-            guard let text else { return false }
-            values[string: member] = text
-        case .text:
-            guard literal("\""), let text = string() else { return false }
-            values[string: member] = text
-        case .enumeration:
-            guard literal("\""), let bytes = stringBytes(),
-                  let index = MemberRules.all.caseIndex(of: member, named: bytes.baseAddress!, bytes.count) else { return false }
-            values[caseIndex: member] = index
-        case .count, .seq:
-            guard let n = positiveInteger() else { return false }
-            values[integer: member] = n
-        case .stringMap:
-            guard let map = stringMap() else { return false }
-            values.meta = map
-        case .route:
-            if rule.presence == .nullable, literal("null") {
-                values.routeIsNull = true
-                return true
-            }
-            guard let route = route() else { return false }
-            values.route = route
-        case .routes:
-            guard let routes = routes() else { return false }
-            values[routes: member] = routes
-        case .state, .common:
-            return false
-        }
-        return true
-    }
+    mutating func action(_ type: EventType) -> NavigationAction? { NavigationAction(type, reading: &self) }
 
     // MARK: Members
 
@@ -170,6 +116,71 @@ private struct CanonicalCursor {
                   map.updateValue(value, forKey: key) == nil else { return nil }
         } while literal(",")
         return literal("}") ? map : nil
+    }
+
+    // MARK: Reading members for NavigationAction(_:reading:)
+
+    /// Consumes `member`'s key when it comes next.
+    @inline(__always) mutating func key(_ member: EventMember) -> Bool { literal(MemberKeys.all.key(of: member)) }
+
+    @inline(__always) mutating func string(_ member: EventMember) -> String? {
+        guard key(member), literal("\"") else { return nil }
+        switch member {
+        case .scene: return nonEmptyString(.scene)
+        case .stack: return nonEmptyString(.stack)
+        default: return member.shape == .identifier ? nonEmptyString() : string()
+        }
+    }
+
+    @inline(__always) mutating func optionalString(_ member: EventMember) -> String?? {
+        guard peekKey(member) else { return .some(nil) }
+        return string(member).map { .some($0) }
+    }
+
+    @inline(__always) mutating func enumeration<E: FormatEnumeration>(_ member: EventMember, _ type: E.Type) -> E? {
+        guard key(member), literal("\""), let bytes = stringBytes() else { return nil }
+        return E.names.value(named: bytes.baseAddress!, bytes.count)
+    }
+
+    @inline(__always) mutating func optionalEnumeration<E: FormatEnumeration>(_ member: EventMember, _ type: E.Type) -> E?? {
+        guard peekKey(member) else { return .some(nil) }
+        return enumeration(member, type).map { .some($0) }
+    }
+
+    @inline(__always) mutating func integer(_ member: EventMember) -> Int? { key(member) ? positiveInteger() : nil }
+
+    @inline(__always) mutating func optionalInteger(_ member: EventMember) -> Int?? {
+        guard peekKey(member) else { return .some(nil) }
+        return integer(member).map { .some($0) }
+    }
+
+    @inline(__always) mutating func optionalStringMap(_ member: EventMember) -> [String: String]?? {
+        guard key(member) else { return .some(nil) }
+        return stringMap().map { .some($0) }
+    }
+
+    @inline(__always) mutating func route(_ member: EventMember) -> Route? { key(member) ? route() : nil }
+
+    @inline(__always) mutating func nullableRoute(_ member: EventMember) -> Route?? {
+        guard key(member) else { return nil }
+        if literal("null") { return .some(nil) }
+        return route().map { .some($0) }
+    }
+
+    @inline(__always) mutating func routes(_ member: EventMember) -> [Route]? { key(member) ? routes() : nil }
+
+    @inline(__always) mutating func optionalRoutes(_ member: EventMember) -> [Route]?? {
+        guard key(member) else { return .some(nil) }
+        return routes().map { .some($0) }
+    }
+
+    /// Never: `snapshot` and `restore` lines are left to the general decoder.
+    mutating func state(_ member: EventMember) -> NavigationState? { nil }
+
+    /// Whether `member`'s key comes next, without consuming it.
+    @inline(__always) mutating func peekKey(_ member: EventMember) -> Bool {
+        let bytes = MemberKeys.all.key(of: member)
+        return end - index >= bytes.count && memcmpEqual(base + index, bytes.baseAddress!, bytes.count)
     }
 
     // MARK: Values

@@ -216,7 +216,8 @@ struct LineFields {
             case .nullable: throw fail(.missingMember, "'\(type.rawValue)' event has no '\(rule.member.name)' (use null to clear)")
             }
         }
-        guard let action = NavigationAction(type, values) else {
+        var reader = EventMemberValues.Reader(values)
+        guard let action = NavigationAction(type, reading: &reader) else {
             throw fail(.invalidMember, "'\(type.rawValue)' event could not be made of its members")
         }
         return action

@@ -88,12 +88,11 @@ package struct MemberKeys: @unchecked Sendable {
     }
 }
 
-/// Each type's ``EventDescriptor/members``, and each enumeration member's case names, kept like a
-/// ``NameTable``'s names: both decoders read them for every line.
+/// Each type's ``EventDescriptor/members``, kept like a ``NameTable``'s names: the encoder reads
+/// them for every line it writes.
 package struct MemberRules: @unchecked Sendable {
     private let rules: UnsafeMutablePointer<EventDescriptor.Member>
     private let ranges: UnsafeMutablePointer<Range<Int>>
-    private let caseNames: UnsafeMutablePointer<NameTable<Int>>
 
     /// The rules of every type.
     package static let all = MemberRules()
@@ -108,20 +107,11 @@ package struct MemberRules: @unchecked Sendable {
             ranges[index] = offset..<offset + descriptor.members.count
             offset += descriptor.members.count
         }
-        caseNames = .allocate(capacity: EventMember.allCases.count)
-        for member in EventMember.allCases {
-            (caseNames + member.rawValue).initialize(to: NameTable(member.caseNames.enumerated().map { ($1, $0) }))
-        }
     }
 
     /// The members of `type`, in the order the store writes them.
     @inline(__always) package func members(of type: EventType) -> UnsafeBufferPointer<EventDescriptor.Member> {
         let range = ranges[type.index]
         return UnsafeBufferPointer(start: rules + range.lowerBound, count: range.count)
-    }
-
-    /// The position in ``EventMember/caseNames`` of the case of `member` that `count` bytes at `p` name.
-    @inline(__always) package func caseIndex(of member: EventMember, named p: UnsafePointer<UInt8>, _ count: Int) -> Int? {
-        caseNames[member.rawValue].value(named: p, count)
     }
 }

@@ -14,6 +14,16 @@ public enum EventType: String, Sendable, Hashable, CaseIterable {
     /// What the format says about this type.
     package var descriptor: EventDescriptor { EventDescriptor.table[index] }
 
+    // The descriptor's flags, read where they lie in the table: copying the descriptor out
+    // retained and released its members for each event asked (`Tools/bench/run --only analytics`).
+
+    /// ``EventDescriptor/beginsSession`` of this type.
+    package var beginsSession: Bool { EventDescriptor.table[index].beginsSession }
+    /// ``EventDescriptor/setsWholeState`` of this type.
+    package var setsWholeState: Bool { EventDescriptor.table[index].setsWholeState }
+    /// ``EventDescriptor/restatesState`` of this type.
+    package var restatesState: Bool { EventDescriptor.table[index].restatesState }
+
     /// The type's position in ``allCases``.
     @inline(__always) var index: Int {
         switch self {
@@ -135,11 +145,8 @@ package struct EventDescriptor: Sendable {
 
 extension NavigationAction {
     /// The action's type; nil for a type this version does not know.
-    ///
-    /// Not inlined: a switch over the action inlined into a caller copied its payload, every
-    /// string retained and released, on every event (measured by `Tools/bench/run --only read`).
     public var eventType: EventType? {
-        @inline(never) get {
+        get {
             switch self {
             case .sessionStart: .sessionStart
             case .sessionEnd: .sessionEnd
@@ -164,68 +171,75 @@ extension NavigationAction {
         }
     }
 
-    /// The action of type `type` with the members `values` holds; nil when one its type requires
-    /// is missing (``EventDescriptor/members`` says which).
-    package init?(_ type: EventType, _ values: EventMemberValues) {
-        let v = values
+    /// The action of type `type` made of the members `reader` gives, asked for in the order of
+    /// the type's descriptor (which the encoder writes them in); nil when the reader has no value
+    /// for one the type requires.
+    ///
+    /// Generic, so that each decoder's reading is made into straight-line code for each type: a
+    /// loop over the descriptor's members cost the fast decoder a fifth of its time
+    /// (`Tools/bench/run --only read`). Tests hold the order here to the descriptors'.
+    @inline(__always)
+    package init?<Reader: EventMemberReader>(_ type: EventType, reading r: inout Reader) {
         switch type {
         case .sessionStart:
-            guard let launch = v.launch else { return nil }
-            self = .sessionStart(app: v.app, launch: launch, meta: v.meta)
+            guard let app = r.optionalString(.app), let launch = r.enumeration(.launch, LaunchKind.self),
+                  let meta = r.optionalStringMap(.meta) else { return nil }
+            self = .sessionStart(app: app, launch: launch, meta: meta)
         case .sessionEnd:
-            self = .sessionEnd(reason: v.reason)
-        case .sceneOpen:
-            guard let scene = v.scene else { return nil }
-            self = .sceneOpen(scene: scene, kind: v.kind)
-        case .sceneClose:
-            guard let scene = v.scene else { return nil }
-            self = .sceneClose(scene: scene, kind: v.kind)
+            guard let reason = r.optionalString(.reason) else { return nil }
+            self = .sessionEnd(reason: reason)
+        case .sceneOpen, .sceneClose:
+            guard let scene = r.string(.scene), let kind = r.optionalString(.kind) else { return nil }
+            self = type == .sceneOpen ? .sceneOpen(scene: scene, kind: kind) : .sceneClose(scene: scene, kind: kind)
         case .sceneActivate:
-            guard let scene = v.scene else { return nil }
+            guard let scene = r.string(.scene) else { return nil }
             self = .sceneActivate(scene: scene)
         case .tabSelect:
-            guard let scene = v.scene, let tab = v.tab else { return nil }
+            guard let scene = r.string(.scene), let tab = r.string(.tab) else { return nil }
             self = .tabSelect(scene: scene, tab: tab)
-        case .push:
-            guard let scene = v.scene, let stack = v.stack, let route = v.route else { return nil }
-            self = .push(scene: scene, stack: stack, route: route)
+        case .push, .replace:
+            guard let scene = r.string(.scene), let stack = r.string(.stack), let route = r.route(.route) else { return nil }
+            self = type == .push ? .push(scene: scene, stack: stack, route: route) : .replace(scene: scene, stack: stack, route: route)
         case .pop:
-            guard let scene = v.scene, let stack = v.stack else { return nil }
-            self = .pop(scene: scene, stack: stack, count: v.count ?? 1)
+            guard let scene = r.string(.scene), let stack = r.string(.stack), let count = r.optionalInteger(.count) else { return nil }
+            self = .pop(scene: scene, stack: stack, count: count ?? 1)
         case .popToRoot:
-            guard let scene = v.scene, let stack = v.stack else { return nil }
+            guard let scene = r.string(.scene), let stack = r.string(.stack) else { return nil }
             self = .popToRoot(scene: scene, stack: stack)
-        case .replace:
-            guard let scene = v.scene, let stack = v.stack, let route = v.route else { return nil }
-            self = .replace(scene: scene, stack: stack, route: route)
         case .setPath:
-            guard let scene = v.scene, let stack = v.stack, let path = v.path, let cause = v.cause else { return nil }
+            guard let scene = r.string(.scene), let stack = r.string(.stack), let path = r.routes(.path),
+                  let cause = r.enumeration(.cause, PathCause.self) else { return nil }
             self = .setPath(scene: scene, stack: stack, path: path, cause: cause)
         case .deeplink:
-            guard let scene = v.scene, let url = v.url, let outcome = v.outcome else { return nil }
-            self = .deeplink(scene: scene, url: url, outcome: outcome, tab: v.tab, stack: v.stack, path: v.path)
+            guard let scene = r.string(.scene), let stack = r.optionalString(.stack), let url = r.string(.url),
+                  let outcome = r.enumeration(.outcome, DeepLinkOutcome.self), let tab = r.optionalString(.tab),
+                  let path = r.optionalRoutes(.path) else { return nil }
+            self = .deeplink(scene: scene, url: url, outcome: outcome, tab: tab, stack: stack, path: path)
         case .sheetPresent:
-            guard let scene = v.scene, let sheet = v.sheet, let route = v.route else { return nil }
-            self = .sheetPresent(scene: scene, sheet: sheet, route: route, style: v.style)
+            guard let scene = r.string(.scene), let sheet = r.string(.sheet), let route = r.route(.route),
+                  let style = r.optionalEnumeration(.style, SheetStyle.self) else { return nil }
+            self = .sheetPresent(scene: scene, sheet: sheet, route: route, style: style)
         case .sheetDismiss:
-            guard let scene = v.scene else { return nil }
-            self = .sheetDismiss(scene: scene, sheet: v.sheet)
+            guard let scene = r.string(.scene), let sheet = r.optionalString(.sheet) else { return nil }
+            self = .sheetDismiss(scene: scene, sheet: sheet)
         case .splitSelect:
-            guard let scene = v.scene, let column = v.column, v.route != nil || v.routeIsNull else { return nil }
-            self = .splitSelect(scene: scene, column: column, route: v.route)
+            guard let scene = r.string(.scene), let column = r.enumeration(.column, SplitColumn.self),
+                  let route = r.nullableRoute(.route) else { return nil }
+            self = .splitSelect(scene: scene, column: column, route: route)
         case .splitVisibility:
-            guard let scene = v.scene, let visibility = v.visibility else { return nil }
+            guard let scene = r.string(.scene), let visibility = r.enumeration(.visibility, SplitVisibility.self) else { return nil }
             self = .splitVisibility(scene: scene, visibility: visibility)
         case .snapshot:
-            guard let state = v.state else { return nil }
+            guard let state = r.state(.state) else { return nil }
             self = .snapshot(state: state)
         case .restore:
-            guard let state = v.state, let from = v.from, let dropped = v.dropped else { return nil }
+            guard let state = r.state(.state), let from = r.integer(.from), let dropped = r.routes(.dropped) else { return nil }
             self = .restore(state: state, from: from, dropped: dropped)
         }
     }
 
-    /// The values of the action's own members: what ``init(_:_:)`` makes it of again.
+    /// The values of the action's own members, which ``EventMemberValues/Reader`` gives back to
+    /// ``init(_:reading:)``.
     package var memberValues: EventMemberValues {
         var v = EventMemberValues()
         switch self {
@@ -265,5 +279,66 @@ extension NavigationAction {
             break
         }
         return v
+    }
+}
+
+/// Gives an action's own members, asked for by name in the order of its type's descriptor, to
+/// ``NavigationAction/init(_:reading:)``; nil for a member it has no value for. The `optional…`
+/// methods give `.some(nil)` for a member that is absent, nil for one that is there but unreadable.
+package protocol EventMemberReader {
+    mutating func string(_ member: EventMember) -> String?
+    mutating func optionalString(_ member: EventMember) -> String??
+    mutating func enumeration<E: FormatEnumeration>(_ member: EventMember, _ type: E.Type) -> E?
+    mutating func optionalEnumeration<E: FormatEnumeration>(_ member: EventMember, _ type: E.Type) -> E??
+    mutating func integer(_ member: EventMember) -> Int?
+    mutating func optionalInteger(_ member: EventMember) -> Int??
+    mutating func optionalStringMap(_ member: EventMember) -> [String: String]??
+    mutating func route(_ member: EventMember) -> Route?
+    /// `.some(nil)` for a `null`.
+    mutating func nullableRoute(_ member: EventMember) -> Route??
+    mutating func routes(_ member: EventMember) -> [Route]?
+    mutating func optionalRoutes(_ member: EventMember) -> [Route]??
+    mutating func state(_ member: EventMember) -> NavigationState?
+}
+
+/// One of the format's enumerations, whose cases a decoder matches by the bytes of their names.
+package protocol FormatEnumeration: RawRepresentable<String>, CaseIterable, Sendable {
+    /// The cases by their names.
+    static var names: NameTable<Self> { get }
+}
+
+extension LaunchKind: FormatEnumeration { package static let names = NameTable(allCases.map { ($0.rawValue, $0) }) }
+extension PathCause: FormatEnumeration { package static let names = NameTable(allCases.map { ($0.rawValue, $0) }) }
+extension DeepLinkOutcome: FormatEnumeration { package static let names = NameTable(allCases.map { ($0.rawValue, $0) }) }
+extension SheetStyle: FormatEnumeration { package static let names = NameTable(allCases.map { ($0.rawValue, $0) }) }
+extension SplitColumn: FormatEnumeration { package static let names = NameTable(allCases.map { ($0.rawValue, $0) }) }
+extension SplitVisibility: FormatEnumeration { package static let names = NameTable(allCases.map { ($0.rawValue, $0) }) }
+
+extension EventMemberValues {
+    /// Gives the values a line held, taken out one by one: the general decoder's reader, once the
+    /// descriptor's checks passed.
+    package struct Reader: EventMemberReader {
+        package var values: EventMemberValues
+
+        package init(_ values: EventMemberValues) { self.values = values }
+
+        package mutating func string(_ member: EventMember) -> String? { values[string: member] }
+        package mutating func optionalString(_ member: EventMember) -> String?? { .some(values[string: member]) }
+        package mutating func enumeration<E: FormatEnumeration>(_ member: EventMember, _ type: E.Type) -> E? {
+            values[caseName: member].flatMap(E.init(rawValue:))
+        }
+        package mutating func optionalEnumeration<E: FormatEnumeration>(_ member: EventMember, _ type: E.Type) -> E?? {
+            .some(enumeration(member, type))
+        }
+        package mutating func integer(_ member: EventMember) -> Int? { values[integer: member] }
+        package mutating func optionalInteger(_ member: EventMember) -> Int?? { .some(values[integer: member]) }
+        package mutating func optionalStringMap(_ member: EventMember) -> [String: String]?? { .some(values.meta) }
+        package mutating func route(_ member: EventMember) -> Route? { values.route }
+        package mutating func nullableRoute(_ member: EventMember) -> Route?? {
+            values.route != nil || values.routeIsNull ? .some(values.route) : nil
+        }
+        package mutating func routes(_ member: EventMember) -> [Route]? { values[routes: member] }
+        package mutating func optionalRoutes(_ member: EventMember) -> [Route]?? { .some(values[routes: member]) }
+        package mutating func state(_ member: EventMember) -> NavigationState? { values.state }
     }
 }

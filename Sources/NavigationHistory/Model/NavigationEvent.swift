@@ -27,23 +27,29 @@ public struct NavigationEvent: Sendable, Hashable {
     public var type: String { action.type }
 
     /// Whether this is a store snapshot, which restates the state rather than navigating.
-    public var isSnapshot: Bool { action.eventType == .snapshot }
+    public var isSnapshot: Bool {
+        if case .snapshot = action { return true }
+        return false
+    }
 
     /// Whether this event sets the whole state, whatever came before it: a `snapshot`, a `restore`
     /// or a `session.start`. A fold may begin at such an event.
     public var setsWholeState: Bool { action.setsWholeState }
 
     /// Whether this is a `session.start`, which clears the state.
-    public var isSessionStart: Bool { action.eventType == .sessionStart }
+    public var isSessionStart: Bool {
+        if case .sessionStart = action { return true }
+        return false
+    }
 
     /// Whether this event begins a session after events of the session `current` (nil at the
     /// start of a log): a type whose descriptor says so (`session.start`) does, and so does an
     /// event of another session, unless it only restates the state (a store snapshot is stamped
     /// with the session of the event after it, which may be the next session's start).
     public func beginsSession(after current: String?) -> Bool {
-        if let descriptor = action.eventType?.descriptor {
-            if descriptor.restatesState { return false }
-            if descriptor.beginsSession { return true }
+        if let type = action.eventType {
+            if type.restatesState { return false }
+            if type.beginsSession { return true }
         }
         return session != current
     }
@@ -92,7 +98,7 @@ public enum NavigationAction: Sendable, Hashable {
 
     /// Whether the action sets the whole state, whatever came before it, and so may change any
     /// scene, not just one it names (an unknown type changes nothing).
-    public var setsWholeState: Bool { eventType?.descriptor.setsWholeState ?? false }
+    public var setsWholeState: Bool { eventType?.setsWholeState ?? false }
 
     /// The `type` member for this action.
     public var type: String {

@@ -104,6 +104,17 @@ package struct StateFolding: Sendable {
         Projection.fold(&state, event, cursor: &cursor, changing: &scene, edits: &edits)
     }
 
+    /// Runs `body` on the scene `id`, found as the fold last found it and read where it lies (the
+    /// dictionary's getter copies a scene, a retain for each of its members: `Tools/bench/run
+    /// --only analytics`), with the stack the fold found last in it; nil when it is not open.
+    @inline(__always)
+    mutating func withScene<T>(_ id: String, _ body: (borrowing SceneState, _ lastStack: Lookup<[Route]>?) -> T) -> T? {
+        guard let index = state.scenes.index(forKey: id, after: cursor.scene) else { return nil }
+        let lastStack = cursor.scene?.key == id ? cursor.stack : nil
+        func borrow(_ scene: inout SceneState) -> T { body(scene, lastStack) }
+        return borrow(&state.scenes.values[index])
+    }
+
     /// Replaces the state, as a fold that begins again from `state` does.
     package mutating func reset(to state: NavigationState) {
         self.state = state

@@ -155,15 +155,17 @@ public struct ScreenViewTracker: Sendable {
         let now = (event.seq, event.timestamp)
         // For a scene-scoped event the fold has just found the scene: found again without hashing
         // its id, and read in place.
-        guard let sceneIndex = folding.state.scenes.index(forKey: scene, after: folding.cursor.scene) else {
+        let detailed = detailed
+        let found = folding.withScene(scene) { scene, lastStack in
+            withUnsafePointer(to: scene) {
+                // Each way with a constant, for the screen's code to be made for it.
+                detailed ? (SceneState.visibleScreen(of: $0, detailed: true, lastStack: lastStack), $0.pointee.tab)
+                    : (SceneState.visibleScreen(of: $0, detailed: false, lastStack: lastStack), nil)
+            }
+        }
+        guard let (screen, tab) = found else {
             if let index { ended.end(open.remove(at: index), at: now, crashed: false) }
             return
-        }
-        let lastStack = folding.cursor.scene?.key == scene ? folding.cursor.stack : nil
-        let (screen, tab) = withUnsafePointer(to: folding.state.scenes.values[sceneIndex]) {
-            // Each way with a constant, for the screen's code to be made for it.
-            detailed ? (SceneState.visibleScreen(of: $0, detailed: true, lastStack: lastStack), $0.pointee.tab)
-                : (SceneState.visibleScreen(of: $0, detailed: false, lastStack: lastStack), nil)
         }
         if let index, open.views[index].screen.showsSameRoute(as: screen) { return }
         let view = ScreenView(session: event.session, scene: scene, tab: tab, screen: screen,

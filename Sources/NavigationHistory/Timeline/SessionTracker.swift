@@ -105,9 +105,8 @@ package struct SessionTracker: Sendable {
         /// Which kind of event, by its type's descriptor.
         static func of(_ action: NavigationAction) -> Kind {
             guard let type = action.eventType else { return .other }
-            let descriptor = type.descriptor
-            if descriptor.restatesState { return .snapshot }
-            if descriptor.beginsSession { return .start }
+            if type.restatesState { return .snapshot }
+            if type.beginsSession { return .start }
             return type == .sessionEnd ? .end : .other
         }
     }
