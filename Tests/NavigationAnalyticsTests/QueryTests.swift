@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NavigationAnalytics
 import NavigationHistory
+import NavigationSimulation
 
 /// Where the tests' logs are written: one directory for the test process, removed when it exits.
 let logDirectory: String = {

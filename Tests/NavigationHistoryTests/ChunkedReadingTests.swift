@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
 
 /// Reading a log in chunks at once: where chunks begin and end, and what each is handed.
 @Suite struct ChunkedReadingTests {

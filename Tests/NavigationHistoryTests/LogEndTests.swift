@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
 
 /// Where a log ends is decided once: what the store keeps when it opens a log, what `repair`
 /// cuts, what a restore counts and what the readers show agree, and a log whose segments do not

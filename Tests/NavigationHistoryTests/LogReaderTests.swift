@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
 
 @Suite struct LogReaderTests {
     static let events = generatedEvents(60, seed: 11)

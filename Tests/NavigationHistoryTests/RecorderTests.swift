@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
 
 @Suite struct RecorderTests {
     func nonSnapshotEvents(_ path: String) throws -> [NavigationEvent] {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
 
 @Suite struct RestorerTests {
     static let start = Timestamp("2026-11-20T09:00:00.000Z")!

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
 
 /// The best time of `runs` runs of `body`.
 func bestTime(runs: Int = 2, _ body: () throws -> Void) rethrows -> Duration {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
 
 /// The store can write the state as a snapshot at any moment: every line it writes is one its
 /// reader accepts, whatever the app navigates to.

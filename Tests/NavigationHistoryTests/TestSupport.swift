@@ -1,5 +1,6 @@
 import Foundation
 @testable import NavigationHistory
+import NavigationSimulation
 
 /// A fresh temporary directory, removed when the test's scope ends.
 final class TemporaryDirectory {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
 
 @Suite struct TimelineTests {
     /// Writes `count` generated events as a segmented log (or a single file) and returns the states

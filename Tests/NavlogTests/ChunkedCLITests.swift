@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import NavigationAnalytics
 @testable import NavigationHistory
+import NavigationSimulation
 
 /// navlog's analytics on a log large enough to be read in chunks answer as a reading in order.
 @Suite struct ChunkedCLITests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

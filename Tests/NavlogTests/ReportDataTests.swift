@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import NavigationAnalytics
 @testable import NavigationHistory
+import NavigationSimulation
 @testable import navlog
 
 /// The report's data gathered over chunks of a log at once is the data gathered in order.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
 
 /// A child process of `NavlogStoreChild`, its standard output collected line by line.
 final class StoreChild: @unchecked Sendable {
