@@ -24,10 +24,13 @@ let package = Package(
                           path: "Tools/bench/NavlogBench"),
         .executableTarget(name: "NavlogStoreChild", dependencies: ["NavigationHistory", "NavigationRouting", "RecipeApp"],
                           path: "Tools/NavlogStoreChild"),
-        .testTarget(name: "NavigationHistoryTests", dependencies: ["NavigationHistory", "NavigationSimulation"]),
-        .testTarget(name: "NavigationAnalyticsTests", dependencies: ["NavigationAnalytics", "NavigationHistory", "NavigationSimulation"]),
-        .testTarget(name: "NavigationRoutingTests", dependencies: ["NavigationRouting", "NavigationHistory", "RecipeApp"]),
-        .testTarget(name: "NavlogTests", dependencies: ["navlog", "NavigationHistory", "NavigationSimulation"], exclude: ["Golden"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "NavigationHistoryTests", dependencies: ["NavigationHistory", "NavigationSimulation", "TestSupport"]),
+        .testTarget(name: "NavigationAnalyticsTests", dependencies: ["NavigationAnalytics", "NavigationHistory", "NavigationSimulation",
+                                                                    "TestSupport"]),
+        .testTarget(name: "NavigationRoutingTests", dependencies: ["NavigationRouting", "NavigationHistory", "RecipeApp", "TestSupport"]),
+        .testTarget(name: "NavlogTests", dependencies: ["navlog", "NavigationHistory", "NavigationSimulation", "TestSupport"],
+                    exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NavigationHistory
 import NavigationSimulation
+import TestSupport
 
 @Suite struct LogGeneratorTests {
     @Test func theSameSeedGivesTheSameEventsAndAnotherSeedDoesNot() {
@@ -58,7 +59,7 @@ import NavigationSimulation
     }
 
     @Test func writtenLogsVerifyAndSegmentsStartWithTheFoldedState() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         var generator = LogGenerator(seed: 5)
         let log = dir.path + "/log"
         try generator.writeLog(to: log, events: 8000, segmentSize: 150_000)
