@@ -4,10 +4,12 @@
 Each part of `run` adds its figures with `figure(name, value, unit, better)` to the file named by
 NAVLOG_BENCH_FIGURES. At the end `run` calls
 
-    baseline.py compare FIGURES BASELINE --settings JSON [--record --note TEXT]
+    baseline.py compare FIGURES BASELINE --settings JSON [--record --commit C --note TEXT]
 
 which prints every figure beside its baseline value and their ratio, and with --record rewrites the
 baseline with this run's figures (figures of parts that did not run are kept as they were).
+`baseline.py commit ROOT` prints the commit checked out at ROOT, `+changes` when files differ from
+it: `run` takes it before building, since what it builds is what it measures.
 
 A figure's ratio is now / baseline; `change` is the gain in the figure's good direction (a time
 that falls or a rate that rises is a gain), so +3.0% means 3% better whatever the unit.
@@ -77,7 +79,7 @@ def number(value):
     return f"{value:.3g}"
 
 
-def compare(figures_path, baseline_path, settings, record, note):
+def compare(figures_path, baseline_path, settings, record, at, note):
     figures = []
     if os.path.exists(figures_path):
         figures = [json.loads(line) for line in open(figures_path) if line.strip()]
@@ -110,9 +112,7 @@ def compare(figures_path, baseline_path, settings, record, note):
           "on a quiet machine, and a micro-optimisation is kept only for a gain of at least that on a named figure")
 
     if record:
-        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(baseline_path))))
         when = datetime.date.today().isoformat()
-        at = commit(root)
         kept = {name: b for name, b in base.items() if name not in {f["name"] for f in figures}}
         new = {f["name"]: {"value": f["value"], "unit": f["unit"], "better": f["better"], "commit": at, "date": when}
                for f in figures}
@@ -131,11 +131,14 @@ def compare(figures_path, baseline_path, settings, record, note):
 
 
 def main(argv):
+    if len(argv) == 2 and argv[0] == "commit":
+        print(commit(argv[1]))
+        return 0
     if len(argv) < 3 or argv[0] != "compare":
         print(__doc__.strip(), file=sys.stderr)
         return 2
     figures_path, baseline_path = argv[1], argv[2]
-    settings, record, note = {}, False, ""
+    settings, record, at, note = {}, False, "unknown", ""
     rest = argv[3:]
     while rest:
         arg = rest.pop(0)
@@ -143,12 +146,14 @@ def main(argv):
             settings = json.loads(rest.pop(0))
         elif arg == "--record":
             record = True
+        elif arg == "--commit":
+            at = rest.pop(0)
         elif arg == "--note":
             note = rest.pop(0)
         else:
             print(f"baseline.py: unknown argument {arg}", file=sys.stderr)
             return 2
-    compare(figures_path, baseline_path, settings, record, note)
+    compare(figures_path, baseline_path, settings, record, at, note)
     return 0
 
 
