@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NavigationAnalytics
 @testable import NavigationHistory
+import NavigationSimulation
 
 /// Queries run over chunks of a log at once answer exactly as a reading in order does.
 @Suite struct ChunkedRunTests {

@@ -1,6 +1,7 @@
 import Testing
 @testable import NavigationAnalytics
 import NavigationHistory
+import NavigationSimulation
 
 /// The tables `paths` counts in: they must agree with a plain dictionary however many keys they
 /// hold, through every growth of their slots.

@@ -1,6 +1,7 @@
 import Testing
 @testable import NavigationAnalytics
 @testable import NavigationHistory
+import NavigationSimulation
 
 /// The rules of the exported cells: CSV against formula injection, and what redaction replaces.
 @Suite struct ExportTests {

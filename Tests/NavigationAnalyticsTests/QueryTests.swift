@@ -2,14 +2,11 @@ import Foundation
 import Testing
 @testable import NavigationAnalytics
 import NavigationHistory
+import NavigationSimulation
+import TestSupport
 
 /// Where the tests' logs are written: one directory for the test process, removed when it exits.
-let logDirectory: String = {
-    let path = NSTemporaryDirectory() + "navigation-analytics-tests-" + UUID().uuidString
-    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    atexit { try? FileManager.default.removeItem(atPath: logDirectory) }
-    return path
-}()
+let logDirectory = ScratchDirectory.processWide.path
 
 /// Tiny hand-written logs whose answers are worked out by hand.
 @Suite struct QueryTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NavigationAnalytics
 import NavigationHistory
+import NavigationSimulation
 
 /// Every query and export over a log that opens thousands of scenes takes time in proportion to
 /// its events: twice the scenes take at most about twice the time (three times, and a little, for

@@ -1,5 +1,6 @@
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
 
 @Suite struct CRC32CTests {
     @Test(arguments: [

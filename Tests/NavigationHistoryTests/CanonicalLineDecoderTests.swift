@@ -1,5 +1,6 @@
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
 
 /// The fast path for lines in the encoder's own form must return exactly what the general decoder
 /// returns, or give up.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
+import TestSupport
 
 /// Reading a log in chunks at once: where chunks begin and end, and what each is handed.
 @Suite struct ChunkedReadingTests {
@@ -32,7 +34,7 @@ import Testing
 
     @Test(arguments: [2, 3, 8])
     func chunksBeginAtASessionStartAndEndAtTheNextChunksFirstEvent(count: Int) throws {
-        let directory = TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let events = generatedEvents(3000, seed: 7)
         let path = directory.file("log.jsonl", logBytes(events))
         let read = try #require(try Self.chunks(path, count: count))
@@ -45,7 +47,7 @@ import Testing
     func aThreadDoneWithItsChunkReadsTheRestOfAnotherFromASessionStart(count: Int, segmented: Bool) throws {
         // The first chunk's thread is slowed: the others, done long before, ask it for part of
         // what it has left, again and again, and read it as chunks of their own.
-        let directory = TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let events = generatedEvents(6000, seed: 5)
         let path = segmented ? directory.path + "/log" : directory.file("log.jsonl", logBytes(events))
         if segmented {
@@ -94,7 +96,7 @@ import Testing
             event.session = ids[event.session] ?? { ids[event.session] = "s\(ids.count % 5)"; return ids[event.session]! }()
             return event
         }
-        let directory = TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let path = directory.file("log.jsonl", logBytes(events))
         let read = try #require(try Self.chunks(path, count: count))
         #expect(read.parts.count > 1)
@@ -107,7 +109,7 @@ import Testing
         var events = generatedEvents(3000, seed: 7)
         let first = events[0].session, last = events[events.count - 1].session
         for k in events.indices where events[k].session == last { events[k].session = first }
-        let directory = TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let path = directory.file("log.jsonl", logBytes(events))
         let read = try #require(try Self.chunks(path, count: 4))
         #expect(read.parts.count >= 3)
@@ -116,7 +118,7 @@ import Testing
     }
 
     @Test func positionsAreNumberedAsInOrderAcrossSegments() throws {
-        let directory = TemporaryDirectory()
+        let directory = try ScratchDirectory()
         var generator = LogGenerator(seed: 3)
         try generator.writeLog(to: directory.path + "/log", events: 4000, segmentSize: 64 << 10, snapshotInterval: 500)
         var inOrder: [EventPosition] = []
@@ -134,7 +136,7 @@ import Testing
 
     @Test(arguments: [(2, false, 256), (3, true, 256), (6, false, 1), (4, true, 1)])
     func anIndexBuiltInChunksIsTheIndexBuiltInOrder(count: Int, segmented: Bool, interval: Int) throws {
-        let directory = TemporaryDirectory()
+        let directory = try ScratchDirectory()
         // Pops of more than a stack holds, here and there: anomalies, counted across chunks.
         let events = generatedEvents(6000, seed: 11).map { event in
             guard event.seq % 997 == 0 else { return event }
@@ -183,7 +185,7 @@ import Testing
     @Test func anIndexWhoseFirstLineIsSkippedInSalvageIsBuiltAsInOrder() throws {
         // Store segments must carry a crc: in salvage the first line, without one, is skipped, and
         // the entries fall every interval from the second event on.
-        let directory = TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let path = directory.path + "/log"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         var lines = generatedEvents(4000, seed: 13).map { String(decoding: LineEncoder.encode($0), as: UTF8.self) }
@@ -200,7 +202,7 @@ import Testing
     }
 
     @Test func aLogWithOneSessionIsLeftToAReadingInOrder() throws {
-        let directory = TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let events = generatedEvents(3000, seed: 7).enumerated().map { k, event in
             var event = event
             if k > 0, event.isSessionStart { event.action = .sessionEnd(reason: nil) }
@@ -214,7 +216,7 @@ import Testing
     @Test func aRangeWhoseSessionStartComesLateJoinsTheRangeBefore() throws {
         // Session starts only in the first tenth of the log and in its last third: of four ranges,
         // the second has none, and the third has one only past its first quarter.
-        let directory = TemporaryDirectory()
+        let directory = try ScratchDirectory()
         let events = generatedEvents(4000, seed: 7).enumerated().map { k, event in
             var event = event
             if k > 400, k < 2700, event.isSessionStart { event.action = .sessionEnd(reason: nil) }
@@ -228,7 +230,7 @@ import Testing
     }
 
     @Test func aChunkThatMeetsADefectLeavesTheLogToAReadingInOrder() throws {
-        let directory = TemporaryDirectory()
+        let directory = try ScratchDirectory()
         var events = generatedEvents(3000, seed: 7)
         events.remove(at: 2500)   // a seq gap in the last chunk
         let path = directory.file("log.jsonl", logBytes(events))

@@ -1,5 +1,6 @@
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
 
 /// The diffing fold says of each event what `StateDiff` finds between the states around it, and
 /// folds them as the fold does.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
+import TestSupport
 
 @Suite struct EventLogTests {
     /// `count` generated drafts of the synthetic app.
@@ -29,7 +31,7 @@ import Testing
     }
 
     @Test func appendedEventsGetGaplessSeqsAndEverySegmentStartsWithTheFoldedState() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         let input = drafts(3000)
         let log = try EventLog(directory: path, options: .init(segmentSize: 64 << 10, durability: .none))
@@ -62,7 +64,7 @@ import Testing
     }
 
     @Test func reopeningContinuesAtTheNextSeqWithTheFoldedState() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         let input = drafts(1500)
         do {
@@ -83,7 +85,7 @@ import Testing
 
     @Test(arguments: [Durability.none, .everyEvent, .batched(maxDelay: .seconds(60), maxEvents: 10)])
     func eventsBecomeDurableAsThePolicySays(durability: Durability) throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let log = try EventLog(directory: dir.path + "/log", options: .init(durability: durability))
         for (index, draft) in drafts(25).enumerated() {
             let seq = try log.append(draft.action, session: draft.session, at: draft.timestamp)
@@ -99,7 +101,7 @@ import Testing
     }
 
     @Test func retentionDeletesWholeOldSegmentsAndTheSeqContinues() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         let options = EventLog.Options(segmentSize: 20_000, retention: Retention(maxBytes: 60_000))
         var log = try EventLog(directory: path, options: options)
@@ -119,7 +121,7 @@ import Testing
     }
 
     @Test func retentionByAgeDeletesSegmentsLastWrittenTooLongAgo() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         do {
             let log = try EventLog(directory: path, options: .init(segmentSize: 20_000))
@@ -145,7 +147,7 @@ import Testing
         let options = EventLog.Options(segmentSize: 8_000, durability: .everyEvent, retention: Retention(maxBytes: 40_000))
         let input = drafts(900, seed: 6)
         for occurrence in [1, 2, 5, 9] {
-            let dir = TemporaryDirectory()
+            let dir = try ScratchDirectory()
             let path = dir.path + "/log"
             var appended = 0
             do {
@@ -182,7 +184,7 @@ import Testing
     }
 
     @Test func aTornTailAtEveryByteOffsetIsCutOffKeptAndAppendedAfter() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let original = dir.path + "/original"
         let input = drafts(40, seed: 7)
         do {
@@ -215,7 +217,7 @@ import Testing
     }
 
     @Test func aSecondWriterInTheSameProcessIsRefusedNamingThePid() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         let first = try EventLog(directory: path)
         #expect {
@@ -230,7 +232,7 @@ import Testing
     }
 
     @Test func aFailedWriteMakesTheLogReadOnlyAndReopeningGoesOn() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         let input = drafts(20, seed: 9)
         let log = try EventLog(directory: path, options: .init(durability: .everyEvent))
@@ -249,7 +251,7 @@ import Testing
     }
 
     @Test func eventsTheFormatCannotHoldAreRefusedWithoutWritingThem() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         let log = try EventLog(directory: path)
         let huge = Route(screen: "recipe", id: String(repeating: "x", count: 70_000))
@@ -270,7 +272,7 @@ import Testing
     }
 
     @Test func theStoreRefusesEventsItsOwnReaderWouldReject() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         let log = try EventLog(directory: path)
         let refused: [NavigationAction] = [
@@ -292,7 +294,7 @@ import Testing
     }
 
     @Test func aFailedSyncCutsTheUnsyncedEventsSoAReopenNeverTakesThemForDurable() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         let input = drafts(30, seed: 13)
         let log = try EventLog(directory: path, options: .init(durability: .batched(maxDelay: .seconds(60), maxEvents: 1000)))
@@ -311,7 +313,7 @@ import Testing
     }
 
     @Test func garbageAndZerosAfterTheLastGoodLineAreCutAndKeptButDamageBeforeAGoodLineIsRefused() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let input = drafts(20, seed: 14)
         let original = dir.path + "/original"
         do {
@@ -348,7 +350,7 @@ import Testing
 
     @Test(arguments: ["fresh log", "segment rotation", "periodic snapshot"])
     func anEventRefusedForItsSessionOrTimeLeavesNoSnapshotOfItsOwnBehind(point: String) throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         let log = try EventLog(directory: path, options: .init(segmentSize: point == "segment rotation" ? 200 : 1 << 20,
                                                              durability: .none, snapshotInterval: point == "periodic snapshot" ? 2 : nil))
@@ -368,7 +370,7 @@ import Testing
     }
 
     @Test func theLogStopsAtTheLastSegmentNumberItsNamesHold() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         let snapshot = LineEncoder.encode(NavigationEvent(seq: 1, timestamp: .now, session: "s", action: .snapshot(state: NavigationState())))

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import NavigationHistory
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,7 +13,7 @@ import Darwin
 /// directory or a hard link to a file elsewhere. Nothing is followed, waited for or written through.
 @Suite struct FileSafetyTests {
     /// A log directory with one segment of `count` events written by the store.
-    func storeLog(_ dir: TemporaryDirectory, events count: Int = 5) throws -> String {
+    func storeLog(_ dir: ScratchDirectory, events count: Int = 5) throws -> String {
         let path = dir.path + "/log"
         let log = try EventLog(directory: path, options: .init(durability: .none))
         for _ in 0..<count { try log.append(.sceneOpen(scene: "main", kind: nil), session: "s") }
@@ -30,7 +31,7 @@ import Darwin
     }
 
     @Test func lockFileThatIsASymlinkIsRefusedAndItsTargetKept() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let victim = dir.file("victim", Array("precious\n".utf8))
         let log = try storeLog(dir)
         try FileManager.default.removeItem(atPath: log + "/LOCK")
@@ -41,7 +42,7 @@ import Darwin
     }
 
     @Test func lockFileWithAnotherHardLinkIsNotWrittenThrough() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let victim = dir.file("victim", Array("precious\n".utf8))
         let log = try storeLog(dir)
         try FileManager.default.removeItem(atPath: log + "/LOCK")
@@ -51,7 +52,7 @@ import Darwin
     }
 
     @Test func segmentThatIsASymlinkIsNeitherReadNorAppendedTo() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let log = try storeLog(dir)
         let segment = log + "/00000001.jsonl", moved = dir.path + "/outside.jsonl"
         try FileManager.default.moveItem(atPath: segment, toPath: moved)
@@ -66,7 +67,7 @@ import Darwin
     }
 
     @Test func fifoNamedLikeASegmentIsRefusedWithoutWaiting() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let log = try storeLog(dir)
         let fifo = log + "/00000002.jsonl"
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -88,7 +89,7 @@ import Darwin
     }
 
     @Test func directoryNamedLikeASegmentIsRefused() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let log = try storeLog(dir)
         try FileManager.default.createDirectory(atPath: log + "/00000002.jsonl", withIntermediateDirectories: false)
         expectRefused(saying: "a directory, not a regular file") { try LogReader(path: log).read { _ in } }
@@ -96,30 +97,30 @@ import Darwin
     }
 
     @Test func singleFileThatIsASymlinkIsReadAsTheFileItNames() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let file = dir.file("log.jsonl", logBytes(generatedEvents(20)))
         try FileManager.default.createSymbolicLink(atPath: dir.path + "/link.jsonl", withDestinationPath: file)
         #expect(try LogReader(path: dir.path + "/link.jsonl").read { _ in }.events == 20)
     }
 
     @Test func symlinkLoopIsReportedAsALoopNotAsMissing() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         try FileManager.default.createSymbolicLink(atPath: dir.path + "/a", withDestinationPath: dir.path + "/b")
         try FileManager.default.createSymbolicLink(atPath: dir.path + "/b", withDestinationPath: dir.path + "/a")
         expectRefused(saying: "loop of symbolic links (ELOOP)") { try LogReader(path: dir.path + "/a").read { _ in } }
     }
 
     @Test func directoryOfOtherFilesIsNotReadAsAnEmptyLog() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         _ = dir.file("notes.txt", Array("hello\n".utf8))
         expectRefused(saying: "not a log directory") { try LogReader(path: dir.path).read { _ in } }
         // An empty directory is an empty log, as the store leaves one.
-        let empty = TemporaryDirectory()
+        let empty = try ScratchDirectory()
         #expect(try LogReader(path: empty.path).read { _ in }.events == 0)
     }
 
     @Test func tornTailLongerThanTheBoundKeepsOnlyItsPrefixAndSaysHowLongItWas() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let log = try storeLog(dir)
         let segment = log + "/00000001.jsonl"
         let size = FileSystem.status(segment)!.size

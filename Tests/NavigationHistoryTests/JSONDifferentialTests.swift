@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
 
 /// The byte-level scanner against Foundation's `JSONSerialization` on generated and mutated lines.
 @Suite struct JSONDifferentialTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import TestSupport
 
 @Suite struct LineCodecTests {
     static let ts = Timestamp("2026-11-29T12:00:00.123Z")!
@@ -224,7 +225,7 @@ import Testing
     }
 
     @Test func theStoreRefusesSnapshotEventsAndForgedStates() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let log = try EventLog(directory: dir.path + "/log", options: .init(durability: .none))
         try log.append(.sceneOpen(scene: "main", kind: nil), session: "s")
         #expect(throws: NavigationHistoryError.self) { try log.append(.snapshot(state: NavigationState()), session: "s") }

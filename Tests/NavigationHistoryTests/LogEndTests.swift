@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
+import TestSupport
 
 /// Where a log ends is decided once: what the store keeps when it opens a log, what `repair`
 /// cuts, what a restore counts and what the readers show agree, and a log whose segments do not
@@ -32,7 +34,7 @@ import Testing
 
     @Test(arguments: ["copied", "duplicated last", "gap"])
     func segmentsThatDoNotFollowOneAnotherAreRefusedBeforeAnythingIsWritten(damage: String) throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         try segmentedLog(path)
         let numbers = try Opening.segmentNumbers(path)
@@ -78,7 +80,7 @@ import Testing
     }
 
     @Test func aLastSegmentHoldingOnlyATornLineIsNotRemovedWhenTheOneBeforeItIsDamaged() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         try segmentedLog(path, events: 900, segmentSize: 16 << 10)
         let numbers = try Opening.segmentNumbers(path)
@@ -154,7 +156,7 @@ import Testing
 
     @Test(arguments: [true, false])
     func aRestoreCountsExactlyWhatTheStoreKeepsAtTheLogsEnd(segmented: Bool) throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let original = dir.path + "/original"
         try segmentedLog(original, events: 1500, segmentSize: segmented ? 32 << 10 : 1 << 30, seed: 11)
         let files = try LogFiles.resolve(original).files
@@ -192,7 +194,7 @@ import Testing
     }
 
     @Test func readingBackBeforeALineChecksEverySeqAcrossSegments() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         try segmentedLog(path, events: 600, segmentSize: 8 << 10)
         let files = try LogFiles.resolve(path).files

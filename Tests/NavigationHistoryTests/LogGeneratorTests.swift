@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
+import TestSupport
 
 @Suite struct LogGeneratorTests {
     @Test func theSameSeedGivesTheSameEventsAndAnotherSeedDoesNot() {
@@ -56,7 +58,7 @@ import Testing
     }
 
     @Test func writtenLogsVerifyAndSegmentsStartWithTheFoldedState() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         var generator = LogGenerator(seed: 5)
         let log = dir.path + "/log"
         try generator.writeLog(to: log, events: 8000, segmentSize: 150_000)

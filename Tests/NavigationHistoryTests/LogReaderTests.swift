@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
+import TestSupport
 
 @Suite struct LogReaderTests {
     static let events = generatedEvents(60, seed: 11)
@@ -12,7 +14,7 @@ import Testing
     }
 
     @Test func aCleanLogIsReadWhole() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let result = readAll(dir.file("log.jsonl", Self.bytes))
         #expect(result.error == nil)
         #expect(result.events == Self.events)
@@ -24,7 +26,7 @@ import Testing
     }
 
     @Test func truncationAtEveryOffsetOfTheLastThreeLinesYieldsTheLongestCompletePrefix() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let starts = Self.lineStarts(Self.bytes)
         let firstCut = starts[starts.count - 4]
         for cut in firstCut..<Self.bytes.count {
@@ -50,7 +52,7 @@ import Testing
     }
 
     @Test func everySingleBitFlipInTheLastLineIsDetectedInEveryMode() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let starts = Self.lineStarts(Self.bytes)
         let lastStart = starts[starts.count - 2]
         for offset in lastStart..<Self.bytes.count {
@@ -80,7 +82,7 @@ import Testing
     }
 
     @Test func bitFlipsMidLogAreReportedPerModeAndTwoLinesAreNeverReadAsOne() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let starts = Self.lineStarts(Self.bytes)
         var random = SeededRandom(seed: 77)
         for _ in 0..<300 {
@@ -116,7 +118,7 @@ import Testing
 
     @Test(arguments: [0, 1, 4096, 70_000])
     func garbageAndZeroFilledBlocksAfterAValidPrefixAreATornTail(size: Int) throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let zeros = dir.file("zeros.jsonl", Self.bytes + [UInt8](repeating: 0, count: size))
         let result = readAll(zeros)
         #expect(result.events == Self.events)
@@ -131,7 +133,7 @@ import Testing
     }
 
     @Test func garbageWithNewlinesAfterAValidPrefixIsAnErrorUnlessSalvaged() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.file("g.jsonl", Self.bytes + Array("garbage\n\u{0}\u{0}\nmore garbage".utf8))
         let tolerant = readAll(path)
         #expect(tolerant.error?.defect?.line == 61)
@@ -143,7 +145,7 @@ import Testing
     }
 
     @Test func seqMustBeGaplessAndIncreasing() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         var gap = Self.events
         gap.remove(at: 30)
         let gapped = readAll(dir.file("gap.jsonl", logBytes(gap)))
@@ -157,7 +159,7 @@ import Testing
     }
 
     @Test func aLogDirectoryIsReadAcrossSegmentsInOrder() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         var generator = LogGenerator(seed: 3)
         let log = dir.path + "/log"
         let summary = try generator.writeLog(to: log, events: 5000, segmentSize: 100_000)
@@ -173,7 +175,7 @@ import Testing
     }
 
     @Test func segmentLinesMustCarryACRC() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let log = dir.path + "/log"
         try FileManager.default.createDirectory(atPath: log, withIntermediateDirectories: true)
         var lines = Self.bytes
@@ -193,7 +195,7 @@ import Testing
     }
 
     @Test func blockBoundariesAndThreadsDoNotChangeWhatIsRead() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let events = generatedEvents(4000, seed: 8)
         let path = dir.file("log.jsonl", logBytes(events))
         for (threads, block) in [(1, 66_000), (2, 66_001), (2, 300_000), (3, 1 << 20)] {
@@ -204,7 +206,7 @@ import Testing
 
     @Test(arguments: [RecoveryMode.salvage, .pointInTime, .tolerateTornTail])
     func defectsInEveryPartOfABlockAreReportedTheSameWhateverTheThreads(mode: RecoveryMode) throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         var lines = generatedEvents(6000, seed: 12).map { LineEncoder.encode($0) }
         for index in [150, 2999, 3001, 5500] { lines[index][20] ^= 0x04 }   // in both halves of a block
         lines[5999].removeLast(9)                                            // a torn last line
@@ -222,7 +224,7 @@ import Testing
     }
 
     @Test func aDamagedLastLineThatEndsABlockAtTheFilesEndIsATornTail() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         var lines = generatedEvents(600, seed: 6).map { LineEncoder.encode($0) }
         while lines.dropLast().joined().count >= 66_000 { lines.removeLast() }
         lines[lines.count - 1][30] ^= 0x01
@@ -240,7 +242,7 @@ import Testing
     }
 
     @Test func linesLongerThan64KiBAreDefectsAndNeverBufferedWhole() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let long = Array(#"{"v":1,"seq":61,"ts":"2026-11-29T12:00:00.123Z","session":"s","type":"x","pad":""#.utf8)
             + [UInt8](repeating: 0x61, count: 200_000) + Array("\"}\n".utf8)
         let next = LineEncoder.encode(NavigationEvent(seq: 62, timestamp: Timestamp("2026-11-29T12:00:01.000Z")!, session: "s", action: .sessionEnd(reason: nil)))
@@ -254,7 +256,7 @@ import Testing
     }
 
     @Test func unknownTypesAreWarningsAndNewerVersionsAreRefused() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let unknown = NavigationEvent(seq: 61, timestamp: Self.events[59].timestamp, session: "s", action: .unknown(type: "future", members: []))
         let result = readAll(dir.file("u.jsonl", Self.bytes + LineEncoder.encode(unknown)))
         #expect(result.report?.isClean == true)
@@ -268,7 +270,7 @@ import Testing
     }
 
     @Test func theReaderNeverModifiesALog() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let torn = Array(Self.bytes.dropLast(7))
         let path = dir.file("t.jsonl", torn)
         for mode in RecoveryMode.allCases { _ = readAll(path, mode: mode) }
@@ -280,7 +282,7 @@ import Testing
     }
 
     @Test func aSnapshotThatDiffersFromTheFoldedStateIsADefectWhenSnapshotsAreChecked() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         var events = generatedEvents(300, seed: 15)
         var state = NavigationState()
         for event in events[..<150] { Projection.fold(&state, event) }
@@ -305,7 +307,7 @@ import Testing
     }
 
     @Test func anUnknownTypeMakesTheNextSnapshotUncheckedNotADefect() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         var events = generatedEvents(50, seed: 16)
         var state = NavigationState()
         for event in events { Projection.fold(&state, event) }

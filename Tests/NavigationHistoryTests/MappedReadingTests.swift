@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import TestSupport
 
 /// Reading through memory mappings (``LogReader/mapsFiles``) against reading through copies.
 @Suite struct MappedReadingTests {
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func readingThroughMappingsFindsWhatReadingThroughCopiesFinds() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         for (name, bytes) in Self.damagedLogs() {
             let path = dir.file(name + ".jsonl", bytes)
             for mode in [RecoveryMode.salvage, .tolerateTornTail, .pointInTime, .absolute] {
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func readingFromAPositionThroughAMappingFindsWhatACopyFinds() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let events = generatedEvents(2000, seed: 5)
         let bytes = logBytes(events)
         let path = dir.file("log.jsonl", bytes)
@@ -67,7 +68,7 @@ import Testing
 
     @Test(arguments: [(1, 70_000), (2, 1 << 20)])
     func aFileThatShrinksWhileItIsReadEndsTheReadingWithAnIOErrorNotACrash(threads: Int, block: Int) throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let bytes = logBytes(generatedEvents(15_000, seed: 9))
         #expect(bytes.count > 2 * block)
         // Mappings are given back: many readings before this one leave the guard its slots.
@@ -95,7 +96,7 @@ import Testing
     }
 
     @Test func aFileCutBetweenTwoWindowsEndsTheReadingWithAnIOError() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let events = generatedEvents(2000, seed: 4)
         let bytes = logBytes(events)
         let path = dir.file("log.jsonl", bytes)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
+import TestSupport
 
 @Suite struct RecorderTests {
     func nonSnapshotEvents(_ path: String) throws -> [NavigationEvent] {
@@ -14,7 +16,7 @@ import Testing
     }
 
     @MainActor @Test func recordedEventsAreWrittenInOrderAndFlushReturnsTheLastDurableSeq() async throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         var generator = LogGenerator(seed: 21)
         let drafts = (0..<3000).map { _ in generator.next() }
@@ -35,7 +37,7 @@ import Testing
     }
 
     @Test func aBatchedRecorderMakesEventsDurableWithinItsDelayWithoutAFlush() async throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let options = EventLog.Options(durability: .batched(maxDelay: .milliseconds(20), maxEvents: 1000))
         let recorder = try await Recorder(directory: dir.path + "/log", options: options)
         recorder.record(.sceneOpen(scene: "main", kind: nil))
@@ -50,7 +52,7 @@ import Testing
     }
 
     @Test func aSecondRecorderOnTheSameLogIsRefused() async throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let first = try await Recorder(directory: dir.path + "/log")
         await #expect { _ = try await Recorder(directory: dir.path + "/log") } throws: {
             ($0 as? NavigationHistoryError)?.code == .locked
@@ -61,7 +63,7 @@ import Testing
     }
 
     @Test func anEventTheFormatCannotHoldIsRefusedAloneAndCounted() async throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         let recorder = try await Recorder(directory: path, options: .init(durability: .everyEvent))
         recorder.record(.sceneOpen(scene: "main", kind: nil))
@@ -75,7 +77,7 @@ import Testing
     }
 
     @Test func reopeningARecorderStartsFromTheStateWhereTheLastOneLeftOff() async throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         let first = try await Recorder(directory: path)
         first.record(.sceneOpen(scene: "main", kind: nil))
@@ -88,7 +90,7 @@ import Testing
     }
 
     @Test func eventsRecordedAfterCloseAreCountedAndAFlushForThemThrows() async throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let recorder = try await Recorder(directory: dir.path + "/log")
         recorder.record(.sceneOpen(scene: "main", kind: nil))
         let closed = try await recorder.close()
@@ -101,7 +103,7 @@ import Testing
     }
 
     @Test func aRecorderReleasedWithoutCloseWritesWhatItRecordedAndReleasesTheLog() async throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         do {
             let recorder = try await Recorder(directory: path, options: .init(durability: .batched(maxDelay: .seconds(60), maxEvents: 1000)))
@@ -118,8 +120,8 @@ import Testing
         try log.close()
     }
 
-    @Test func anEmptySessionIdIsRefused() async {
-        let dir = TemporaryDirectory()
+    @Test func anEmptySessionIdIsRefused() async throws {
+        let dir = try ScratchDirectory()
         await #expect(throws: NavigationHistoryError.self) { _ = try await Recorder(directory: dir.path + "/log", session: "") }
     }
 }

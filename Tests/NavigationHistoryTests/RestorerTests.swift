@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
+import TestSupport
 
 @Suite struct RestorerTests {
     static let start = Timestamp("2026-11-20T09:00:00.000Z")!
@@ -30,7 +32,7 @@ import Testing
     }
 
     @Test func theLastSessionsStateIsRestoredWhetherItEndedCleanlyOrNot() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         for ended in [true, false] {
             let path = dir.path + "/log-\(ended)"
             try Self.write(path, sessions: [("a", false, true, 30), ("b", true, ended, 30)])
@@ -44,7 +46,7 @@ import Testing
     }
 
     @Test func theCrashLoopGuardFiresOnlyWhenTheLastSessionsEachCrashedSoonAfterARestore() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let cases: [([(String, Bool, Bool, Int64)], Bool)] = [
             ([("a", false, true, 60), ("b", true, false, 4), ("c", true, false, 3)], true),
             ([("a", false, true, 60), ("b", true, false, 4), ("c", true, false, 30)], false),   // the last one lasted too long
@@ -68,7 +70,7 @@ import Testing
     }
 
     @Test func aStateOlderThanTheMaximumAgeIsNotRestored() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         try Self.write(path, sessions: [("a", false, false, 30)])
         let eightDays = Timestamp(millisecondsSince1970: Self.start.millisecondsSince1970 + 8 * 86_400_000)
@@ -78,7 +80,7 @@ import Testing
     }
 
     @Test func routesOfScreensTheAppNoLongerKnowsAreDropped() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         try Self.write(path, sessions: [("a", false, false, 30)])
         let result = try Restorer(options: .init(knowsScreen: { $0 != "recipe" })).restore(from: path, now: Self.start)
@@ -87,7 +89,7 @@ import Testing
     }
 
     @Test func theRestoreReadsOnlyBackToTheNearestSnapshotAndEqualsAFullFold() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         var generator = LogGenerator(seed: 31, crashRate: 0)
         try generator.writeLog(to: path, events: 30_000, segmentSize: 1 << 20, snapshotInterval: 500)
@@ -109,7 +111,7 @@ import Testing
     }
 
     @Test func aTornLastLineOfAFullBlockOrANewlinelessTailIsSkippedLikeTheForwardReaderDoes() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         var events = generatedEvents(200, seed: 19, crashRate: 0)
         var state = NavigationState()
         for event in events { Projection.fold(&state, event) }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
+import TestSupport
 
 /// The best time of `runs` runs of `body`.
 func bestTime(runs: Int = 2, _ body: () throws -> Void) rethrows -> Duration {
@@ -31,7 +33,7 @@ func bestTime(runs: Int = 2, _ body: () throws -> Void) rethrows -> Duration {
 
     @Test(.timeLimit(.minutes(1)))
     func aReplayOfADeepStackTakesTimeInProportionToItsEvents() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         func replay(_ pushes: Int) throws -> Duration {
             let path = dir.path + "/deep\(pushes).jsonl"
             try StressLog.deepStack(pushes).write(to: path)
@@ -55,7 +57,7 @@ func bestTime(runs: Int = 2, _ body: () throws -> Void) rethrows -> Duration {
     /// still lands on the state of any seq.
     @Test(.timeLimit(.minutes(1)), arguments: ["stack", "scenes"])
     func theSnapshotIndexOfADeepStackOrOfManyScenesGrowsWithItsEvents(shape: String) throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         func index(_ events: Int) throws -> (time: Duration, bytes: Int) {
             let path = dir.path + "/index\(events).jsonl"
             try (shape == "stack" ? StressLog.deepStack(events) : .sceneChurn(events)).write(to: path)
@@ -82,7 +84,7 @@ func bestTime(runs: Int = 2, _ body: () throws -> Void) rethrows -> Duration {
     /// presented already): a replay adds to it no more than a few folds' worth.
     @Test(.timeLimit(.minutes(1)))
     func aReplayOfStackedSheetsAddsToTheFoldTimeInProportionToItsEvents() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/sheets.jsonl"
         let log = StressLog.stackedSheets(4000)
         try log.write(to: path)

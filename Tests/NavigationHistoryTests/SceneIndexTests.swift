@@ -1,5 +1,6 @@
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
 
 /// SceneIndex numbers scenes as an array of them would, through its table beyond a few scenes and
 /// by comparing below, across growth and removal past the threshold both ways.

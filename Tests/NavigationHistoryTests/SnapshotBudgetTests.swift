@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
+import TestSupport
 
 /// The store can write the state as a snapshot at any moment: every line it writes is one its
 /// reader accepts, whatever the app navigates to.
@@ -29,7 +31,7 @@ import Testing
 
     @Test(arguments: [(segmentSize: 8 << 20, interval: 2048), (segmentSize: 96 << 10, interval: 7)])
     func anAppWhoseStateOutgrowsALineHasTheEventThatWouldOverflowItRefusedAndEveryLineReadable(segmentSize: Int, interval: Int) throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         let log = try EventLog(directory: path, options: .init(segmentSize: segmentSize, durability: .none, snapshotInterval: interval))
         try log.append(.sessionStart(app: "1", launch: .cold, meta: nil), session: "s")
@@ -71,7 +73,7 @@ import Testing
     }
 
     @Test func aRestoredStateNearTheLimitTakesOnlyTheEventsThatKeepItWritable() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         var state = NavigationState(active: "main", scenes: ["main": SceneState(tab: "home")])
         state.scenes["main"]!.stacks["home"] = (0..<66).map { heavyRoute($0) }
@@ -91,7 +93,7 @@ import Testing
     }
 
     @Test func aSegmentIsRotatedOnlyOnceItsEventsTakeAsManyBytesAsItsOpeningSnapshot() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         let log = try EventLog(directory: path, options: .init(segmentSize: 1024, durability: .none, snapshotInterval: nil))
         try log.append(.sceneOpen(scene: "main", kind: nil), session: "s")
@@ -105,7 +107,7 @@ import Testing
     }
 
     @Test func aSegmentWhoseSnapshotWouldNotFitTheNextEventsSessionWaitsForTheNextEvent() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         let log = try EventLog(directory: path, options: .init(segmentSize: 4096, durability: .none, snapshotInterval: nil))
         try log.append(.sceneOpen(scene: "main", kind: nil), session: "s")

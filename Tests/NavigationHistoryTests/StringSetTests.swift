@@ -1,5 +1,6 @@
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
 
 /// The set of session ids a reading keeps: it must agree with `Set<String>` through every growth
 /// of its table, strings equal as `String`s are included.

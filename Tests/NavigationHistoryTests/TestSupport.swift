@@ -1,24 +1,6 @@
 import Foundation
 @testable import NavigationHistory
-
-/// A fresh temporary directory, removed when the test's scope ends.
-final class TemporaryDirectory {
-    let path: String
-
-    init() {
-        path = NSTemporaryDirectory() + "navigation-history-tests-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String, _ bytes: [UInt8]) -> String {
-        let file = path + "/" + name
-        let created = FileManager.default.createFile(atPath: file, contents: Data(bytes))
-        precondition(created, "cannot create \(file)")
-        return file
-    }
-}
+import NavigationSimulation
 
 /// `count` generated events, numbered from 1, as the writer would number them.
 func generatedEvents(_ count: Int, seed: UInt64 = 1, crashRate: Double = 0.1) -> [NavigationEvent] {

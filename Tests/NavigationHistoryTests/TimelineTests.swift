@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
+import TestSupport
 
 @Suite struct TimelineTests {
     /// Writes `count` generated events as a segmented log (or a single file) and returns the states
@@ -13,7 +15,7 @@ import Testing
 
     /// A 1,200-event log file in `dir`, its index built at interval 100, and its events: for
     /// changing the log behind the index's back with ``rewrite(_:_:)``.
-    static func indexedLog(in dir: TemporaryDirectory, seed: UInt64) throws -> (path: String, events: [NavigationEvent]) {
+    static func indexedLog(in dir: ScratchDirectory, seed: UInt64) throws -> (path: String, events: [NavigationEvent]) {
         let path = dir.path + "/log.jsonl"
         _ = try log(path, events: 1200, seed: seed)
         _ = try Timeline(path: path, interval: 100)
@@ -25,7 +27,7 @@ import Testing
     /// An indexed log whose line at seq 701, an entry's, changes behind the index's back, keeping
     /// its length: the first and last entries still name their lines, that one does not. Returns
     /// the log, its events now and the state after each.
-    static func logWithStaleEntry(in dir: TemporaryDirectory, seed: UInt64) throws
+    static func logWithStaleEntry(in dir: ScratchDirectory, seed: UInt64) throws
         -> (path: String, events: [NavigationEvent], states: [NavigationState]) {
         var (path, events) = try indexedLog(in: dir, seed: seed)
         events[700].timestamp.millisecondsSince1970 += 1
@@ -50,7 +52,7 @@ import Testing
 
     @Test(arguments: [(1, 1), (7, 2), (64, 3), (1000, 4), (4096, 5)])
     func theStateAtAnySeqThroughTheIndexEqualsAFullFoldFromTheStart(interval: Int, seed: UInt64) throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         let states = try Self.log(path, events: 3000, seed: seed)
         let timeline = try Timeline(path: path, interval: interval)
@@ -68,7 +70,7 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1))) func anIndexFileFarLargerThanTheLogIsRebuiltNotLoaded() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         let states = try Self.log(path, events: 500, seed: 4)
         let index = path + "/index.navidx"
@@ -83,7 +85,7 @@ import Testing
     }
 
     @Test func savingTheIndexRemovesTheTemporaryFilesOfProcessesNoLongerRunning() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         _ = try Self.log(path, events: 500, seed: 3)
         // A process that ran and ended: its pid is not running now.
@@ -102,7 +104,7 @@ import Testing
     }
 
     @Test func steppingBackReadsOnlyFromTheNearestStateAndMatchesTheFullFold() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         let states = try Self.log(path, events: 5000, seed: 6)
         let timeline = try Timeline(path: path, interval: 256)
@@ -124,7 +126,7 @@ import Testing
     }
 
     @Test func seekingToATimeLandsAfterTheLastEventAtOrBeforeIt() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log.jsonl"
         let states = try Self.log(path, events: 2000, seed: 8)
         var events: [NavigationEvent] = []
@@ -142,7 +144,7 @@ import Testing
     }
 
     @Test func theIndexIsExtendedAsTheLogGrowsAndRebuiltWhenDeletedDamagedOrStale() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let path = dir.path + "/log"
         let indexPath = path + "/index.navidx"
         var states = try Self.log(path, events: 2000, seed: 9)
@@ -200,7 +202,7 @@ import Testing
     }
 
     @Test func aStaleEntryFoundDuringASeekRebuildsTheIndexAndTheSeekStillLandsRight() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let (path, _, states) = try Self.logWithStaleEntry(in: dir, seed: 12)
         let timeline = try Timeline(path: path, interval: 100)
         #expect(!timeline.indexRebuilt, "the first and last entries still match")
@@ -210,7 +212,7 @@ import Testing
     }
 
     @Test func aStaleEntryFoundDuringAReplayRebuildsTheIndexAndTheReplayFoldsRight() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let (path, events, states) = try Self.logWithStaleEntry(in: dir, seed: 13)
         let timeline = try Timeline(path: path, interval: 100)
         #expect(!timeline.indexRebuilt, "the first and last entries still match")
@@ -223,7 +225,7 @@ import Testing
     }
 
     @Test func aReplayThatRebuildsTheIndexLeavesTheTimelineOnTheNewLog() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         var (path, events) = try Self.indexedLog(in: dir, seed: 14)
         let timeline = try Timeline(path: path, interval: 100)
         #expect(!timeline.indexRebuilt)
@@ -255,7 +257,7 @@ import Testing
     }
 
     @Test func aReplayFromAnEntryTheLogNoLongerReachesRebuildsTheIndex() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let (path, events) = try Self.indexedLog(in: dir, seed: 15)
         let timeline = try Timeline(path: path, interval: 100)
         #expect(!timeline.indexRebuilt)
@@ -270,7 +272,7 @@ import Testing
     }
 
     @Test func sessionsAreCleanUncleanOrOpenAndCountTheirEventsAndScenes() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         let ts = Timestamp("2026-11-29T12:00:00.000Z")!
         let actions: [(String, NavigationAction)] = [
             ("a", .sessionStart(app: "1.0", launch: .cold, meta: nil)), ("a", .sceneOpen(scene: "main", kind: nil)),
@@ -316,7 +318,7 @@ import Testing
     }
 
     @Test func anIndexBuiltSkippingDamageIsNotUsedInAStricterModeAndHugeIntervalsAreCapped() throws {
-        let dir = TemporaryDirectory()
+        let dir = try ScratchDirectory()
         var lines = generatedEvents(400, seed: 17).map { LineEncoder.encode($0) }
         lines[99][30] ^= 0x01
         let path = dir.file("log.jsonl", lines.flatMap { $0 })

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
 
 @Suite struct TimestampTests {
     @Test func theTextOfAnyTimestampIsFoundationsRFC3339Text() {

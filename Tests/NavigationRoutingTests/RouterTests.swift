@@ -3,13 +3,16 @@ import Testing
 import NavigationHistory
 import NavigationRouting
 import RecipeApp
+import TestSupport
 
 typealias Screen = RecipeApp.Screen
 
-/// A temporary log directory, removed at the end of the test.
+/// A log directory for one test, removed at its end.
 final class TemporaryLog {
-    let path = NSTemporaryDirectory() + "navigation-routing-tests-" + UUID().uuidString
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    private let scratch: ScratchDirectory
+    var path: String { scratch.path }
+
+    init() throws { scratch = try ScratchDirectory() }
 
     /// The log's events, snapshots left out.
     func events() throws -> [NavigationEvent] {
@@ -25,7 +28,7 @@ final class TemporaryLog {
 
 @MainActor @Suite(.serialized) struct RouterTests {
     @Test func everyMutationRecordsExactlyOneEventOfTheRightKind() async throws {
-        let log = TemporaryLog()
+        let log = try TemporaryLog()
         let recorder = try await Recorder(directory: log.path, options: .init(durability: .none), session: "s1")
         let router = Router<Screen>(recorder: recorder, deepLinks: RecipeApp.deepLinks)
         router.start(app: "1.0")
@@ -72,7 +75,7 @@ final class TemporaryLog {
     }
 
     @Test func aWholePathWriteBecomesTheEventItMeans() async throws {
-        let log = TemporaryLog()
+        let log = try TemporaryLog()
         let recorder = try await Recorder(directory: log.path, options: .init(durability: .none))
         let router = Router<Screen>(recorder: recorder)
         router.open(scene: "main")
@@ -92,7 +95,7 @@ final class TemporaryLog {
     }
 
     @Test func aRelaunchRestoresEverySceneTabAndSheetAndRecordsTheRestore() async throws {
-        let log = TemporaryLog()
+        let log = try TemporaryLog()
         var before = NavigationState()
         do {
             let recorder = try await Recorder(directory: log.path, session: "first")
@@ -129,7 +132,7 @@ final class TemporaryLog {
 
     @Test(arguments: [Restorer.Policy.truncateAtFirstMissing, .dropMissing])
     func routesWhoseItemsWereDeletedAreDroppedAsThePolicySays(policy: Restorer.Policy) async throws {
-        let log = TemporaryLog()
+        let log = try TemporaryLog()
         let store = RecipeApp.Store(recipes: ["a", "b", "c"])
         do {
             let recorder = try await Recorder(directory: log.path, session: "first")
@@ -180,7 +183,7 @@ final class TemporaryLog {
     }
 
     @Test func anOverlongDeepLinkIsUnmatchedAndRecordedCutToTheLimit() async throws {
-        let log = TemporaryLog()
+        let log = try TemporaryLog()
         let recorder = try await Recorder(directory: log.path, options: .init(durability: .none))
         let router = Router<Screen>(recorder: recorder, deepLinks: RecipeApp.deepLinks)
         router.open(scene: "main")
@@ -201,7 +204,7 @@ final class TemporaryLog {
 
 @MainActor @Suite struct RouterReviewTests {
     @Test func anActionTheLogCannotHoldIsNeitherAppliedNorRecorded() async throws {
-        let log = TemporaryLog()
+        let log = try TemporaryLog()
         let recorder = try await Recorder(directory: log.path, options: .init(durability: .none))
         let router = Router<Screen>(recorder: recorder)
         router.open(scene: "main")
@@ -220,7 +223,7 @@ final class TemporaryLog {
     }
 
     @Test func aPushAfterWhichTheStateWouldBeTooBigForASnapshotIsNeitherAppliedNorRecorded() async throws {
-        let log = TemporaryLog()
+        let log = try TemporaryLog()
         let recorder = try await Recorder(directory: log.path, options: .init(durability: .none))
         let router = Router<Screen>(recorder: recorder)
         router.start(app: "1.0")
@@ -248,7 +251,7 @@ final class TemporaryLog {
     }
 
     @Test func aDeepLinkThatResolvesNothingLeavesTheStackAndLongURLsAreCutByBytes() async throws {
-        let log = TemporaryLog()
+        let log = try TemporaryLog()
         let recorder = try await Recorder(directory: log.path, options: .init(durability: .none))
         var links = DeepLinkTable<Screen>()
         links.add("recipes://recipe/:id", tab: "home") { captures in [Screen(screen: "recipe", id: captures["id"], params: nil)] }

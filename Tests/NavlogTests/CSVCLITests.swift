@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Every CSV navlog writes follows OWASP's rule against CSV injection: a text cell a spreadsheet
 /// would run as a formula gets a `'` in front; `--exact-csv` writes the cells as they are.

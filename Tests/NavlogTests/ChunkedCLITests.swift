@@ -2,13 +2,14 @@ import Foundation
 import Testing
 import NavigationAnalytics
 @testable import NavigationHistory
+import NavigationSimulation
+import TestSupport
 
 /// navlog's analytics on a log large enough to be read in chunks answer as a reading in order.
 @Suite struct ChunkedCLITests {
     @Test func pathsAndFunnelOnALargeLogAnswerAsAReadingInOrder() throws {
-        let directory = NSTemporaryDirectory() + "navlog-chunked-cli-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory()
+        let directory = scratch.path
         let path = directory + "/log.jsonl"
         var generator = LogGenerator(seed: 12)
         let written = try generator.writeLog(to: path, events: 110_000)

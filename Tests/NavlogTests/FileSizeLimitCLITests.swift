@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import TestSupport
 
 /// Under a file-size limit (`ulimit -f`, counted in 512-byte blocks) a write fails with EFBIG and
 /// navlog says so (exit 74), instead of SIGXFSZ ending it mid-write; what it was writing is left

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import NavigationHistory
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,13 +13,10 @@ import Darwin
 /// with a lock someone else holds, and with inputs far larger than any line: end to end, through
 /// the built binary.
 @Suite(.serialized) final class InputSafetyCLITests {
-    let dir = NSTemporaryDirectory() + "navlog-input-" + UUID().uuidString
+    let scratch: ScratchDirectory
+    var dir: String { scratch.path }
 
-    init() throws {
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: dir) }
+    init() throws { scratch = try ScratchDirectory() }
 
     func generated(_ name: String, events: Int = 2000) throws -> String {
         let path = dir + "/" + name

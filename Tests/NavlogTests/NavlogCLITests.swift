@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import TestSupport
 
 /// An executable of this package, from the products directory the tests were built into.
 func builtProduct(_ name: String) -> URL {
@@ -86,11 +87,10 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
 
 /// A class, so that each test's directory is removed when the test ends.
 @Suite(.serialized) final class NavlogCLITests {
-    let dir = NSTemporaryDirectory() + "navlog-cli-" + UUID().uuidString
+    let scratch: ScratchDirectory
+    var dir: String { scratch.path }
 
-    init() throws { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-
-    deinit { try? FileManager.default.removeItem(atPath: dir) }
+    init() throws { scratch = try ScratchDirectory() }
 
     func generate(_ name: String, events: Int = 3000, extra: [String] = []) throws -> String {
         let path = dir + "/" + name

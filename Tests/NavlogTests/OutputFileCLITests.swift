@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -80,22 +82,13 @@ func writeJSONLines(_ events: [[String: Any]], session: String, apart step: Dura
     #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
 }
 
-final class ScratchDirectory {
-    let path = NSTemporaryDirectory() + "navlog-out-" + UUID().uuidString
-
-    init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
+extension ScratchDirectory {
     /// A small generated log, one file.
     func log(_ name: String = "log.jsonl", events: Int = 1500) throws -> String {
         var generator = LogGenerator(seed: 5)
         try generator.writeLog(to: path + "/" + name, events: events)
         return path + "/" + name
     }
-
-    /// The names in the directory, hidden ones included.
-    func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: path).sorted() }
 
     /// The names of temporary files left in the directory.
     func temporaries() throws -> [String] { try names().filter { $0.contains(".tmp") } }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `navlog export --redact` is defined by what it guarantees: no route id (`ids`), param value
 /// (`params`), or deep-link URL userinfo, path segment, query or fragment (any choice, as URLs can

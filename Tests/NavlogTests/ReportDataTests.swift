@@ -2,17 +2,12 @@ import Foundation
 import Testing
 import NavigationAnalytics
 @testable import NavigationHistory
+import NavigationSimulation
+import TestSupport
 @testable import navlog
 
 /// The report's data gathered over chunks of a log at once is the data gathered in order.
 @Suite struct ReportDataTests {
-    /// A temporary directory for one test, and a function that writes a stress log there.
-    static func directory() throws -> String {
-        let directory = NSTemporaryDirectory() + "navlog-report-data-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     /// The time the report's data of `log` takes to gather and write, the data and what it left out.
     static func report(_ log: StressLog, in directory: String, options: ReportData.Options = ReportData.Options())
         throws -> (time: Duration, json: [UInt8], leftOut: ReportData.LeftOut) {
@@ -32,8 +27,8 @@ import NavigationAnalytics
     /// (Each step's whole state would make ten sessions of 2,100 pushes a 527 MB page.)
     @Test(.timeLimit(.minutes(1)))
     func theReportGrowsWithTheStepsItReplaysNotWithTheirStacksOrScenes() throws {
-        let directory = try Self.directory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory()
+        let directory = scratch.path
         let shallow = try Self.report(.longSessions(sessions: 10, pushes: 900), in: directory)
         let deep = try Self.report(.longSessions(sessions: 10, pushes: 1800), in: directory)
         #expect(deep.json.count < shallow.json.count * 21 / 10, "\(shallow.json.count) bytes, then \(deep.json.count)")
@@ -49,8 +44,8 @@ import NavigationAnalytics
     /// The page embeds at most so many bytes of replays: the session that reaches them is cut
     /// there, those after are left out, and the page and stderr say so and how to see them.
     @Test func theReplaysThePageEmbedsAreCappedAndWhatIsLeftOutIsNamed() throws {
-        let directory = try Self.directory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory()
+        let directory = scratch.path
         var options = ReportData.Options()
         options.maximumReplayBytes = 600 << 10
         options.maximumSteps = 1500
@@ -86,9 +81,8 @@ import NavigationAnalytics
 
     @Test(arguments: [2, 5])
     func theReportGatheredInChunksIsTheReportGatheredInOrder(threads: Int) throws {
-        let directory = NSTemporaryDirectory() + "navlog-report-data-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory()
+        let directory = scratch.path
         let path = directory + "/log.jsonl"
         var generator = LogGenerator(seed: 9, crashRate: 0.3)
         try generator.writeLog(to: path, events: 5000)
@@ -118,9 +112,8 @@ import NavigationAnalytics
     /// the step limit.
     @Test(arguments: [false, true])
     func aReplayedSessionsStepsAreItsEventsInTheLog(segmented: Bool) throws {
-        let directory = NSTemporaryDirectory() + "navlog-report-replays-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory()
+        let directory = scratch.path
         let path = directory + (segmented ? "/log" : "/log.jsonl")
         var generator = LogGenerator(seed: 11, crashRate: 0.2)
         try generator.writeLog(to: path, events: 5000, segmentSize: 64 << 10, snapshotInterval: 20)
@@ -162,9 +155,8 @@ import NavigationAnalytics
     /// In a file whose first line has no `crc`, no line needs one: a session replayed from a line
     /// that has one is still read as the reading in order read it, a later line without one too.
     @Test func aReplayInAFileWhoseFirstLineHasNoCRCHasTheEventsReadInOrder() throws {
-        let directory = NSTemporaryDirectory() + "navlog-report-crc-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory()
+        let directory = scratch.path
         let path = directory + "/log.jsonl"
         var generator = LogGenerator(seed: 12, crashRate: 0.2)
         let events = (1...600).map { seq in

@@ -1,14 +1,14 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import TestSupport
 
 /// The store's edges as `navlog` users meet them: what is acknowledged is what every reader shows.
 @Suite final class StoreEdgesCLITests {
-    let dir = NSTemporaryDirectory() + "navlog-store-edges-" + UUID().uuidString
+    let scratch: ScratchDirectory
+    var dir: String { scratch.path }
 
-    init() throws { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-
-    deinit { try? FileManager.default.removeItem(atPath: dir) }
+    init() throws { scratch = try ScratchDirectory() }
 
     func generate(_ name: String, events: Int, seed: Int, segmentSize: Int = 100_000) throws -> String {
         let path = dir + "/" + name

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
+import TestSupport
 
 /// A child process of `NavlogStoreChild`, its standard output collected line by line.
 final class StoreChild: @unchecked Sendable {
@@ -67,11 +69,10 @@ final class StoreChild: @unchecked Sendable {
     /// Kills per durability policy; `Tools/crash-test --rounds N` runs more.
     static let rounds = Int(ProcessInfo.processInfo.environment["NAVLOG_CRASH_ROUNDS"] ?? "") ?? 200
 
-    let dir = NSTemporaryDirectory() + "navlog-store-" + UUID().uuidString
+    let scratch: ScratchDirectory
+    var dir: String { scratch.path }
 
-    init() throws { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-
-    deinit { try? FileManager.default.removeItem(atPath: dir) }
+    init() throws { scratch = try ScratchDirectory() }
 
     /// Reads the whole log strictly and checks the children's numbered events: consecutive, none
     /// missing, none repeated. Returns the last seq and the last number.

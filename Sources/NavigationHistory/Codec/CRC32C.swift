@@ -8,11 +8,11 @@ import CNavigationHistory
 /// ```swift
 /// CRC32C.checksum(Array("123456789".utf8)) // 0xE3069283
 /// ```
-public enum CRC32C {
+package enum CRC32C {
     /// The CRC-32C of `bytes`.
     ///
     /// - Complexity: O(n).
-    public static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
+    package static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
         if let result = bytes.withContiguousStorageIfAvailable({ checksum(UnsafeRawBufferPointer($0)) }) {
             return result
         }
@@ -22,7 +22,7 @@ public enum CRC32C {
     /// The CRC-32C of the bytes in `buffer`.
     ///
     /// - Complexity: O(n).
-    public static func checksum(_ buffer: UnsafeRawBufferPointer) -> UInt32 {
+    package static func checksum(_ buffer: UnsafeRawBufferPointer) -> UInt32 {
         guard hardwareAvailable, let base = buffer.baseAddress else { return tableChecksum(buffer) }
         return ~navigation_history_crc32c_hardware_update(0xFFFF_FFFF, base, buffer.count)
     }

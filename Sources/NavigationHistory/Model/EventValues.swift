@@ -1,10 +1,12 @@
 /// How a session's process started.
 public enum LaunchKind: String, Sendable, Hashable, CaseIterable {
+    /// `cold`: the process started anew; `warm`: it came back from the background.
     case cold, warm
 }
 
 /// Why a whole stack was replaced by a `setPath` event.
 public enum PathCause: String, Sendable, Hashable, CaseIterable {
+    /// Set by the app, by a deep link, or by restoring the last state at launch.
     case programmatic, deeplink, restore
 }
 
@@ -20,15 +22,19 @@ public enum DeepLinkOutcome: String, Sendable, Hashable, CaseIterable {
 
 /// How a sheet is presented.
 public enum SheetStyle: String, Sendable, Hashable, CaseIterable {
+    /// SwiftUI's three ways: a sheet, a full-screen cover, a popover.
     case sheet, fullScreenCover, popover
 }
 
 /// A selectable column of a split view.
 public enum SplitColumn: String, Sendable, Hashable, CaseIterable {
+    /// The split view's leading column, or its middle one.
     case sidebar, content
 }
 
 /// Which columns of a split view are visible.
 public enum SplitVisibility: String, Sendable, Hashable, CaseIterable {
+    /// As SwiftUI's `NavigationSplitViewVisibility`: every column, the
+    /// content and detail columns, the detail column alone, or the platform's choice.
     case all, doubleColumn, detailOnly, automatic
 }

@@ -3,12 +3,17 @@
 /// Events of a type this version does not know are kept as their members, so a tool can print them
 /// again unchanged (forward compatibility).
 public enum JSONValue: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number, kept as its JSON text (e.g. `1`, `-0.5`, `1e3`) so nothing is lost to rounding.
     case number(String)
+    /// A string, unescaped.
     case string(String)
+    /// An array of values, in order.
     case array([JSONValue])
+    /// An object, its members in the order of the line.
     case object([JSONMember])
 
     /// The value of the first member named `key` when this is an object.

@@ -134,6 +134,8 @@ public enum Projection {
 
         /// The kinds of anomaly.
         public enum Kind: String, Sendable, Hashable, CaseIterable {
+            /// A scene not open, a scene opened twice, a pop of more routes than the stack holds, a replace on
+            /// an empty stack, a dismiss with no such sheet, and a sheet presented twice.
             case sceneNotOpen, sceneAlreadyOpen, popBeyondRoot, replaceOnEmptyStack, noSheet, sheetAlreadyPresented
         }
     }

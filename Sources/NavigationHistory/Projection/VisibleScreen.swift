@@ -12,6 +12,7 @@
 public struct VisibleScreen: Sendable, Hashable {
     /// Where the visible route comes from.
     public enum Source: String, Sendable, Hashable {
+        /// The topmost sheet, the current stack, the split view's content or sidebar selection, or the root.
         case sheet, stack, splitContent, splitSidebar, root
     }
 

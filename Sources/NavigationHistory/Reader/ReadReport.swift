@@ -32,6 +32,7 @@ public struct ReadReport: Sendable {
     /// When the reader checked snapshots: how many events did not fit the state they were folded
     /// into (anomalies), and the first one.
     public var anomalies = 0
+    /// The first of those anomalies.
     public var firstAnomaly: Projection.Anomaly?
 
     /// How many defects and warnings are kept in the lists.

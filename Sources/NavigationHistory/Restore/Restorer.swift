@@ -88,6 +88,7 @@ public struct Restorer: Sendable {
         public var guardFired: Guard?
         /// The session restored from, and how it ended.
         public var session: String?
+        /// How that session ended, if there is one.
         public var sessionEnding: SessionEnd?
 
         /// Creates a result (what ``Restorer/restore(from:now:)`` returns; for previews and tests).

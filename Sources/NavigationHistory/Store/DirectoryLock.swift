@@ -20,9 +20,9 @@ import Darwin
 /// `LOCK` is opened as a regular file only, never through a symbolic link and never with other
 /// hard links (see ``FileSystem/openRegular(_:_:_:)``): writing the pid must not overwrite a file
 /// outside the log.
-final class DirectoryLock {
+package final class DirectoryLock {
     /// The name of the lock file in a log directory.
-    static let fileName = "LOCK"
+    package static let fileName = "LOCK"
 
     private let fd: Int32
 
@@ -31,7 +31,7 @@ final class DirectoryLock {
     /// - Throws: ``NavigationHistoryError/Code/locked`` naming the holder when another writer has
     ///   it; `noInput` when `LOCK` is a symbolic link or not a regular file; `io` when it cannot be
     ///   opened.
-    init(directory: String) throws {
+    package init(directory: String) throws {
         let path = directory + "/" + Self.fileName
         do {
             fd = try FileSystem.openRegular(path, O_RDWR | O_CREAT | O_EXCL, "cannot create the lock file")

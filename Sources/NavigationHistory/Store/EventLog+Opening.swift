@@ -22,13 +22,13 @@ extension EventLog {
 }
 
 /// Opening a log directory: cleaning up after a crash and finding where to go on.
-enum Opening {
+package enum Opening {
     /// The suffix of a segment being created, before its rename.
-    static let temporarySuffix = ".tmp"
+    package static let temporarySuffix = ".tmp"
     /// The largest segment number the eight digits of a segment's name hold.
     static let maximumSegmentNumber = 99_999_999
 
-    static func segmentName(_ number: Int) -> String {
+    package static func segmentName(_ number: Int) -> String {
         let digits = String(number)
         return String(repeating: "0", count: max(0, 8 - digits.count)) + digits + ".jsonl"
     }

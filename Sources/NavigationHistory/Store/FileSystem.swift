@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 /// A file the store writes: appends, durable syncs, truncation. Closed when released.
-final class WritableFile {
+package final class WritableFile {
     let path: String
     private let fd: Int32
 
@@ -16,7 +16,7 @@ final class WritableFile {
     ///
     /// - Throws: `io` when it cannot be opened; `noInput` when it is a symbolic link, a FIFO or
     ///   anything else than a regular file with one link, which the store never writes through.
-    init(path: String, create: Bool = false) throws {
+    package init(path: String, create: Bool = false) throws {
         self.path = path
         fd = try FileSystem.openRegular(path, O_WRONLY | O_APPEND | (create ? O_CREAT | O_EXCL : 0), "cannot open for writing")
     }
@@ -29,7 +29,7 @@ final class WritableFile {
     }
 
     /// Writes all of `bytes`.
-    func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         try FileSystem.write(bytes, to: fd, path: path)
     }
 
@@ -159,7 +159,7 @@ package enum FileSystem {
     }
 
     /// Writes `bytes` to a new file (mode 0600) and, unless told otherwise, makes it durable.
-    static func writeNewFile(_ path: String, _ bytes: [UInt8], sync: Bool = true) throws {
+    package static func writeNewFile(_ path: String, _ bytes: [UInt8], sync: Bool = true) throws {
         let file = try WritableFile(path: path, create: true)
         try bytes.withUnsafeBytes { try file.write($0) }
         if sync { try file.sync() }
@@ -169,7 +169,7 @@ package enum FileSystem {
         guard Foundation.rename(from, to) == 0 else { throw error("cannot rename to \(to)", from) }
     }
 
-    static func remove(_ path: String) throws {
+    package static func remove(_ path: String) throws {
         guard unlink(path) == 0 || errno == ENOENT else { throw error("cannot remove", path) }
     }
 
@@ -177,7 +177,7 @@ package enum FileSystem {
     /// mode 0700 whatever the umask; nothing when it is a directory already.
     ///
     /// - Throws: `io` when a file is in the way or a directory cannot be created.
-    static func createDirectory(_ path: String) throws {
+    package static func createDirectory(_ path: String) throws {
         var info = stat()
         if stat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFDIR else {
@@ -205,7 +205,7 @@ package enum FileSystem {
     }
 
     /// The names in a directory.
-    static func list(_ path: String) throws -> [String] {
+    package static func list(_ path: String) throws -> [String] {
         do { return try FileManager.default.contentsOfDirectory(atPath: path) } catch {
             throw NavigationHistoryError(code: .io, message: "cannot list the log directory: \(error.localizedDescription)", path: path)
         }
@@ -213,7 +213,7 @@ package enum FileSystem {
 
     /// A file's size and modification time, or nil when it is gone; of a symbolic link itself, not
     /// of what it points to.
-    static func status(_ path: String) -> (size: Int, modified: Timestamp)? {
+    package static func status(_ path: String) -> (size: Int, modified: Timestamp)? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)

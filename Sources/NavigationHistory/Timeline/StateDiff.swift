@@ -10,14 +10,21 @@
 public struct StateDiff: Sendable, Hashable {
     /// One difference.
     public enum Change: Sendable, Hashable, CustomStringConvertible {
+        /// A scene was opened.
         case sceneOpened(scene: String)
+        /// A scene was closed.
         case sceneClosed(scene: String)
+        /// The active scene changed.
         case activeScene(from: String?, to: String?)
+        /// A scene's selected tab changed.
         case tab(scene: String, from: String?, to: String?)
         /// A stack (a tab's, `main`, `detail`, or a sheet's) lost `removed` from its top and gained `added`.
         case stack(scene: String, stack: String, removed: [Route], added: [Route])
+        /// A sheet was presented, as it is in the later state.
         case sheetPresented(scene: String, sheet: Sheet)
+        /// A sheet was dismissed, as it was in the earlier state.
         case sheetDismissed(scene: String, sheet: Sheet)
+        /// A scene's split view changed: its selections or visible columns.
         case split(scene: String, from: SplitState?, to: SplitState?)
 
         public var description: String {

@@ -1,6 +1,7 @@
 import Foundation
 import NavigationHistory
 import NavigationRouting
+import NavigationSimulation
 import RecipeApp
 
 /// `navlog demo [--events N] [--keep DIR]`

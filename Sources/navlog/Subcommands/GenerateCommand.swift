@@ -1,5 +1,6 @@
 import Foundation
 import NavigationHistory
+import NavigationSimulation
 
 /// `navlog generate --events N [--seed S] [--crash-rate R] [--force] -o PATH`
 enum GenerateCommand: Subcommand {

@@ -18,6 +18,7 @@
 //             (which builds the snapshot index, whose entries name the session's scenes).
 import Foundation
 import NavigationHistory
+import NavigationSimulation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -12,6 +12,7 @@
 // can insert the same bytes into SQLite.
 import Foundation
 import NavigationHistory
+import NavigationSimulation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,4 +1,5 @@
 import Foundation
+import NavigationHistory
 
 /// A synthetic recipe app that produces realistic, deterministic navigation events for tests,
 /// benchmarks and demos.

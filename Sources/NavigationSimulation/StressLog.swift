@@ -1,3 +1,5 @@
+import NavigationHistory
+
 /// Logs shaped to find work that grows faster than the log: for the tests and the benchmark that
 /// check that reading, replaying and reporting them takes time in proportion to their events.
 package enum StressLog: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import NavigationHistory
 
 extension LogGenerator {
     /// What ``writeLog(to:events:segmentSize:snapshotInterval:replacing:)`` wrote.
