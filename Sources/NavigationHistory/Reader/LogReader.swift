@@ -3,10 +3,9 @@ import Foundation
 /// Reads a log — a directory of segments or a single `.jsonl` file — as a stream of checked events.
 ///
 /// Reading is streaming with bounded memory: the log is read in windows (4 MiB by default), each
-/// mapped into memory and unmapped once decoded (or, where a file cannot be mapped or
-/// ``mapsFiles`` is off, copied into a buffer, the next read into a second one while one is
-/// decoded), and never held whole. Each window's lines are decoded on several cores at once and
-/// delivered in order.
+/// copied into a buffer, the next read into a second one while one is decoded, and never held
+/// whole; or, where a tool opts in (``mapsFilesByDefault``), mapped into memory and unmapped once
+/// decoded. Each window's lines are decoded on several cores at once and delivered in order.
 /// Every line is checked: UTF-8, JSON, `crc` when present (and required in store segments), `v`,
 /// required members, the `ts` format, the 64 KiB line limit, and a gapless increasing `seq` across
 /// all segments. What happens at a defect depends on the ``RecoveryMode``. The reader never modifies
@@ -33,11 +32,10 @@ public struct LogReader: Sendable {
     /// reading that will stop early, such as a seek's, which would wait for a window it never uses.
     package var readsAhead = true
     /// Whether files are read through memory mappings instead of copies, sparing the kernel a
-    /// copy of every byte (on by default; a file that cannot be mapped is copied).
-    /// A file that shrinks while it is mapped ends the reading with an `io` error: the first mapping
-    /// installs a SIGBUS handler that turns a read past the file's end into zeros, and passes every
-    /// other SIGBUS on to the handler installed before it.
-    public var mapsFiles = true
+    /// copy of every byte; ``mapsFilesByDefault`` when the reader is made, which is off unless a
+    /// tool turned it on. A file that cannot be mapped is copied. Turning it on installs a SIGBUS
+    /// handler for the whole process at the first mapping: see ``mapsFilesByDefault``.
+    public var mapsFiles = LogReader.mapsFilesByDefault
     /// Whether to fold the events as they are read and report each `snapshot` whose state differs
     /// from the folded one as a ``DefectKind/snapshotMismatch`` defect, and count anomalies in the
     /// report. What `navlog verify` does; off by default, as it costs a fold per event.
