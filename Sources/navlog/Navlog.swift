@@ -37,6 +37,7 @@ import NavigationHistory
         // Past a file-size limit (ulimit -f) a write then fails with EFBIG, which every writer
         // reports as an I/O error, instead of the signal ending the process mid-write.
         signal(SIGXFSZ, SIG_IGN)
+        LogReader.mapsFilesByDefault = true   // a tool owns its process: see the setting for the SIGBUS handler it costs
         // An argument that is not UTF-8 reaches Swift with U+FFFD in place of its bad bytes: as a
         // path it would name another file. Refuse it rather than report that file missing.
         for k in 1..<Int(CommandLine.argc) where CommandLine.unsafeArgv[k].map({ String(validatingCString: $0) == nil }) ?? false {

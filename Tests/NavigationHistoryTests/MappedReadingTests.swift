@@ -3,8 +3,14 @@ import Testing
 @testable import NavigationHistory
 import TestSupport
 
-/// Reading through memory mappings (``LogReader/mapsFiles``) against reading through copies.
+/// Reading through memory mappings (``LogReader/mapsFiles``), which a tool turns on, against
+/// reading through copies.
 @Suite struct MappedReadingTests {
+    @Test func readersCopyFilesUnlessAToolTurnsMappingOn() {
+        #expect(!LogReader.mapsFilesByDefault)
+        #expect(!LogReader(path: "log.jsonl").mapsFiles)
+    }
+
     /// Logs with every kind of damage the reader tells apart, each as bytes.
     static func damagedLogs() -> [(name: String, bytes: [UInt8])] {
         let clean = generatedEvents(3000, seed: 21)
@@ -31,8 +37,8 @@ import TestSupport
             let path = dir.file(name + ".jsonl", bytes)
             for mode in [RecoveryMode.salvage, .tolerateTornTail, .pointInTime, .absolute] {
                 for (threads, block) in [(1, 66_000), (2, 66_001), (2, 300_000), (1, 4 << 20)] {
-                    let copied = readAll(path, mode: mode, threads: threads, blockSize: block, mapsFiles: false)
-                    let mapped = readAll(path, mode: mode, threads: threads, blockSize: block)
+                    let copied = readAll(path, mode: mode, threads: threads, blockSize: block)
+                    let mapped = readAll(path, mode: mode, threads: threads, blockSize: block, mapsFiles: true)
                     let context = "\(name), \(mode), threads \(threads), block \(block)"
                     #expect(mapped.events == copied.events, "\(context)")
                     #expect(mapped.report.map { String(describing: $0) } == copied.report.map { String(describing: $0) }, "\(context)")
@@ -73,7 +79,7 @@ import TestSupport
         #expect(bytes.count > 2 * block)
         // Mappings are given back: many readings before this one leave the guard its slots.
         let small = dir.file("small.jsonl", logBytes(generatedEvents(20)))
-        for _ in 0..<300 { #expect(readAll(small).events.count == 20) }
+        for _ in 0..<300 { #expect(readAll(small, mapsFiles: true).events.count == 20) }
         for mode in [RecoveryMode.salvage, .tolerateTornTail] {
             let path = dir.file("log.jsonl", bytes)
             var reader = LogReader(path: path, mode: mode, threads: threads, blockSize: block)

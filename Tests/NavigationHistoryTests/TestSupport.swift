@@ -17,9 +17,9 @@ func logBytes(_ events: [NavigationEvent]) -> [UInt8] {
 }
 
 /// Reads `path` with `mode`, returning the delivered events, the report and the error thrown, if any;
-/// `mapsFiles` false reads through copies of the file's blocks instead of mappings.
+/// `mapsFiles` reads through memory mappings instead of copies of the file's windows.
 func readAll(_ path: String, mode: RecoveryMode = .tolerateTornTail, threads: Int = 1, blockSize: Int = 4 << 20,
-             mapsFiles: Bool = true) -> (events: [NavigationEvent], report: ReadReport?, error: NavigationHistoryError?) {
+             mapsFiles: Bool = false) -> (events: [NavigationEvent], report: ReadReport?, error: NavigationHistoryError?) {
     var events = [NavigationEvent]()
     var reader = LogReader(path: path, mode: mode, threads: threads, blockSize: blockSize)
     reader.mapsFiles = mapsFiles

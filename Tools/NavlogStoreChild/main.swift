@@ -14,6 +14,11 @@
 //   NavlogStoreChild navigate DIR
 //       Drives a Router of the recipe example (every event durable), printing `durable SEQ` after
 //       each navigation, until killed.
+//   NavlogStoreChild read DIR [--map]
+//       As an app does: records 1,000 events through a Recorder, closes it, and reads the log back
+//       whole with a LogReader's defaults (with --map, after turning LogReader.mapsFilesByDefault
+//       on, as a tool does); prints `events N`, then `sigbus unchanged` when the SIGBUS handler
+//       is the one the process started with, else `sigbus replaced`.
 import Foundation
 import NavigationHistory
 import NavigationRouting
@@ -120,6 +125,30 @@ func navigate(_ directory: String) async throws {
     }
 }
 
+/// The address of SIGBUS's handler now; 0 for the default action.
+func sigbusHandler() -> Int {
+    var action = sigaction()
+    guard sigaction(SIGBUS, nil, &action) == 0 else { fatalError("sigaction failed") }
+    #if canImport(Glibc)
+    return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
+    #else
+    return unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self)
+    #endif
+}
+
+func read(_ directory: String, _ arguments: [String]) async throws {
+    // The Swift runtime may have installed one of its own, to print a backtrace.
+    let before = sigbusHandler()
+    if arguments.contains("--map") { LogReader.mapsFilesByDefault = true }
+    let recorder = try await Recorder(directory: directory, session: "read-\(getpid())")
+    recorder.record(.sceneOpen(scene: "main", kind: nil))
+    for number in 1..<1000 { recorder.record(numbered(number)) }
+    try await recorder.close()
+    let report = try LogReader(path: directory).read { _ in }
+    say("events \(report.events)")
+    say("sigbus \(sigbusHandler() == before ? "unchanged" : "replaced")")
+}
+
 func hold(_ directory: String) throws {
     let log = try EventLog(directory: directory)
     say("locked")
@@ -129,7 +158,7 @@ func hold(_ directory: String) throws {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: NavlogStoreChild write|fill|hold|navigate DIR [options]\n".utf8))
+    FileHandle.standardError.write(Data("usage: NavlogStoreChild write|fill|hold|navigate|read DIR [options]\n".utf8))
     exit(64)
 }
 do {
@@ -138,6 +167,7 @@ do {
     case "fill": try await fill(arguments[1], arguments)
     case "hold": try hold(arguments[1])
     case "navigate": try await navigate(arguments[1])
+    case "read": try await read(arguments[1], arguments)
     default: fatalError("unknown mode \(arguments[0])")
     }
 } catch {

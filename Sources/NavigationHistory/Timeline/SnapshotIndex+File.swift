@@ -64,7 +64,7 @@ extension SnapshotIndex {
         var ended = false
         for slice in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
             if slice.isEmpty { continue }
-            guard !ended, let object = checkedObject(Array(slice)) else { return nil }
+            guard !ended, let object = JSONValue(checksummedLine: slice), case .object = object else { return nil }
             if let version = object["navidx"] {
                 guard index == nil, version.int == Self.version, let interval = object["interval"]?.int, interval >= 1,
                       let mode = object["mode"]?.string.flatMap(RecoveryMode.init(rawValue:)) else { return nil }
@@ -88,17 +88,6 @@ extension SnapshotIndex {
             }
         }
         return ended ? index : nil
-    }
-
-    /// The members of one line whose crc matches, or nil.
-    private static func checkedObject(_ line: [UInt8]) -> JSONValue? {
-        let parsed = line.withUnsafeBytes { bytes -> Result<JSONValue, LineError>? in
-            guard let (stored, start) = LineDecoder.trailingChecksum(bytes),
-                  CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<start])) == stored else { return nil }
-            return Result { () throws(LineError) in try JSONScanner.parse(bytes) }
-        }
-        guard case .success(let value)? = parsed, case .object = value else { return nil }
-        return value
     }
 
     private static func entry(_ json: JSONValue) -> Entry? {

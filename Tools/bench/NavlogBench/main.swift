@@ -18,6 +18,9 @@ import Darwin
 #endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// The reader as navlog runs it, through memory mappings; but for `restore`, which stands for an
+// app's launch, as an app runs it, through copies.
+LogReader.mapsFilesByDefault = arguments.first != "restore"
 let usage = "Usage: NavlogBench read FILE ... | store DIR ... | timeline FILE ... | restore LOG ... | cliffs --navlog PATH ...   (--help after any for more)"
 do {
     switch arguments.first {

@@ -1,0 +1,111 @@
+import Dispatch
+
+extension LogReader {
+    /// Decodes the complete lines in `[start, end)` of `bytes` and hands them to the merger in order.
+    ///
+    /// Large ranges are cut at line ends into parts, claimed in order by `threads − 1` workers,
+    /// which decode a part into a ``DecodedPart``, and by this thread. It delivers the parts in
+    /// order: it decodes the next one itself, delivering its events as they come, when no worker
+    /// has claimed it yet, and while a worker still decodes it, decodes the next unclaimed part as
+    /// a worker would instead of waiting. So the merger's and `body`'s work on this thread overlaps
+    /// the workers' decoding. `body` and the merger only ever run on the calling thread.
+    func decodeLines(_ bytes: UnsafeRawBufferPointer, start: Int, end: Int, fileOffset: Int,
+                     finalLine: Bool, merger: inout Merger, _ body: PositionedBody) throws {
+        guard threads > 1, end - start >= parallelBytes else {
+            return try deliverPart(bytes, start: start, end: end, fileOffset: fileOffset, finalLine: finalLine, merger: &merger, body)
+        }
+        // About eight parts per thread: small enough that no thread waits long for another.
+        let partBytes = min(max((end - start) / (threads * 8), 16 << 10), 256 << 10)
+        var bounds = [start]
+        while let newline = memchrIndex(bytes, 0x0A, from: bounds.last! + partBytes, to: end), newline + 1 < end {
+            bounds.append(newline + 1)
+        }
+        bounds.append(end)
+        let parts = bounds
+        let board = PartBoard(parts: parts.count - 1)
+        let group = DispatchGroup()
+        nonisolated(unsafe) let shared = bytes
+        for _ in 1..<threads {
+            DispatchQueue.global().async(group: group) {
+                while let k = board.claim() {
+                    board.finish(k, Self.decodePart(shared, start: parts[k], end: parts[k + 1]))
+                }
+            }
+        }
+        // The workers read the bytes: wait for them whatever happens on this thread.
+        defer {
+            board.cancel()
+            group.wait()
+        }
+        for k in 0..<board.parts {
+            if merger.stopped { return }
+            let isFinal = finalLine && k == board.parts - 1
+            if board.claim(k) {
+                try deliverPart(bytes, start: parts[k], end: parts[k + 1], fileOffset: fileOffset, finalLine: isFinal, merger: &merger, body)
+                continue
+            }
+            // While a worker decodes part k, this thread decodes the next unclaimed part.
+            var ready = board.decodedIfDone(k)
+            while ready == nil, let j = board.claim() {
+                board.finish(j, Self.decodePart(bytes, start: parts[j], end: parts[j + 1]))
+                ready = board.decodedIfDone(k)
+            }
+            let decoded = ready ?? board.decoded(k)
+            try decoded.deliver(fileOffset: fileOffset, finalLine: isFinal, merger: &merger, body)
+        }
+    }
+
+    /// Decodes the lines in `[start, end)` on this thread, handing each to the merger as it goes.
+    private func deliverPart(_ bytes: UnsafeRawBufferPointer, start: Int, end: Int, fileOffset: Int,
+                             finalLine: Bool, merger: inout Merger, _ body: PositionedBody) throws {
+        try Self.forEachLine(in: bytes, from: start, to: end) { line, lineStart, isLast, cache in
+            let decoded: DecodedLine
+            do throws(LineError) {
+                decoded = try LineDecoder.decode(line, cache: cache)
+            } catch {
+                merger.defect(error, offset: fileOffset + lineStart, isLastLine: finalLine && isLast)
+                return !merger.stopped
+            }
+            try merger.event(decoded.event, hasCRC: decoded.hasCRC, offset: fileOffset + lineStart, isLastLine: finalLine && isLast, body)
+            return !merger.stopped
+        }
+    }
+
+    /// Decodes the lines in `[start, end)` into a ``DecodedPart``, on a worker thread.
+    private static func decodePart(_ bytes: UnsafeRawBufferPointer, start: Int, end: Int) -> DecodedPart {
+        let part = DecodedPart(capacity: (end - start) / 128 + 1)
+        forEachLine(in: bytes, from: start, to: end) { line, lineStart, _, cache in
+            do throws(LineError) {
+                part.append(try LineDecoder.decode(line, cache: cache), lineStart: lineStart)
+            } catch {
+                part.append(error, lineStart: lineStart)
+            }
+            return true
+        }
+        return part
+    }
+
+    /// Hands the lines in `[start, end)` of `bytes` to `body` in order, each without its newline
+    /// (the last one up to `end`), with the offset it starts at, whether it is the range's last,
+    /// and a cache to decode it with, until `body` returns false: the one loop over a window's
+    /// lines, whether its bytes are mapped or copied, and whether its lines are delivered at once
+    /// or decoded on a worker for later.
+    ///
+    /// Each caller decodes the line itself, so that the decoded event is moved where it goes: a
+    /// decoded line handed through a closure is copied, every string retained and released again
+    /// (`NavlogBench read`).
+    @inline(__always)
+    private static func forEachLine(in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int,
+                                    _ body: (_ line: UnsafeRawBufferPointer, _ lineStart: Int, _ isLast: Bool,
+                                             _ cache: DecodingCache) throws -> Bool) rethrows {
+        let cache = DecodingCache()
+        defer { cache.deallocate() }
+        var lineStart = start
+        while lineStart < end {
+            prefetchAhead(bytes, of: lineStart, end: end)
+            let newline = memchrIndex(bytes, 0x0A, from: lineStart, to: end) ?? end
+            guard try body(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<newline]), lineStart, newline + 1 >= end, cache) else { return }
+            lineStart = newline + 1
+        }
+    }
+}
