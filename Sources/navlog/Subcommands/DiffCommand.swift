@@ -1,3 +1,4 @@
+import NavigationAnalytics
 import NavigationHistory
 
 /// `navlog diff PATH SEQ1 SEQ2 [--format text|json]`

@@ -1,3 +1,4 @@
+import NavigationAnalytics
 import NavigationHistory
 
 /// `navlog replay PATH (--session ID | --from SEQ --to SEQ) [--format text|json]`
@@ -87,7 +88,7 @@ enum ReplayCommand: Subcommand {
                 let visible = scene.flatMap { step.after.scenes[$0]?.visibleScreen }
                 switch format {
                 case .text:
-                    var line = "\(event.seq)  \(event.timestamp)  \(TimelineOutput.summary(event))"
+                    var line = "\(event.seq)  \(event.timestamp)  \(event.summary)"
                     if let scene, let visible { line += "  →  \(scene): \(visible.route.text)" }
                     if let anomaly = step.anomaly { line += "  [anomaly: \(anomaly.kind.rawValue)]" }
                     out.line(line)
@@ -100,7 +101,7 @@ enum ReplayCommand: Subcommand {
                     w.key("session"); w.string(event.session)
                     if session != nil { w.key("run"); w.integer(k + 1) }
                     w.key("type"); w.string(event.type)
-                    w.key("event"); w.string(TimelineOutput.summary(event))
+                    w.key("event"); w.string(event.summary)
                     w.key("scene"); if let scene { w.string(scene) } else { w.raw("null") }
                     w.key("visible"); w.optionalRoute(visible?.route)
                     w.key("changes"); w.array(step.changes) { $0.change($1) }

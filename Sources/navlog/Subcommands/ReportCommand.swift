@@ -46,7 +46,7 @@ enum ReportCommand: Subcommand {
         guard let parsed = try parse(arguments, options: options) else { return ExitCode.success }
         let argument = try parsed.path()
         guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError("give the HTML file to write with -o FILE") }
-        var settings = ReportData.Options()
+        var settings = ReportQuery.Options()
         settings.recent = try parsed.integer("--recent", range: 0...1000) ?? 10
         settings.sessions = Set(parsed.all("--session"))
         settings.funnels = parsed.all("--funnel").map { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
@@ -68,8 +68,10 @@ enum ReportCommand: Subcommand {
         // The log is resolved once the output is open: a pipe is read through a copy, at length.
         let input = try LogInput(argument)
         let path = input.shown
-        var data = ReportData(options: settings)
-        try data.gather(input.path, mode: recovery, filter: filter, cleaning: cleaning, idle: idle)
+        let progress = SharedProgress(input.path)
+        let data = try ReportQuery(options: settings).run(over: input.path, mode: recovery, filter: filter, cleaning: cleaning, idle: idle,
+                                                          progress: progress.enabled ? progress.add : nil)
+        progress.finish()
         let (json, leftOut) = data.json(path: path, filter: filter)
         let page = ReportPage.html(title: path, data: json)
         try file.write(page)
