@@ -20,9 +20,9 @@ enum DiffCommand: Subcommand {
         or a seq does not exist, 74 on an I/O error.
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--format"]), flags: TimelineOutput.flags) else {
-            return ExitCode.success
+            return
         }
         guard parsed.positional.count == 3, let from = Int(parsed.positional[1]), let to = Int(parsed.positional[2]), from >= 0, to >= 0 else {
             throw UsageError("diff needs PATH SEQ1 SEQ2")
@@ -50,7 +50,7 @@ enum DiffCommand: Subcommand {
             w.raw("}\n")
             out.write(w.bytes)
         }
-        out.flush()
-        return ExitCode.success
+        try out.flush()
+        return
     }
 }

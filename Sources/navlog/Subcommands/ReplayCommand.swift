@@ -32,9 +32,9 @@ enum ReplayCommand: Subcommand {
         with --strict, 66 when PATH or the session does not exist, 74 on an I/O error.
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--session", "--from", "--to", "--format"]),
-                                     flags: TimelineOutput.flags.union(["--strict"])) else { return ExitCode.success }
+                                     flags: TimelineOutput.flags.union(["--strict"])) else { return }
         let input = try LogInput(parsed.path())
         let path = input.shown
         let format: OutputFormat = try parsed.choice("--format", default: .text)
@@ -121,7 +121,7 @@ enum ReplayCommand: Subcommand {
         } else {
             out.line("\(steps) event\(steps == 1 ? "" : "s")")
         }
-        out.flush()
-        return ExitCode.success
+        try out.flush()
+        return
     }
 }

@@ -40,10 +40,10 @@ enum ReportCommand: Subcommand {
           Filters and --alias, --idle as for the analytics subcommands.
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    static func run(_ arguments: [String]) async throws {
         var options = AnalyticsOutput.options.union(["-o", "--output", "--file-mode", "--recent", "--funnel", "--steps", "--top", "--crash-paths"])
         options.remove("--format")
-        guard let parsed = try parse(arguments, options: options) else { return ExitCode.success }
+        guard let parsed = try parse(arguments, options: options) else { return }
         let argument = try parsed.path()
         guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError("give the HTML file to write with -o FILE") }
         var settings = ReportQuery.Options()
@@ -84,8 +84,8 @@ enum ReportCommand: Subcommand {
         } else {
             var out = StandardOutput()
             out.line(summary)
-            out.flush()
+            try out.flush()
         }
-        return ExitCode.success
+        return
     }
 }

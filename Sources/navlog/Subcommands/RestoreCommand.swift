@@ -33,9 +33,9 @@ enum RestoreCommand: Subcommand {
         not exist, 74 on an I/O error.
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments, options: ["--known-ids", "--policy", "--now", "--format", "--crash-loop", "--crash-window", "--max-age"])
-        else { return ExitCode.success }
+        else { return }
         let input = try LogInput(parsed.path())
         let path = input.shown
         guard FileManager.default.fileExists(atPath: input.path) else {
@@ -82,8 +82,8 @@ enum RestoreCommand: Subcommand {
             w.raw("}\n")
             out.write(w.bytes)
         }
-        out.flush()
-        return ExitCode.success
+        try out.flush()
+        return
     }
 
     /// The most bytes of ids read: a list that never ends (a device, an endless pipe) is refused.

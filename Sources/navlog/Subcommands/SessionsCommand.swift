@@ -22,9 +22,9 @@ enum SessionsCommand: Subcommand {
         does not exist, 74 on an I/O error.
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--format"]), flags: TimelineOutput.flags) else {
-            return ExitCode.success
+            return
         }
         let input = try LogInput(parsed.path())
         let path = input.shown
@@ -57,7 +57,7 @@ enum SessionsCommand: Subcommand {
             w.raw("}\n")
             out.write(w.bytes)
         }
-        out.flush()
-        return ExitCode.success
+        try out.flush()
+        return
     }
 }

@@ -171,8 +171,8 @@ enum AnalyticsOutput {
     /// Prints the result of a query: its table, then any further sections (in JSON, arrays named
     /// after them; in text and CSV, tables after a blank line and the section's name).
     static func print(query: String, path: String, report: ReadReport, filter: AnalyticsFilter, format style: Style,
-                      columns: [String], rows: [[Cell]], extra: [(String, Int)] = [], sections: [Section] = []) {
-        print(query: query, path: path, report: ViewsRead(report: report), filter: filter, format: style, columns: columns, rows: rows,
+                      columns: [String], rows: [[Cell]], extra: [(String, Int)] = [], sections: [Section] = []) throws {
+        try print(query: query, path: path, report: ViewsRead(report: report), filter: filter, format: style, columns: columns, rows: rows,
               extra: extra, sections: sections)
     }
 
@@ -180,7 +180,7 @@ enum AnalyticsOutput {
     /// JSON, how many ended before they began (`clock_went_back`), and a warning on standard error
     /// when any did.
     static func print(query: String, path: String, report read: ViewsRead, filter: AnalyticsFilter, format style: Style,
-                      columns: [String], rows: [[Cell]], extra: [(String, Int)] = [], sections: [Section] = []) {
+                      columns: [String], rows: [[Cell]], extra: [(String, Int)] = [], sections: [Section] = []) throws {
         let report = read.report
         var out = StandardOutput()
         switch style.format {
@@ -212,7 +212,7 @@ enum AnalyticsOutput {
                 csvTable(section.columns, section.rows, exact: style.exactCSV, into: &out)
             }
         }
-        out.flush()
+        try out.flush()
         warnOfClock(read.clockWentBack ?? 0, path: path)
     }
 
