@@ -41,16 +41,17 @@ enum DiffCommand: Subcommand {
             out.line("\(path): from seq \(from) to seq \(to): \(diff.isEmpty ? "no change" : counted(diff.changes.count, "change"))")
             for change in diff.changes { out.line("  \(change)") }
         case .json:
-            var w = JSONWriter()
-            w.raw("{")
-            w.key("format", first: true); w.integer(1)
-            w.key("from"); w.integer(from)
-            w.key("to"); w.integer(to)
-            w.key("changes"); w.array(diff.changes) { $0.change($1) }
-            w.raw("}\n")
-            out.write(w.bytes)
+            try JSONOutput.write(Output(from: from, to: to, changes: diff.changes.map { change in JSONFragment { $0.change(change) } }), to: &out)
         }
         try out.flush()
         return
+    }
+
+    /// The JSON output: the changes as `{"change": KIND, "scene": ..., ...}`.
+    struct Output: Encodable {
+        let format = 1
+        var from: Int
+        var to: Int
+        var changes: [JSONFragment]
     }
 }

@@ -50,14 +50,15 @@ enum SessionsCommand: Subcommand {
                           "\(s.firstSeq)...\(s.lastSeq)"].joined(separator: "  "))
             }
         case .json:
-            var w = JSONWriter(capacity: 1 << 16)
-            w.raw("{")
-            w.key("format", first: true); w.integer(1)
-            w.key("sessions"); w.array(sessions) { $0.session($1) }
-            w.raw("}\n")
-            out.write(w.bytes)
+            try JSONOutput.write(Output(sessions: sessions.map { session in JSONFragment { $0.session(session) } }), to: &out)
         }
         try out.flush()
         return
+    }
+
+    /// The JSON output: each session as the snapshot index keeps it.
+    struct Output: Encodable {
+        let format = 1
+        var sessions: [JSONFragment]
     }
 }

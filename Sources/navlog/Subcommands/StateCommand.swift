@@ -52,7 +52,7 @@ enum StateCommand: Subcommand {
             out.line("\(path): state after \(moment)")
             for line in TimelineOutput.text(timeline.state, scene: scene) { out.line(line) }
         case .json:
-            out.write(TimelineOutput.json(timeline.state, seq: timeline.seq, event: timeline.event, scene: scene))
+            try JSONOutput.write(TimelineOutput.StateOutput(timeline.state, seq: timeline.seq, event: timeline.event, scene: scene), to: &out)
         }
         try out.flush()
         return

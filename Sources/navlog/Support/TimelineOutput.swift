@@ -31,22 +31,24 @@ enum TimelineOutput {
                                      path: timeline.path)
     }
 
-    /// The state as JSON: the State shape of the event format, with `format`, `seq` and `ts` first.
-    static func json(_ state: NavigationState, seq: Int, event: NavigationEvent?, scene: String?) -> [UInt8] {
-        var shown = state
-        if let scene { shown.scenes = shown.scenes.filter { $0.key == scene } }
-        var w = JSONWriter()
-        w.raw("{")
-        w.key("format", first: true); w.integer(1)
-        w.key("seq"); w.integer(seq)
-        w.key("ts"); if let event { w.timestamp(event.timestamp) } else { w.raw("null") }
-        w.key("session"); if let event { w.string(event.session) } else { w.raw("null") }
-        var body = JSONWriter()
-        body.state(shown)
-        w.raw(",")
-        w.bytes += body.bytes.dropFirst()   // the state's members, after its opening brace
-        w.raw("\n")
-        return w.bytes
+    /// `navlog state`'s JSON: the State shape of the event format after `format`, `seq`, and the
+    /// `ts` and `session` of the event at `seq` (null before the first event).
+    struct StateOutput: Encodable {
+        let format = 1
+        var seq: Int
+        var ts: JSONFragment?
+        var session: String?
+        var active: String?
+        var scenes: JSONFragment
+
+        /// `state` after the event at `seq`, only `scene` when it is given.
+        init(_ state: NavigationState, seq: Int, event: NavigationEvent?, scene: String?) {
+            var shown = state
+            if let scene { shown.scenes = shown.scenes.filter { $0.key == scene } }
+            (self.seq, session, active) = (seq, event?.session, shown.active)
+            ts = event.map { event in JSONFragment { $0.timestamp(event.timestamp) } }
+            scenes = JSONFragment { $0.scenes(shown) }
+        }
     }
 
     /// The state as an indented tree: each scene, its stacks with the selected tab marked `*`, its
