@@ -29,8 +29,8 @@ enum DeepLinksCommand: Subcommand {
         let report = try ViewStream.read(input.path, mode: try parsed.choice("--mode", default: .tolerateTornTail),
                                          events: { event, app, state in query.consume(event, app: app, stateAfter: state) }) { _ in }
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
-                              columns: ["outcome", "pattern", "links", "backed_out"],
-                              rows: query.rows.map { [.text($0.outcome), .text($0.pattern), .number(Int64($0.links)), .number(Int64($0.backedOut))] })
+                              table: QueryTable(columns: [.text("outcome"), .text("pattern"), .count("links"), .count("backed_out", "backed out")],
+                                                rows: query.rows.map { [.text($0.outcome), .text($0.pattern), .number(Int64($0.links)), .number(Int64($0.backedOut))] }))
         return
     }
 }

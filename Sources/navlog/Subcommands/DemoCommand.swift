@@ -44,7 +44,7 @@ enum DemoCommand: Subcommand {
             throw UsageError("\(directory) is not empty; give --dir a new or empty directory")
         }
         let writeTime = ContinuousClock.now - clock
-        try say("Generated \(counted(written.events, "event")) in \(counted(written.segments, "segment")) (\(written.bytes / 1_048_576) MiB) in \(format(writeTime)) → \(directory)")
+        try say("Generated \(counted(written.events, "event")) in \(counted(written.segments, "segment")) (\(written.bytes / 1_048_576) MiB) in \(TextFormat.duration(writeTime)) → \(directory)")
 
         clock = ContinuousClock.now
         var types = [String: Int]()
@@ -54,12 +54,12 @@ enum DemoCommand: Subcommand {
             if first.count < 5 { first.append(event) }
         }
         let readTime = ContinuousClock.now - clock
-        try say("Read and verified \(counted(report.events, "event")) in \(format(readTime)): \(Int(Double(report.events) / readTime.seconds / 1000))K events/s, \(report.isClean ? "no defects" : counted(report.defectCount, "defect"))")
-        try say("Sessions: \(report.sessions), seq \(report.firstSeq ?? 0)...\(report.lastSeq ?? 0)")
+        try say("Read and verified \(counted(report.events, "event")) in \(TextFormat.duration(readTime)): \(Int(Double(report.events) / readTime.seconds / 1000))K events/s, \(report.isClean ? "no defects" : counted(report.defectCount, "defect"))")
+        try say("Sessions: \(TextFormat.count(report.sessions)), seq \(report.firstSeq ?? 0)...\(report.lastSeq ?? 0)")
         try say("")
         try say("Events by type:")
         for (type, count) in types.sorted(by: { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }) {
-            try say("  " + type.padding(toLength: 18, withPad: " ", startingAt: 0) + String(count))
+            try say("  " + type.padding(toLength: 18, withPad: " ", startingAt: 0) + TextFormat.count(count))
         }
         try say("")
         try say("First events (normalized):")
@@ -99,10 +99,5 @@ enum DemoCommand: Subcommand {
         var out = StandardOutput()
         out.line(text)
         try out.flush()
-    }
-
-    private static func format(_ duration: Duration) -> String {
-        let ms = duration.seconds * 1000
-        return ms < 1000 ? "\(Int(ms)) ms" : String(format: "%.2f s", ms / 1000)
     }
 }

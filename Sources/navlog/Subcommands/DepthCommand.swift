@@ -24,8 +24,8 @@ enum DepthCommand: Subcommand {
         let format = try AnalyticsOutput.style(parsed)
         let (query, report, filter) = try AnalyticsOutput.run(DepthQuery(), over: input.path, parsed)
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
-                              columns: ["depth", "stack_views", "sheet_views"],
-                              rows: query.rows.map { [.number(Int64($0.depth)), .number(Int64($0.stackViews)), .number(Int64($0.sheetViews))] })
+                              table: QueryTable(columns: [.ordinal("depth"), .count("stack_views", "stack views"), .count("sheet_views", "sheet views")],
+                                                rows: query.rows.map { [.number(Int64($0.depth)), .number(Int64($0.stackViews)), .number(Int64($0.sheetViews))] }))
         return
     }
 }

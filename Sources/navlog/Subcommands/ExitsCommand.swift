@@ -28,12 +28,13 @@ enum ExitsCommand: Subcommand {
                                                               over: input.path, parsed)
         var sections: [AnalyticsOutput.Section] = []
         if query.crashPaths > 0 {
-            sections.append(.init(name: "crash_paths", columns: ["path", "sessions"],
-                                  rows: query.crashPathRows.map { [.list($0.screens), .number(Int64($0.sessions))] }))
+            sections.append(.init(name: "crash_paths", table: QueryTable(columns: [.list("path"), .count("sessions")],
+                                                                         rows: query.crashPathRows.map { [.list($0.screens), .number(Int64($0.sessions))] })))
         }
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
-                              columns: ["screen", "exits", "clean", "unclean"],
-                              rows: query.rows.map { [.text($0.screen), .number(Int64($0.exits)), .number(Int64($0.clean)), .number(Int64($0.unclean))] },
+                              table: QueryTable(columns: [.text("screen"), .count("exits"), .count("clean"), .count("unclean")],
+                                                rows: query.rows.map { [.text($0.screen), .number(Int64($0.exits)), .number(Int64($0.clean)),
+                                                                        .number(Int64($0.unclean))] }),
                               sections: sections)
         return
     }

@@ -36,8 +36,8 @@ enum PathsCommand: Subcommand {
                                                               over: input.path, parsed)
         let rows = top == 0 ? query.rows : Array(query.rows.prefix(top))
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
-                              columns: ["path", "occurrences", "sessions"],
-                              rows: rows.map { [.list($0.screens), .number(Int64($0.occurrences)), .number(Int64($0.sessions))] },
+                              table: QueryTable(columns: [.list("path"), .count("occurrences"), .count("sessions")],
+                                                rows: rows.map { [.list($0.screens), .number(Int64($0.occurrences)), .number(Int64($0.sessions))] }),
                               extra: [("length", length)])
         return
     }

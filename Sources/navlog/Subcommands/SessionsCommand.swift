@@ -46,7 +46,7 @@ enum SessionsCommand: Subcommand {
                       pad("events", 7, right: true), pad("scenes", 6, right: true), "seq"].joined(separator: "  "))
             for s in sessions {
                 out.line([pad(Terminal.escaped(s.id), idWidth), pad(Terminal.escaped(s.app ?? "-"), 8), pad(s.start.description, 24), pad(s.end.description, 24),
-                          pad(s.ending.rawValue, 7), pad(String(s.events), 7, right: true), pad(String(s.scenes), 6, right: true),
+                          pad(s.ending.rawValue, 7), pad(TextFormat.count(s.events), 7, right: true), pad(TextFormat.count(s.scenes), 6, right: true),
                           "\(s.firstSeq)...\(s.lastSeq)"].joined(separator: "  "))
             }
         case .json:

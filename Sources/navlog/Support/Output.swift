@@ -157,7 +157,7 @@ enum Diagnostics {
     }
 }
 
-/// `count` and `noun`, the noun in the plural unless the count is 1: "1 session", "3 sessions".
+/// `count` and `noun`, the noun in the plural unless the count is 1: "1 session", "3,000 sessions".
 func counted(_ count: Int, _ noun: String) -> String {
-    "\(count) \(noun)\(count == 1 ? "" : "s")"
+    "\(TextFormat.count(count)) \(noun)\(count == 1 ? "" : "s")"
 }
