@@ -78,7 +78,7 @@ enum ReportCommand: Subcommand {
         try file.commit()
         for note in leftOut.notes(settings, path: path, output: output) { Diagnostics.print("\(output): note: \(note)") }
         AnalyticsOutput.warnOfClock(data.clockWentBack, path: path)
-        let summary = "\(output): \(page.count / 1024) KiB; \(counted(data.report.events, "event")), \(counted(data.sessions.count, "session"))"
+        let summary = "\(output): \(TextFormat.count(page.count / 1024)) KiB; \(counted(data.report.events, "event")), \(counted(data.sessions.count, "session"))"
         if OutputFile.descriptor(named: file.path) == STDOUT_FILENO {   // the summary does not go into the page
             Diagnostics.print(summary)
         } else {
