@@ -41,19 +41,19 @@ import NavigationHistory
         // Past a file-size limit (ulimit -f) a write then fails with EFBIG, which every writer
         // reports as an I/O error, instead of the signal ending the process mid-write.
         signal(SIGXFSZ, SIG_IGN)
-        var subcommand: String?
         do {
-            try await run(CommandLine.arguments.dropFirst(), subcommand: &subcommand)
+            try await run(CommandLine.arguments.dropFirst())
         } catch {
-            let failure = Failure(error, subcommand: subcommand)
+            let failure = Failure(error, subcommand: nil)
             for line in failure.diagnostics { Diagnostics.print(line) }
             exit(failure.status)
         }
         exit(ExitCode.success)
     }
 
-    /// Runs the subcommand `arguments` name, which it sets `subcommand` to once it is known.
-    static func run(_ arguments: ArraySlice<String>, subcommand: inout String?) async throws {
+    /// Runs the subcommand named first in `arguments`; what it throws becomes a ``Failure`` that
+    /// names it.
+    static func run(_ arguments: ArraySlice<String>) async throws {
         if let k = Arguments.firstNotUTF8() {
             throw Failure(status: ExitCode.usage, diagnostics: [
                 "navlog: error: argument \(k) is not valid UTF-8 ('\(CommandLine.arguments[k])'); navlog takes UTF-8 paths and values"])
@@ -67,8 +67,11 @@ import NavigationHistory
         guard let command = subcommands.first(where: { $0.name == name }) else {
             throw Failure(status: ExitCode.usage, diagnostics: ["navlog: error: unknown subcommand '\(name)'", ""] + lines(usage()))
         }
-        subcommand = name
-        try await command.run(Array(arguments.dropFirst()))
+        do {
+            try await command.run(Array(arguments.dropFirst()))
+        } catch {
+            throw Failure(error, subcommand: name)
+        }
     }
 
     /// The lines of a text navlog wrote, for ``Failure/diagnostics``.

@@ -28,14 +28,7 @@ enum JSONOutput {
         try sink.value(value, depth: 0)
         sink.writer.raw("\n")
         sink.drain()
-        out = sink.out!
-    }
-
-    /// The bytes of `value` as ``write(_:to:)`` writes them, without the newline.
-    static func encode(_ value: some Encodable) throws -> [UInt8] {
-        let sink = Sink(out: nil)
-        try sink.value(value, depth: 0)
-        return sink.writer.bytes
+        out = sink.out
     }
 }
 
@@ -63,16 +56,15 @@ struct AnyKey: CodingKey {
 /// Where the encoding goes, and the containers open, innermost last.
 private final class Sink {
     var writer = JSONWriter(capacity: 1 << 16)
-    var out: StandardOutput?
+    var out: StandardOutput
     /// Whether each open container is an object (else an array), and whether it has an element yet.
     private var open: [(object: Bool, empty: Bool)] = []
 
-    init(out: StandardOutput?) { self.out = out }
+    init(out: StandardOutput) { self.out = out }
 
-    /// Hands what is written to standard output, when it goes there.
+    /// Hands what is written to standard output.
     func drain() {
-        guard out != nil else { return }
-        out!.write(writer.bytes)
+        out.write(writer.bytes)
         writer.bytes.removeAll(keepingCapacity: true)
     }
 
