@@ -9,8 +9,11 @@ import NavigationHistory
     static var summary: String { get }
     /// The full help text.
     static var help: String { get }
-    /// Runs with the arguments after the subcommand's name; returns the exit code.
-    static func run(_ arguments: [String]) async throws -> Int32
+    /// Runs with the arguments after the subcommand's name.
+    ///
+    /// - Throws: A ``Failure``, ``UsageError`` or library error, which ``Navlog/main()`` prints
+    ///   and exits with.
+    static func run(_ arguments: [String]) async throws
 }
 
 @main
@@ -33,47 +36,48 @@ import NavigationHistory
         Subcommands:
         """
 
+    /// The one place that prints a failure and exits: everything below throws.
     static func main() async {
         // Past a file-size limit (ulimit -f) a write then fails with EFBIG, which every writer
         // reports as an I/O error, instead of the signal ending the process mid-write.
         signal(SIGXFSZ, SIG_IGN)
         LogReader.mapsFilesByDefault = true   // a tool owns its process: see the setting for the SIGBUS handler it costs
-        // An argument that is not UTF-8 reaches Swift with U+FFFD in place of its bad bytes: as a
-        // path it would name another file. Refuse it rather than report that file missing.
-        for k in 1..<Int(CommandLine.argc) where CommandLine.unsafeArgv[k].map({ String(validatingCString: $0) == nil }) ?? false {
-            Diagnostics.print("navlog: error: argument \(k) is not valid UTF-8 ('\(CommandLine.arguments[k])'); navlog takes UTF-8 paths and values")
-            exit(ExitCode.usage)
+        do {
+            try await run(CommandLine.arguments.dropFirst())
+        } catch {
+            let failure = Failure(error, subcommand: nil)
+            for line in failure.diagnostics { Diagnostics.print(line) }
+            exit(failure.status)
         }
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        guard let name = arguments.first else {
-            Diagnostics.paragraph(usage())
-            exit(ExitCode.usage)
+        exit(ExitCode.success)
+    }
+
+    /// Runs the subcommand named first in `arguments`; what it throws becomes a ``Failure`` that
+    /// names it.
+    static func run(_ arguments: ArraySlice<String>) async throws {
+        if let k = Arguments.firstNotUTF8() {
+            throw Failure(status: ExitCode.usage, diagnostics: [
+                "navlog: error: argument \(k) is not valid UTF-8 ('\(CommandLine.arguments[k])'); navlog takes UTF-8 paths and values"])
         }
-        arguments.removeFirst()
+        guard let name = arguments.first else { throw Failure(status: ExitCode.usage, diagnostics: lines(usage())) }
         if name == "--help" || name == "-h" {
             var out = StandardOutput()
             out.paragraph(usage())
-            out.flush()
-            exit(ExitCode.success)
+            return try out.flush()
         }
         guard let command = subcommands.first(where: { $0.name == name }) else {
-            Diagnostics.print("navlog: error: unknown subcommand '\(name)'")
-            Diagnostics.paragraph("\n" + usage())
-            exit(ExitCode.usage)
+            throw Failure(status: ExitCode.usage, diagnostics: ["navlog: error: unknown subcommand '\(name)'", ""] + lines(usage()))
         }
         do {
-            exit(try await command.run(arguments))
-        } catch let error as UsageError {
-            Diagnostics.print("navlog \(name): error: \(error.message)")
-            Diagnostics.print("Run `navlog help \(name)` for usage.")
-            exit(ExitCode.usage)
-        } catch let error as NavigationHistoryError {
-            Diagnostics.error(error)
-            exit(ExitCode.of(error))
+            try await command.run(Array(arguments.dropFirst()))
         } catch {
-            Diagnostics.print("navlog \(name): error: \(error)")
-            exit(ExitCode.ioError)
+            throw Failure(error, subcommand: name)
         }
+    }
+
+    /// The lines of a text navlog wrote, for ``Failure/diagnostics``.
+    private static func lines(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
     static func usage() -> String {
@@ -89,7 +93,7 @@ extension Subcommand {
         if parsed.helpRequested {
             var out = StandardOutput()
             out.paragraph(help)
-            out.flush()
+            try out.flush()
             return nil
         }
         return parsed

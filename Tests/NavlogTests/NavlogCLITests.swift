@@ -108,7 +108,7 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
         let log = try generate("log", extra: ["--segment-size", "100000"])
         let run = try NavlogRun("verify", log)
         #expect(run.status == 0)
-        #expect(run.stdout.contains("ok: 3000 events, seq 1...3000"))
+        #expect(run.stdout.contains("ok: 3,000 events, seq 1...3000"))
         let json = try NavlogRun("verify", log, "--format", "json")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["format"] as? Int == 1)
@@ -216,7 +216,7 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
     @Test func demoRunsTheMainJobEndToEnd() throws {
         let run = try NavlogRun("demo", "--events", "20000")
         #expect(run.status == 0)
-        #expect(run.stdout.contains("Read and verified 20000 events"))
+        #expect(run.stdout.contains("Read and verified 20,000 events"))
         #expect(run.stdout.contains("no defects"))
     }
 
@@ -405,7 +405,7 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
         let log = try generate("analytics.jsonl", events: 3000)
         let screens = try NavlogRun("screens", log)
         #expect(screens.status == 0)
-        #expect(screens.stdout.hasPrefix("\(log): screens, 3000 events (seq 1...3000), no filters\nscreen "))
+        #expect(screens.stdout.hasPrefix("\(log): screens, 3,000 events (seq 1...3000), no filters\nscreen "))
         let json = try NavlogRun("screens", log, "--format", "json")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["format"] as? Int == 1 && object["query"] as? String == "screens")

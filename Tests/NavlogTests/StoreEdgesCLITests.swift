@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import navlog
 @testable import NavigationHistory
 import TestSupport
 
@@ -43,7 +44,7 @@ import TestSupport
         #expect(snapshots > 1)
         let append = try NavlogRun(["append", target, "--stdin"], stdin: dump.stdout)
         #expect(append.status == 0, "\(append.stderr)")
-        #expect(append.stdout.contains("appended \(3000 - snapshots) events"), "\(append.stdout)")
+        #expect(append.stdout.contains("appended \(TextFormat.count(3000 - snapshots)) events"), "\(append.stdout)")
         #expect(append.stdout.contains("skipped \(snapshots) snapshot events"), "\(append.stdout)")
         let verify = try NavlogRun("verify", target, "--format", "json")
         #expect(verify.status == 0, "\(verify.stdout)")

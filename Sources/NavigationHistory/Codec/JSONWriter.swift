@@ -163,12 +163,17 @@ package struct JSONWriter {
         key("active", first: true)
         if let active = state.active { string(active) } else { raw("null") }
         key("scenes")
+        scenes(state)
+        bytes.append(0x7D)
+    }
+
+    /// The `scenes` member of the State shape: an object of the scenes in key order.
+    package mutating func scenes(_ state: NavigationState) {
         bytes.append(0x7B)
         for (i, id) in state.scenes.keys.sorted().enumerated() {
             key(named: id, first: i == 0)
             scene(state.scenes[id]!)
         }
-        bytes.append(0x7D)
         bytes.append(0x7D)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The report's page: one self-contained HTML file — inline CSS, JavaScript and SVG, no network —
-/// that renders the data `ReportData` gathers. The page computes nothing about navigation: a
+/// that renders the data `ReportQuery` gathers. The page computes nothing about navigation: a
 /// replay's steps are the changes the library's fold found, which the page applies in turn (a
 /// route removed from a stack's top, a sheet presented), and every visible screen it shows was
 /// found by the library.

@@ -43,8 +43,8 @@ enum AppendCommand: Subcommand {
         nothing after the failure is appended), 75 when another writer has the log open.
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: ["--event", "--session"], flags: ["--stdin"]) else { return ExitCode.success }
+    static func run(_ arguments: [String]) async throws {
+        guard let parsed = try parse(arguments, options: ["--event", "--session"], flags: ["--stdin"]) else { return }
         let path = try parsed.path()
         let session = parsed.value("--session")
         let events = parsed.all("--event")
@@ -119,8 +119,8 @@ enum AppendCommand: Subcommand {
         } else {
             out.line("\(path): appended \(counted(appended, "event")), the last one seq \(last); durable\(skipped)")
         }
-        out.flush()
-        return ExitCode.success
+        try out.flush()
+        return
     }
 
     /// How many bytes of standard input's events are held in memory before the rest is spooled.

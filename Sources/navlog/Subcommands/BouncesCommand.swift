@@ -18,17 +18,17 @@ enum BouncesCommand: Subcommand {
         \(AnalyticsOutput.optionsHelp)
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--within"]), flags: AnalyticsOutput.flags) else { return ExitCode.success }
+    static func run(_ arguments: [String]) async throws {
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--within"]), flags: AnalyticsOutput.flags) else { return }
         let input = try LogInput(parsed.path())
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
         let within = try parsed.value("--within").map { try AnalyticsOutput.duration($0, option: "--within") } ?? .seconds(5)
         let (query, report, filter) = try AnalyticsOutput.run(BouncesQuery(within: within), over: input.path, parsed)
-        AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
-                              columns: ["screen", "pushes", "bounces", "rate_bp"],
-                              rows: query.rows.map { [.text($0.screen), .number(Int64($0.pushes)), .number(Int64($0.bounces)),
-                                                      .number(Int64($0.rateBasisPoints))] })
-        return ExitCode.success
+        try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
+                              table: QueryTable(columns: [.text("screen"), .count("pushes"), .count("bounces"), .rate("rate_bp", "bounce rate")],
+                                                rows: query.rows.map { [.text($0.screen), .number(Int64($0.pushes)), .number(Int64($0.bounces)),
+                                                                        .number(Int64($0.rateBasisPoints))] }))
+        return
     }
 }

@@ -18,8 +18,8 @@ enum DeepLinksCommand: Subcommand {
         \(AnalyticsOutput.optionsHelp)
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options, flags: AnalyticsOutput.flags) else { return ExitCode.success }
+    static func run(_ arguments: [String]) async throws {
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options, flags: AnalyticsOutput.flags) else { return }
         let input = try LogInput(parsed.path())
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
@@ -28,9 +28,9 @@ enum DeepLinksCommand: Subcommand {
         var query = DeepLinksQuery(filter: filter)
         let report = try ViewStream.read(input.path, mode: try parsed.choice("--mode", default: .tolerateTornTail),
                                          events: { event, app, state in query.consume(event, app: app, stateAfter: state) }) { _ in }
-        AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
-                              columns: ["outcome", "pattern", "links", "backed_out"],
-                              rows: query.rows.map { [.text($0.outcome), .text($0.pattern), .number(Int64($0.links)), .number(Int64($0.backedOut))] })
-        return ExitCode.success
+        try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
+                              table: QueryTable(columns: [.text("outcome"), .text("pattern"), .count("links"), .count("backed_out", "backed out")],
+                                                rows: query.rows.map { [.text($0.outcome), .text($0.pattern), .number(Int64($0.links)), .number(Int64($0.backedOut))] }))
+        return
     }
 }

@@ -24,8 +24,8 @@ enum DemoCommand: Subcommand {
                        directory, removed afterwards).
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: ["--events", "--seed", "--dir"]) else { return ExitCode.success }
+    static func run(_ arguments: [String]) async throws {
+        guard let parsed = try parse(arguments, options: ["--events", "--seed", "--dir"]) else { return }
         let events = try parsed.integer("--events", range: 1...100_000_000) ?? 1_000_000
         let seed = try parsed.integer("--seed", range: 0...Int.max) ?? 1
         let keep = parsed.value("--dir")
@@ -45,7 +45,7 @@ enum DemoCommand: Subcommand {
             throw UsageError("\(directory) is not empty; give --dir a new or empty directory")
         }
         let writeTime = ContinuousClock.now - clock
-        say("Generated \(counted(written.events, "event")) in \(counted(written.segments, "segment")) (\(written.bytes / 1_048_576) MiB) in \(format(writeTime)) → \(directory)")
+        try say("Generated \(counted(written.events, "event")) in \(counted(written.segments, "segment")) (\(written.bytes / 1_048_576) MiB) in \(TextFormat.duration(writeTime)) → \(directory)")
 
         clock = ContinuousClock.now
         var types = [String: Int]()
@@ -55,30 +55,32 @@ enum DemoCommand: Subcommand {
             if first.count < 5 { first.append(event) }
         }
         let readTime = ContinuousClock.now - clock
-        say("Read and verified \(counted(report.events, "event")) in \(format(readTime)): \(Int(Double(report.events) / readTime.seconds / 1000))K events/s, \(report.isClean ? "no defects" : counted(report.defectCount, "defect"))")
-        say("Sessions: \(report.sessions), seq \(report.firstSeq ?? 0)...\(report.lastSeq ?? 0)")
-        say("")
-        say("Events by type:")
+        try say("Read and verified \(counted(report.events, "event")) in \(TextFormat.duration(readTime)): \(Int(Double(report.events) / readTime.seconds / 1000))K events/s, \(report.isClean ? "no defects" : counted(report.defectCount, "defect"))")
+        try say("Sessions: \(TextFormat.count(report.sessions)), seq \(report.firstSeq ?? 0)...\(report.lastSeq ?? 0)")
+        try say("")
+        try say("Events by type:")
         for (type, count) in types.sorted(by: { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }) {
-            say("  " + type.padding(toLength: 18, withPad: " ", startingAt: 0) + String(count))
+            try say("  " + type.padding(toLength: 18, withPad: " ", startingAt: 0) + TextFormat.count(count))
         }
-        say("")
-        say("First events (normalized):")
-        for event in first { say("  " + String(decoding: LineEncoder.encode(event).dropLast(), as: UTF8.self)) }
+        try say("")
+        try say("First events (normalized):")
+        for event in first { try say("  " + String(decoding: LineEncoder.encode(event).dropLast(), as: UTF8.self)) }
         try await appSide(in: directory + "-app")
-        return report.isClean ? ExitCode.success : ExitCode.dataError
+        if !report.isClean {
+            throw Failure(status: ExitCode.dataError, diagnostics: ["navlog demo: error: the generated log has \(counted(report.defectCount, "defect"))"])
+        }
     }
 
     /// The recipe example: a scripted session through the Router, a crash, and a restoring relaunch.
     private static func appSide(in log: String) async throws {
-        say("")
-        say("The app side (Examples/RecipeApp): a scripted session recorded by the Router into \(log)")
+        try say("")
+        try say("The app side (Examples/RecipeApp): a scripted session recorded by the Router into \(log)")
         let first = try await Recorder(directory: log, session: "first-launch")
         let router = Router<RecipeApp.Screen>(recorder: first, deepLinks: RecipeApp.deepLinks)
         router.start(app: "2.1")
         RecipeApp.scriptedSession(router)
         let durable = try await first.close()   // and then the app is killed: no session.end
-        say("  \(counted(durable, "event")) durable; the app is killed before its session ends")
+        try say("  \(counted(durable, "event")) durable; the app is killed before its session ends")
         let second = try await Recorder(directory: log, session: "second-launch")
         let restorer = Restorer(options: .init(resolve: { RecipeApp.Screen($0) != nil }, knowsScreen: RecipeApp.Screen.knows(screen:),
                                                currentSession: second.session))
@@ -86,22 +88,17 @@ enum DemoCommand: Subcommand {
         let relaunched = Router<RecipeApp.Screen>(recorder: second, deepLinks: RecipeApp.deepLinks)
         relaunched.start(app: "2.1", restoring: result)
         try await second.close()
-        say("  relaunch: restored from seq \(result.from) (\(result.sessionEnding?.rawValue ?? "-") end), the same state: \(relaunched.state == router.state)")
+        try say("  relaunch: restored from seq \(result.from) (\(result.sessionEnding?.rawValue ?? "-") end), the same state: \(relaunched.state == router.state)")
         for tab in ["home", "search"] {
-            say("  \(tab): " + relaunched.path(for: tab).map(\.route.text).joined(separator: " › "))
+            try say("  \(tab): " + relaunched.path(for: tab).map(\.route.text).joined(separator: " › "))
         }
-        say("  visible: \(relaunched.visibleScreen()?.route.text ?? "-")")
+        try say("  visible: \(relaunched.visibleScreen()?.route.text ?? "-")")
     }
 
     /// Prints one line at once: the demo shows each step as it is done.
-    private static func say(_ text: String) {
+    private static func say(_ text: String) throws {
         var out = StandardOutput()
         out.line(text)
-        out.flush()
-    }
-
-    private static func format(_ duration: Duration) -> String {
-        let ms = duration.seconds * 1000
-        return ms < 1000 ? "\(Int(ms)) ms" : String(format: "%.2f s", ms / 1000)
+        try out.flush()
     }
 }

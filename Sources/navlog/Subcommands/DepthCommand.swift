@@ -17,15 +17,15 @@ enum DepthCommand: Subcommand {
         \(AnalyticsOutput.optionsHelp)
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options, flags: AnalyticsOutput.flags) else { return ExitCode.success }
+    static func run(_ arguments: [String]) async throws {
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options, flags: AnalyticsOutput.flags) else { return }
         let input = try LogInput(parsed.path())
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
         let (query, report, filter) = try AnalyticsOutput.run(DepthQuery(), over: input.path, parsed)
-        AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
-                              columns: ["depth", "stack_views", "sheet_views"],
-                              rows: query.rows.map { [.number(Int64($0.depth)), .number(Int64($0.stackViews)), .number(Int64($0.sheetViews))] })
-        return ExitCode.success
+        try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
+                              table: QueryTable(columns: [.ordinal("depth"), .count("stack_views", "stack views"), .count("sheet_views", "sheet views")],
+                                                rows: query.rows.map { [.number(Int64($0.depth)), .number(Int64($0.stackViews)), .number(Int64($0.sheetViews))] }))
+        return
     }
 }

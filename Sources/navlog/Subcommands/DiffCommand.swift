@@ -1,3 +1,4 @@
+import NavigationAnalytics
 import NavigationHistory
 
 /// `navlog diff PATH SEQ1 SEQ2 [--format text|json]`
@@ -19,9 +20,9 @@ enum DiffCommand: Subcommand {
         or a seq does not exist, 74 on an I/O error.
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--format"]), flags: TimelineOutput.flags) else {
-            return ExitCode.success
+            return
         }
         guard parsed.positional.count == 3, let from = Int(parsed.positional[1]), let to = Int(parsed.positional[2]), from >= 0, to >= 0 else {
             throw UsageError("diff needs PATH SEQ1 SEQ2")
@@ -40,16 +41,17 @@ enum DiffCommand: Subcommand {
             out.line("\(path): from seq \(from) to seq \(to): \(diff.isEmpty ? "no change" : counted(diff.changes.count, "change"))")
             for change in diff.changes { out.line("  \(change)") }
         case .json:
-            var w = JSONWriter()
-            w.raw("{")
-            w.key("format", first: true); w.integer(1)
-            w.key("from"); w.integer(from)
-            w.key("to"); w.integer(to)
-            w.key("changes"); w.array(diff.changes) { $0.change($1) }
-            w.raw("}\n")
-            out.write(w.bytes)
+            try JSONOutput.write(Output(from: from, to: to, changes: diff.changes.map { change in JSONFragment { $0.change(change) } }), to: &out)
         }
-        out.flush()
-        return ExitCode.success
+        try out.flush()
+        return
+    }
+
+    /// The JSON output: the changes as `{"change": KIND, "scene": ..., ...}`.
+    struct Output: Encodable {
+        let format = 1
+        var from: Int
+        var to: Int
+        var changes: [JSONFragment]
     }
 }

@@ -21,8 +21,8 @@ enum DumpCommand: Subcommand {
         error and exit status 65; a tolerated torn tail is reported as a warning.
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: ["--from", "--to", "--type", "--session", "--mode"]) else { return ExitCode.success }
+    static func run(_ arguments: [String]) async throws {
+        guard let parsed = try parse(arguments, options: ["--from", "--to", "--type", "--session", "--mode"]) else { return }
         let input = try LogInput(parsed.path())
         let from = try parsed.integer("--from", range: 1...Int.max) ?? 1
         let to = try parsed.integer("--to", range: 1...Int.max) ?? Int.max
@@ -46,13 +46,15 @@ enum DumpCommand: Subcommand {
             }
         } catch {
             out.write(writer.bytes)
-            out.flush()
+            try out.flush()
             throw error
         }
         out.write(writer.bytes)
-        out.flush()
+        try out.flush()
         for warning in report.warnings where warning.kind != .unknownType { Diagnostics.warning(warning) }
-        for defect in report.defects { Diagnostics.print("\(LogInput.shown(defect.file)):\(defect.line): error: \(defect.kind): \(defect.detail)") }
-        return report.isClean ? ExitCode.success : ExitCode.dataError
+        if !report.isClean {
+            throw Failure(status: ExitCode.dataError,
+                          diagnostics: report.defects.map { "\(LogInput.shown($0.file)):\($0.line): error: \($0.kind): \($0.detail)" })
+        }
     }
 }

@@ -19,8 +19,8 @@ enum ExitsCommand: Subcommand {
         \(AnalyticsOutput.optionsHelp)
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--crash-paths"]), flags: AnalyticsOutput.flags) else { return ExitCode.success }
+    static func run(_ arguments: [String]) async throws {
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--crash-paths"]), flags: AnalyticsOutput.flags) else { return }
         let input = try LogInput(parsed.path())
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
@@ -28,13 +28,14 @@ enum ExitsCommand: Subcommand {
                                                               over: input.path, parsed)
         var sections: [AnalyticsOutput.Section] = []
         if query.crashPaths > 0 {
-            sections.append(.init(name: "crash_paths", columns: ["path", "sessions"],
-                                  rows: query.crashPathRows.map { [.list($0.screens), .number(Int64($0.sessions))] }))
+            sections.append(.init(name: "crash_paths", table: QueryTable(columns: [.list("path"), .count("sessions")],
+                                                                         rows: query.crashPathRows.map { [.list($0.screens), .number(Int64($0.sessions))] })))
         }
-        AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
-                              columns: ["screen", "exits", "clean", "unclean"],
-                              rows: query.rows.map { [.text($0.screen), .number(Int64($0.exits)), .number(Int64($0.clean)), .number(Int64($0.unclean))] },
+        try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
+                              table: QueryTable(columns: [.text("screen"), .count("exits"), .count("clean"), .count("unclean")],
+                                                rows: query.rows.map { [.text($0.screen), .number(Int64($0.exits)), .number(Int64($0.clean)),
+                                                                        .number(Int64($0.unclean))] }),
                               sections: sections)
-        return ExitCode.success
+        return
     }
 }

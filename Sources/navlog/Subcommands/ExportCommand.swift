@@ -50,9 +50,9 @@ enum ExportCommand: Subcommand {
                             with the same options as the query the SQL is compared with.
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    static func run(_ arguments: [String]) async throws {
         let options = AnalyticsOutput.options.union(["--table", "-o", "--output", "--file-mode", "--redact", "--salt"])
-        guard let parsed = try parse(arguments, options: options, flags: AnalyticsOutput.flags) else { return ExitCode.success }
+        guard let parsed = try parse(arguments, options: options, flags: AnalyticsOutput.flags) else { return }
         let argument = try parsed.path()
         let table: Export.Table = try parsed.choice("--table")
         let format = try parsed.choice("--format", default: Export.Format.ndjson)
@@ -92,6 +92,6 @@ enum ExportCommand: Subcommand {
             }
         }
         try output.commit()
-        return ExitCode.success
+        return
     }
 }

@@ -26,9 +26,9 @@ enum FunnelCommand: Subcommand {
         \(AnalyticsOutput.optionsHelpWithoutMode)
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--steps", "--mode", "--entry", "--window"]), flags: AnalyticsOutput.flags) else {
-            return ExitCode.success
+            return
         }
         let input = try LogInput(parsed.path())
         let path = input.shown
@@ -41,13 +41,14 @@ enum FunnelCommand: Subcommand {
         // --mode is the recovery mode elsewhere; here it names the funnel's mode, so the log is read tolerating a torn tail.
         let (query, report, filter) = try AnalyticsOutput.run(FunnelQuery(steps: steps, mode: mode, entry: entry, window: window),
                                                               over: input.path, parsed, recoveryModeOption: false)
-        func ratio(_ value: Int?) -> AnalyticsOutput.Cell { .number(value.map(Int64.init)) }
-        AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
-                              columns: ["step", "screen", "sessions", "drop_off", "conversion_from_previous_bp", "conversion_from_first_bp",
-                                        "median_ms", "p90_ms"],
-                              rows: query.rows.map { [.number(Int64($0.step)), .text($0.screen), .number(Int64($0.sessions)), .number(Int64($0.dropOff)),
-                                                      ratio($0.conversionFromPrevious), ratio($0.conversionFromFirst),
-                                                      .number($0.medianMilliseconds), .number($0.p90Milliseconds)] })
-        return ExitCode.success
+        func ratio(_ value: Int?) -> Cell { .number(value.map(Int64.init)) }
+        try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
+                              table: QueryTable(columns: [.ordinal("step"), .text("screen"), .count("sessions"), .count("drop_off", "drop-off"),
+                                                          .rate("conversion_from_previous_bp", "conversion"), .rate("conversion_from_first_bp", "from step 1"),
+                                                          .duration("median_ms", "median time"), .duration("p90_ms", "p90 time")],
+                                                rows: query.rows.map { [.number(Int64($0.step)), .text($0.screen), .number(Int64($0.sessions)),
+                                                                        .number(Int64($0.dropOff)), ratio($0.conversionFromPrevious), ratio($0.conversionFromFirst),
+                                                                        .number($0.medianMilliseconds), .number($0.p90Milliseconds)] }))
+        return
     }
 }

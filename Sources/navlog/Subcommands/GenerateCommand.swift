@@ -29,10 +29,10 @@ enum GenerateCommand: Subcommand {
                                 is refused). Without it, such a PATH is refused (exit 64).
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments, options: ["--events", "--seed", "--crash-rate", "--segment-size", "-o", "--output"],
                                      flags: ["--force"])
-        else { return ExitCode.success }
+        else { return }
         guard parsed.positional.isEmpty else { throw UsageError("unexpected argument '\(parsed.positional[0])'") }
         guard let events = try parsed.integer("--events", range: 1...1_000_000_000) else { throw UsageError("missing --events N") }
         guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError("missing -o PATH") }
@@ -54,6 +54,6 @@ enum GenerateCommand: Subcommand {
             }
         }
         Diagnostics.print("navlog: wrote \(counted(summary.events, "event")) (\(counted(summary.bytes, "byte"))) in \(counted(summary.segments, "file")) to \(output)")
-        return ExitCode.success
+        return
     }
 }

@@ -10,18 +10,18 @@ enum HelpCommand: Subcommand {
         Shows the list of subcommands, or the full help of one subcommand.
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: []) else { return ExitCode.success }
+    static func run(_ arguments: [String]) async throws {
+        guard let parsed = try parse(arguments, options: []) else { return }
         var out = StandardOutput()
-        defer { out.flush() }
-        guard let name = parsed.positional.first else {
+        if let name = parsed.positional.first {
+            guard let command = Navlog.subcommands.first(where: { $0.name == name }) else {
+                throw UsageError("unknown subcommand '\(name)'")
+            }
+            out.paragraph(command.help)
+        } else {
             out.paragraph(Navlog.usage())
-            return ExitCode.success
         }
-        guard let command = Navlog.subcommands.first(where: { $0.name == name }) else {
-            throw UsageError("unknown subcommand '\(name)'")
-        }
-        out.paragraph(command.help)
-        return ExitCode.success
+        try out.flush()
+        return
     }
 }

@@ -23,9 +23,9 @@ enum PathsCommand: Subcommand {
         \(AnalyticsOutput.optionsHelp)
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--length", "--from", "--to", "--top"]), flags: AnalyticsOutput.flags) else {
-            return ExitCode.success
+            return
         }
         let input = try LogInput(parsed.path())
         let path = input.shown
@@ -35,10 +35,10 @@ enum PathsCommand: Subcommand {
         let (query, report, filter) = try AnalyticsOutput.run(PathsQuery(length: length, from: parsed.value("--from"), to: parsed.value("--to")),
                                                               over: input.path, parsed)
         let rows = top == 0 ? query.rows : Array(query.rows.prefix(top))
-        AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
-                              columns: ["path", "occurrences", "sessions"],
-                              rows: rows.map { [.list($0.screens), .number(Int64($0.occurrences)), .number(Int64($0.sessions))] },
+        try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
+                              table: QueryTable(columns: [.list("path"), .count("occurrences"), .count("sessions")],
+                                                rows: rows.map { [.list($0.screens), .number(Int64($0.occurrences)), .number(Int64($0.sessions))] }),
                               extra: [("length", length)])
-        return ExitCode.success
+        return
     }
 }

@@ -23,8 +23,8 @@ enum RepairCommand: Subcommand {
         has the log open.
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: []) else { return ExitCode.success }
+    static func run(_ arguments: [String]) async throws {
+        guard let parsed = try parse(arguments, options: []) else { return }
         let path = try parsed.path()
         let done = try EventLog.repair(path)
         var out = StandardOutput()
@@ -35,7 +35,7 @@ enum RepairCommand: Subcommand {
                      + (done.keptBytes < done.removedBytes ? "the first \(done.keptBytes) of them" : "them") + " in \(savedTo)")
         }
         if done.isClean { out.line("\(path): nothing to repair: the log ends with a complete line") }
-        out.flush()
-        return ExitCode.success
+        try out.flush()
+        return
     }
 }

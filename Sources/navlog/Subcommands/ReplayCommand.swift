@@ -1,3 +1,4 @@
+import NavigationAnalytics
 import NavigationHistory
 
 /// `navlog replay PATH (--session ID | --from SEQ --to SEQ) [--format text|json]`
@@ -31,9 +32,9 @@ enum ReplayCommand: Subcommand {
         with --strict, 66 when PATH or the session does not exist, 74 on an I/O error.
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--session", "--from", "--to", "--format"]),
-                                     flags: TimelineOutput.flags.union(["--strict"])) else { return ExitCode.success }
+                                     flags: TimelineOutput.flags.union(["--strict"])) else { return }
         let input = try LogInput(parsed.path())
         let path = input.shown
         let format: OutputFormat = try parsed.choice("--format", default: .text)
@@ -54,73 +55,121 @@ enum ReplayCommand: Subcommand {
             ranges = [(from!, to ?? timeline.lastSeq ?? from!)]
         }
         let first = ranges.first!.first, last = ranges.last!.last
-        var out = StandardOutput()
-        var w = JSONWriter(capacity: 1 << 16)
-        if format == .json {
-            w.raw("{")
-            w.key("format", first: true); w.integer(1)
-            w.key("session"); if let session { w.string(session) } else { w.raw("null") }
-            w.key("from"); w.integer(first)
-            w.key("to"); w.integer(last)
-            if session != nil {
-                w.key("runs")
-                w.array(Array(ranges.enumerated())) { w, run in
-                    w.raw("{"); w.key("run", first: true); w.integer(run.offset + 1)
-                    w.key("from"); w.integer(run.element.first); w.key("to"); w.integer(run.element.last); w.raw("}")
+        let strict = parsed.has("--strict")
+        // Each step of every run, in order, to `body`.
+        func replay(_ body: (Step) throws -> Void) throws {
+            for (k, range) in ranges.enumerated() where range.first <= range.last {
+                try timeline.replay(from: range.first, through: range.last) { step in
+                    if let session, step.event.session != session { return }
+                    if let anomaly = step.anomaly, strict {
+                        throw NavigationHistoryError(code: .corruptLog, message: "--strict: \(anomaly)", path: path)
+                    }
+                    try body(Step(step, run: session == nil ? nil : k + 1))
                 }
             }
-            w.key("steps"); w.raw("[")
-        } else {
+        }
+        var out = StandardOutput()
+        switch format {
+        case .json:
+            let runs = session == nil ? nil : ranges.enumerated().map { Output.Run(run: $0.offset + 1, from: $0.element.first, to: $0.element.last) }
+            try JSONOutput.write(Output(session: session, from: first, to: last, runs: runs, steps: Output.Steps(replay)), to: &out)
+        case .text:
             let runs = ranges.count > 1 ? ", \(ranges.count) runs of the id" : ""
             out.line("\(path): replay of \(session.map { "session \($0), " } ?? "")seq \(first)...\(last)\(runs)")
-        }
-        var steps = 0
-        for (k, range) in ranges.enumerated() where range.first <= range.last {
-            if ranges.count > 1, format == .text { out.line("run \(k + 1) of \(ranges.count): seq \(range.first)...\(range.last)") }
-            try timeline.replay(from: range.first, through: range.last) { step in
-                let event = step.event
-                if let session, event.session != session { return }
-                if let anomaly = step.anomaly, parsed.has("--strict") {
-                    throw NavigationHistoryError(code: .corruptLog, message: "--strict: \(anomaly)", path: path)
+            var steps = 0, run = 0
+            try replay { step in
+                if ranges.count > 1, let k = step.run, k != run {
+                    run = k
+                    out.line("run \(k) of \(ranges.count): seq \(ranges[k - 1].first)...\(ranges[k - 1].last)")
                 }
-                let scene = event.action.scene ?? step.after.active
-                let visible = scene.flatMap { step.after.scenes[$0]?.visibleScreen }
-                switch format {
-                case .text:
-                    var line = "\(event.seq)  \(event.timestamp)  \(TimelineOutput.summary(event))"
-                    if let scene, let visible { line += "  →  \(scene): \(visible.route.text)" }
-                    if let anomaly = step.anomaly { line += "  [anomaly: \(anomaly.kind.rawValue)]" }
-                    out.line(line)
-                    for change in step.changes { out.line("      \(change)") }
-                case .json:
-                    if steps > 0 { w.raw(",") }
-                    w.raw("{")
-                    w.key("seq", first: true); w.integer(event.seq)
-                    w.key("ts"); w.timestamp(event.timestamp)
-                    w.key("session"); w.string(event.session)
-                    if session != nil { w.key("run"); w.integer(k + 1) }
-                    w.key("type"); w.string(event.type)
-                    w.key("event"); w.string(TimelineOutput.summary(event))
-                    w.key("scene"); if let scene { w.string(scene) } else { w.raw("null") }
-                    w.key("visible"); w.optionalRoute(visible?.route)
-                    w.key("changes"); w.array(step.changes) { $0.change($1) }
-                    w.key("anomaly"); if let anomaly = step.anomaly { w.string(anomaly.description) } else { w.raw("null") }
-                    w.raw("}")
-                    if w.bytes.count >= 1 << 16 {
-                        out.write(w.bytes)
-                        w.bytes.removeAll(keepingCapacity: true)
-                    }
-                }
+                var line = "\(step.seq)  \(step.timestamp)  \(step.event)"
+                if let scene = step.scene, let visible = step.visibleRoute { line += "  →  \(scene): \(visible.text)" }
+                if let anomaly = step.anomalyKind { line += "  [anomaly: \(anomaly)]" }
+                out.line(line)
+                for change in step.stateChanges { out.line("      \(change)") }
                 steps += 1
             }
+            out.line(counted(steps, "event"))
         }
-        if format == .json {
-            w.raw("]}\n")
-            out.write(w.bytes)
-        } else {
-            out.line("\(steps) event\(steps == 1 ? "" : "s")")
+        try out.flush()
+    }
+
+    /// The JSON output: the steps written as they are replayed, so a long replay takes bounded memory.
+    struct Output: Encodable {
+        /// One run of the session's id.
+        struct Run: Encodable {
+            var run: Int
+            var from: Int
+            var to: Int
         }
-        out.flush()
-        return ExitCode.success
+
+        /// The steps, encoded as the replay hands them over.
+        struct Steps: Encodable {
+            let replay: ((Step) throws -> Void) throws -> Void
+
+            init(_ replay: @escaping ((Step) throws -> Void) throws -> Void) { self.replay = replay }
+
+            func encode(to encoder: any Encoder) throws {
+                var steps = encoder.unkeyedContainer()
+                try replay { try steps.encode($0) }
+            }
+        }
+
+        let format = 1
+        var session: String?
+        var from: Int
+        var to: Int
+        /// With `--session` only.
+        var runs: [Run]?
+        var steps: Steps
+
+        func encode(to encoder: any Encoder) throws {
+            var members = encoder.container(keyedBy: AnyKey.self)
+            try members.encode(format, forKey: AnyKey("format"))
+            try members.encode(session, forKey: AnyKey("session"))
+            try members.encode(from, forKey: AnyKey("from"))
+            try members.encode(to, forKey: AnyKey("to"))
+            if let runs { try members.encode(runs, forKey: AnyKey("runs")) }
+            try members.encode(steps, forKey: AnyKey("steps"))
+        }
+    }
+
+    /// One event replayed: what it did, what its scene shows after it, and what changed.
+    struct Step: Encodable {
+        var seq: Int
+        var timestamp: Timestamp
+        var session: String
+        /// The run of the session's id, with `--session` only.
+        var run: Int?
+        var type: String
+        var event: String
+        var scene: String?
+        var visibleRoute: Route?
+        var stateChanges: [StateDiff.Change]
+        var anomalyKind: String?
+        var anomaly: String?
+
+        init(_ step: ReplayStep, run: Int?) {
+            let event = step.event
+            (seq, timestamp, session, self.run, type, self.event) = (event.seq, event.timestamp, event.session, run, event.type, event.summary)
+            scene = event.action.scene ?? step.after.active
+            visibleRoute = scene.flatMap { step.after.scenes[$0]?.visibleScreen.route }
+            stateChanges = step.changes
+            (anomalyKind, anomaly) = (step.anomaly?.kind.rawValue, step.anomaly?.description)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var members = encoder.container(keyedBy: AnyKey.self)
+            try members.encode(seq, forKey: AnyKey("seq"))
+            try members.encode(JSONFragment { [timestamp] in $0.timestamp(timestamp) }, forKey: AnyKey("ts"))
+            try members.encode(session, forKey: AnyKey("session"))
+            if let run { try members.encode(run, forKey: AnyKey("run")) }
+            try members.encode(type, forKey: AnyKey("type"))
+            try members.encode(event, forKey: AnyKey("event"))
+            try members.encode(scene, forKey: AnyKey("scene"))
+            try members.encode(JSONFragment { [visibleRoute] in $0.optionalRoute(visibleRoute) }, forKey: AnyKey("visible"))
+            try members.encode(stateChanges.map { change in JSONFragment { $0.change(change) } }, forKey: AnyKey("changes"))
+            try members.encode(anomaly, forKey: AnyKey("anomaly"))
+        }
     }
 }

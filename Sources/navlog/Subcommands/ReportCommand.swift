@@ -40,13 +40,13 @@ enum ReportCommand: Subcommand {
           Filters and --alias, --idle as for the analytics subcommands.
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    static func run(_ arguments: [String]) async throws {
         var options = AnalyticsOutput.options.union(["-o", "--output", "--file-mode", "--recent", "--funnel", "--steps", "--top", "--crash-paths"])
         options.remove("--format")
-        guard let parsed = try parse(arguments, options: options) else { return ExitCode.success }
+        guard let parsed = try parse(arguments, options: options) else { return }
         let argument = try parsed.path()
         guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError("give the HTML file to write with -o FILE") }
-        var settings = ReportData.Options()
+        var settings = ReportQuery.Options()
         settings.recent = try parsed.integer("--recent", range: 0...1000) ?? 10
         settings.sessions = Set(parsed.all("--session"))
         settings.funnels = parsed.all("--funnel").map { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
@@ -68,22 +68,24 @@ enum ReportCommand: Subcommand {
         // The log is resolved once the output is open: a pipe is read through a copy, at length.
         let input = try LogInput(argument)
         let path = input.shown
-        var data = ReportData(options: settings)
-        try data.gather(input.path, mode: recovery, filter: filter, cleaning: cleaning, idle: idle)
+        let progress = SharedProgress(input.path)
+        let data = try ReportQuery(options: settings).run(over: input.path, mode: recovery, filter: filter, cleaning: cleaning, idle: idle,
+                                                          progress: progress.enabled ? progress.add : nil)
+        progress.finish()
         let (json, leftOut) = data.json(path: path, filter: filter)
         let page = ReportPage.html(title: path, data: json)
         try file.write(page)
         try file.commit()
         for note in leftOut.notes(settings, path: path, output: output) { Diagnostics.print("\(output): note: \(note)") }
         AnalyticsOutput.warnOfClock(data.clockWentBack, path: path)
-        let summary = "\(output): \(page.count / 1024) KiB; \(counted(data.report.events, "event")), \(counted(data.sessions.count, "session"))"
+        let summary = "\(output): \(TextFormat.count(page.count / 1024)) KiB; \(counted(data.report.events, "event")), \(counted(data.sessions.count, "session"))"
         if OutputFile.descriptor(named: file.path) == STDOUT_FILENO {   // the summary does not go into the page
             Diagnostics.print(summary)
         } else {
             var out = StandardOutput()
             out.line(summary)
-            out.flush()
+            try out.flush()
         }
-        return ExitCode.success
+        return
     }
 }

@@ -33,9 +33,9 @@ enum RestoreCommand: Subcommand {
         not exist, 74 on an I/O error.
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments, options: ["--known-ids", "--policy", "--now", "--format", "--crash-loop", "--crash-window", "--max-age"])
-        else { return ExitCode.success }
+        else { return }
         let input = try LogInput(parsed.path())
         let path = input.shown
         guard FileManager.default.fileExists(atPath: input.path) else {
@@ -70,20 +70,10 @@ enum RestoreCommand: Subcommand {
                 for line in TimelineOutput.text(result.state, scene: nil) { out.line(line) }
             }
         case .json:
-            var w = JSONWriter()
-            w.raw("{")
-            w.key("format", first: true); w.integer(1)
-            w.key("from"); w.integer(result.from)
-            w.key("session"); if let session = result.session { w.string(session) } else { w.raw("null") }
-            w.key("sessionEnding"); if let ending = result.sessionEnding { w.string(ending.rawValue) } else { w.raw("null") }
-            w.key("guard"); if let reason = result.guardFired { w.string(reason.description) } else { w.raw("null") }
-            w.key("dropped"); w.routes(result.dropped)
-            w.key("state"); w.state(result.state)
-            w.raw("}\n")
-            out.write(w.bytes)
+            try JSONOutput.write(Output(result), to: &out)
         }
-        out.flush()
-        return ExitCode.success
+        try out.flush()
+        return
     }
 
     /// The most bytes of ids read: a list that never ends (a device, an endless pipe) is refused.
@@ -125,5 +115,22 @@ enum RestoreCommand: Subcommand {
             throw NavigationHistoryError(code: .invalidEvent, message: "the known ids are not UTF-8 text", path: shown)
         }
         return Set(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+    }
+
+    /// The JSON output: what would be restored, and why nothing would be when a guard fired.
+    struct Output: Encodable {
+        let format = 1
+        var from: Int
+        var session: String?
+        var sessionEnding: String?
+        var `guard`: String?
+        var dropped: JSONFragment
+        var state: JSONFragment
+
+        init(_ result: Restorer.Result) {
+            (from, session, sessionEnding, `guard`) = (result.from, result.session, result.sessionEnding?.rawValue, result.guardFired?.description)
+            dropped = JSONFragment { $0.routes(result.dropped) }
+            state = JSONFragment { $0.state(result.state) }
+        }
     }
 }

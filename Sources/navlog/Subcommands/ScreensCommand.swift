@@ -19,16 +19,17 @@ enum ScreensCommand: Subcommand {
         \(AnalyticsOutput.optionsHelp)
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options, flags: AnalyticsOutput.flags) else { return ExitCode.success }
+    static func run(_ arguments: [String]) async throws {
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options, flags: AnalyticsOutput.flags) else { return }
         let input = try LogInput(parsed.path())
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
         let (query, report, filter) = try AnalyticsOutput.run(ScreensQuery(), over: input.path, parsed)
-        AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
-                              columns: ["screen", "views", "sessions", "dwell_median_ms", "dwell_p90_ms", "dwell_total_ms"],
-                              rows: query.rows.map { [.text($0.screen), .number(Int64($0.views)), .number(Int64($0.sessions)),
-                                                      .number($0.dwellMedian), .number($0.dwellP90), .number($0.dwellTotal)] })
-        return ExitCode.success
+        try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
+                              table: QueryTable(columns: [.text("screen"), .count("views"), .count("sessions"), .duration("dwell_median_ms", "dwell median"),
+                                                          .duration("dwell_p90_ms", "dwell p90"), .duration("dwell_total_ms", "dwell total")],
+                                                rows: query.rows.map { [.text($0.screen), .number(Int64($0.views)), .number(Int64($0.sessions)),
+                                                                        .number($0.dwellMedian), .number($0.dwellP90), .number($0.dwellTotal)] }))
+        return
     }
 }

@@ -22,9 +22,9 @@ enum SessionsCommand: Subcommand {
         does not exist, 74 on an I/O error.
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--format"]), flags: TimelineOutput.flags) else {
-            return ExitCode.success
+            return
         }
         let input = try LogInput(parsed.path())
         let path = input.shown
@@ -46,18 +46,19 @@ enum SessionsCommand: Subcommand {
                       pad("events", 7, right: true), pad("scenes", 6, right: true), "seq"].joined(separator: "  "))
             for s in sessions {
                 out.line([pad(Terminal.escaped(s.id), idWidth), pad(Terminal.escaped(s.app ?? "-"), 8), pad(s.start.description, 24), pad(s.end.description, 24),
-                          pad(s.ending.rawValue, 7), pad(String(s.events), 7, right: true), pad(String(s.scenes), 6, right: true),
+                          pad(s.ending.rawValue, 7), pad(TextFormat.count(s.events), 7, right: true), pad(TextFormat.count(s.scenes), 6, right: true),
                           "\(s.firstSeq)...\(s.lastSeq)"].joined(separator: "  "))
             }
         case .json:
-            var w = JSONWriter(capacity: 1 << 16)
-            w.raw("{")
-            w.key("format", first: true); w.integer(1)
-            w.key("sessions"); w.array(sessions) { $0.session($1) }
-            w.raw("}\n")
-            out.write(w.bytes)
+            try JSONOutput.write(Output(sessions: sessions.map { session in JSONFragment { $0.session(session) } }), to: &out)
         }
-        out.flush()
-        return ExitCode.success
+        try out.flush()
+        return
+    }
+
+    /// The JSON output: each session as the snapshot index keeps it.
+    struct Output: Encodable {
+        let format = 1
+        var sessions: [JSONFragment]
     }
 }

@@ -28,9 +28,9 @@ enum StateCommand: Subcommand {
         with --strict, 66 when PATH or SEQ does not exist, 74 on an I/O error.
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
+    static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--at", "--at-time", "--scene", "--format"]),
-                                     flags: TimelineOutput.flags.union(["--strict"])) else { return ExitCode.success }
+                                     flags: TimelineOutput.flags.union(["--strict"])) else { return }
         let input = try LogInput(parsed.path())
         let path = input.shown
         let format: OutputFormat = try parsed.choice("--format", default: .text)
@@ -52,9 +52,9 @@ enum StateCommand: Subcommand {
             out.line("\(path): state after \(moment)")
             for line in TimelineOutput.text(timeline.state, scene: scene) { out.line(line) }
         case .json:
-            out.write(TimelineOutput.json(timeline.state, seq: timeline.seq, event: timeline.event, scene: scene))
+            try JSONOutput.write(TimelineOutput.StateOutput(timeline.state, seq: timeline.seq, event: timeline.event, scene: scene), to: &out)
         }
-        out.flush()
-        return ExitCode.success
+        try out.flush()
+        return
     }
 }

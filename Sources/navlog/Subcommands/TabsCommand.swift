@@ -17,18 +17,18 @@ enum TabsCommand: Subcommand {
         \(AnalyticsOutput.optionsHelp)
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options, flags: AnalyticsOutput.flags) else { return ExitCode.success }
+    static func run(_ arguments: [String]) async throws {
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options, flags: AnalyticsOutput.flags) else { return }
         let input = try LogInput(parsed.path())
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
         let (query, report, filter) = try AnalyticsOutput.run(TabsQuery(), over: input.path, parsed)
-        AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
-                              columns: ["tab", "views", "dwell_ms", "share_bp"],
-                              rows: query.rows.map { [.text($0.tab), .number(Int64($0.views)), .number($0.dwellMilliseconds),
-                                                      .number(Int64($0.shareBasisPoints))] },
-                              sections: [.init(name: "switches", columns: ["from", "to", "count"],
-                                               rows: query.switchRows.map { [.text($0.from), .text($0.to), .number(Int64($0.count))] })])
-        return ExitCode.success
+        try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
+                              table: QueryTable(columns: [.text("tab"), .count("views"), .duration("dwell_ms", "dwell"), .rate("share_bp", "share")],
+                                                rows: query.rows.map { [.text($0.tab), .number(Int64($0.views)), .number($0.dwellMilliseconds),
+                                                                        .number(Int64($0.shareBasisPoints))] }),
+                              sections: [.init(name: "switches", table: QueryTable(columns: [.text("from"), .text("to"), .count("count")],
+                                                                                   rows: query.switchRows.map { [.text($0.from), .text($0.to), .number(Int64($0.count))] }))])
+        return
     }
 }

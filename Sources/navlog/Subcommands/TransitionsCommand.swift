@@ -24,8 +24,8 @@ enum TransitionsCommand: Subcommand {
         \(AnalyticsOutput.optionsHelp)
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--steps", "--top"]), flags: AnalyticsOutput.flags) else { return ExitCode.success }
+    static func run(_ arguments: [String]) async throws {
+        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--steps", "--top"]), flags: AnalyticsOutput.flags) else { return }
         let input = try LogInput(parsed.path())
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
@@ -33,14 +33,14 @@ enum TransitionsCommand: Subcommand {
         if let steps = try parsed.integer("--steps", range: 2...1000) {
             let (flow, report, filter) = try AnalyticsOutput.run(FlowQuery(steps: steps, top: try parsed.integer("--top", range: 1...1000) ?? 5),
                                                                  over: input.path, parsed)
-            AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, columns: ["step", "from", "to", "count"],
-                                  rows: flow.rows.map { [.number(Int64($0.step)), .text($0.from), .text($0.to), .number(Int64($0.count))] },
+            try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, table: QueryTable(columns: [.ordinal("step"), .text("from"), .text("to"), .count("count")],
+                                                    rows: flow.rows.map { [.number(Int64($0.step)), .text($0.from), .text($0.to), .number(Int64($0.count))] }),
                                   extra: [("steps", flow.steps)])
-            return ExitCode.success
+            return
         }
         let (query, report, filter) = try AnalyticsOutput.run(TransitionsQuery(), over: input.path, parsed)
-        AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, columns: ["from", "to", "count"],
-                              rows: query.rows.map { [.text($0.from), .text($0.to), .number(Int64($0.count))] })
-        return ExitCode.success
+        try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, table: QueryTable(columns: [.text("from"), .text("to"), .count("count")],
+                                                rows: query.rows.map { [.text($0.from), .text($0.to), .number(Int64($0.count))] }))
+        return
     }
 }

@@ -30,8 +30,8 @@ enum VerifyCommand: Subcommand {
         74 on an I/O error.
         """
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        guard let parsed = try parse(arguments, options: ["--mode", "--format", "--threads"]) else { return ExitCode.success }
+    static func run(_ arguments: [String]) async throws {
+        guard let parsed = try parse(arguments, options: ["--mode", "--format", "--threads"]) else { return }
         let input = try LogInput(parsed.path())
         let path = input.shown
         let mode: RecoveryMode = try parsed.choice("--mode", default: .tolerateTornTail)
@@ -54,29 +54,39 @@ enum VerifyCommand: Subcommand {
             let verdict = report.isClean ? "ok" : counted(report.defectCount, "defect")
             out.line("\(path): \(verdict): \(counted(report.events, "event")), \(range), \(counted(report.sessions, "session")), \(counted(report.segments, "segment")) (mode \(mode.rawValue))")
         case .json:
-            var w = JSONWriter()
-            w.raw("{")
-            w.key("format", first: true); w.integer(1)
-            w.key("path"); w.string(path)
-            w.key("mode"); w.string(mode.rawValue)
-            w.key("clean"); w.bool(report.isClean)
-            w.key("events"); w.integer(report.events)
-            w.key("firstSeq"); if let seq = report.firstSeq { w.integer(seq) } else { w.raw("null") }
-            w.key("lastSeq"); if let seq = report.lastSeq { w.integer(seq) } else { w.raw("null") }
-            w.key("sessions"); w.integer(report.sessions)
-            w.key("segments"); w.integer(report.segments)
-            w.key("bytes"); w.integer(report.bytes)
-            w.key("defectCount"); w.integer(report.defectCount)
-            w.key("defects"); w.defects(report.defects)
-            w.key("warningCount"); w.integer(report.warningCount)
-            w.key("warnings"); w.defects(report.warnings)
-            w.key("anomalies"); w.integer(report.anomalies)
-            w.key("tornTail"); if let torn = report.tornTail { w.defect(torn) } else { w.raw("null") }
-            w.key("stoppedAt"); if let stop = report.stoppedAt { w.defect(stop) } else { w.raw("null") }
-            w.raw("}\n")
-            out.write(w.bytes)
+            try JSONOutput.write(Output(path: path, mode: mode, report: report), to: &out)
         }
-        out.flush()
-        return report.isClean ? ExitCode.success : ExitCode.problemsFound
+        try out.flush()
+        // The defects are the output: the status says only that there were some.
+        if !report.isClean { throw Failure(status: ExitCode.problemsFound) }
+    }
+
+    /// The JSON output: the reader's report, members in this order.
+    struct Output: Encodable {
+        let format = 1
+        var path: String
+        var mode: String
+        var clean: Bool
+        var events: Int
+        var firstSeq: Int?
+        var lastSeq: Int?
+        var sessions: Int
+        var segments: Int
+        var bytes: Int
+        var defectCount: Int
+        var defects: [DefectOutput]
+        var warningCount: Int
+        var warnings: [DefectOutput]
+        var anomalies: Int
+        var tornTail: DefectOutput?
+        var stoppedAt: DefectOutput?
+
+        init(path: String, mode: RecoveryMode, report: ReadReport) {
+            (self.path, self.mode, clean, events) = (path, mode.rawValue, report.isClean, report.events)
+            (firstSeq, lastSeq, sessions, segments, bytes) = (report.firstSeq, report.lastSeq, report.sessions, report.segments, report.bytes)
+            (defectCount, defects, warningCount) = (report.defectCount, report.defects.map(DefectOutput.init), report.warningCount)
+            (warnings, anomalies) = (report.warnings.map(DefectOutput.init), report.anomalies)
+            (tornTail, stoppedAt) = (report.tornTail.map(DefectOutput.init), report.stoppedAt.map(DefectOutput.init))
+        }
     }
 }

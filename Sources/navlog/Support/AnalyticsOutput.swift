@@ -147,119 +147,53 @@ enum AnalyticsOutput {
         AnalyticsFilter(since: try parsed.time("--since"), until: try parsed.time("--until"), apps: Set(parsed.all("--app")),
                                sessions: Set(parsed.all("--session")), scenes: Set(parsed.all("--scene")))
     }
+}
 
-    /// A cell of a result table.
-    enum Cell {
-        case text(String), number(Int64?), list([String])
-
-        var plain: String {
-            switch self {
-            case .text(let text): text
-            case .number(let n): n.map(String.init) ?? "-"
-            case .list(let items): items.joined(separator: " > ")
-            }
-        }
-    }
-
-    /// A further table of a result (the crash paths of `exits`, the switches of `tabs`).
+extension AnalyticsOutput {
+    /// A further table of a result (the crash paths of `exits`, the switches of `tabs`): named
+    /// as a JSON member and CSV comment (`crash_paths`), titled in text (`crash paths`).
     struct Section {
         var name: String
-        var columns: [String]
-        var rows: [[Cell]]
+        var table: QueryTable
     }
 
     /// Prints the result of a query: its table, then any further sections (in JSON, arrays named
     /// after them; in text and CSV, tables after a blank line and the section's name).
     static func print(query: String, path: String, report: ReadReport, filter: AnalyticsFilter, format style: Style,
-                      columns: [String], rows: [[Cell]], extra: [(String, Int)] = [], sections: [Section] = []) {
-        print(query: query, path: path, report: ViewsRead(report: report), filter: filter, format: style, columns: columns, rows: rows,
-              extra: extra, sections: sections)
+                      table: QueryTable, extra: [(String, Int)] = [], sections: [Section] = []) throws {
+        try print(query: query, path: path, report: ViewsRead(report: report), filter: filter, format: style, table: table,
+                  extra: extra, sections: sections)
     }
 
-    /// ``print(query:path:report:filter:format:columns:rows:extra:sections:)`` of views: with, in
-    /// JSON, how many ended before they began (`clock_went_back`), and a warning on standard error
-    /// when any did.
+    /// ``print(query:path:report:filter:format:table:extra:sections:)`` of views: with, in JSON,
+    /// how many ended before they began (`clock_went_back`), and a warning on standard error when
+    /// any did.
     static func print(query: String, path: String, report read: ViewsRead, filter: AnalyticsFilter, format style: Style,
-                      columns: [String], rows: [[Cell]], extra: [(String, Int)] = [], sections: [Section] = []) {
+                      table: QueryTable, extra: [(String, Int)] = [], sections: [Section] = []) throws {
         let report = read.report
         var out = StandardOutput()
         switch style.format {
         case .text:
             let range = report.firstSeq.map { "seq \($0)...\(report.lastSeq!)" } ?? "no events"
             out.line("\(path): \(query), \(counted(report.events, "event")) (\(range)), \(filter.summary)")
-            table(columns, rows, into: &out)
+            table.text(into: &out)
             for section in sections {
                 out.line("")
-                out.line(section.name)
-                table(section.columns, section.rows, into: &out)
+                out.line(section.name.replacingOccurrences(of: "_", with: " "))
+                section.table.text(into: &out)
             }
         case .json:
-            var w = JSONWriter(capacity: 1 << 16)
-            w.raw("{")
-            w.key("format", first: true); w.integer(1)
-            w.key("query"); w.string(query)
-            for (name, value) in extra { w.key(named: name); w.integer(value) }
-            if let clockWentBack = read.clockWentBack { w.key("clock_went_back"); w.integer(clockWentBack) }
-            w.key("rows"); array(columns, rows, into: &w)
-            for section in sections { w.key(named: section.name); array(section.columns, section.rows, into: &w) }
-            w.raw("}\n")
-            out.write(w.bytes)
+            try JSONOutput.write(QueryOutput(query: query, extra: extra, clockWentBack: read.clockWentBack, table: table,
+                                             sections: sections.map { ($0.name, $0.table) }), to: &out)
         case .csv:
-            csvTable(columns, rows, exact: style.exactCSV, into: &out)
+            table.csv(exact: style.exactCSV, into: &out)
             for section in sections {
                 out.line("")
                 out.line("# " + section.name)
-                csvTable(section.columns, section.rows, exact: style.exactCSV, into: &out)
+                section.table.csv(exact: style.exactCSV, into: &out)
             }
         }
-        out.flush()
+        try out.flush()
         warnOfClock(read.clockWentBack ?? 0, path: path)
-    }
-
-    private static func table(_ columns: [String], _ rows: [[Cell]], into out: inout StandardOutput) {
-        let cells = rows.map { $0.map { Terminal.escaped($0.plain) } }   // escaped first, so that the columns line up
-        let widths = columns.indices.map { k in max(columns[k].count, cells.map { $0[k].count }.max() ?? 0) }
-        func row(_ values: [String]) -> String {
-            values.enumerated().map { k, value in
-                let fill = String(repeating: " ", count: widths[k] - value.count)
-                return k == 0 ? value + fill : fill + value
-            }.joined(separator: "  ")
-        }
-        out.line(row(columns))
-        for values in cells { out.line(row(values)) }
-    }
-
-    private static func array(_ columns: [String], _ rows: [[Cell]], into w: inout JSONWriter) {
-        w.array(rows) { w, values in
-            w.raw("{")
-            for (k, cell) in values.enumerated() {
-                w.key(named: columns[k], first: k == 0)
-                switch cell {
-                case .text(let text): w.string(text)
-                case .number(let n): if let n { w.integer(Int(n)) } else { w.raw("null") }
-                case .list(let items): w.value(.array(items.map { .string($0) }))
-                }
-            }
-            w.raw("}")
-        }
-    }
-
-    /// A CSV table: guarded and escaped (see ``csvHelp``), or with `exact` cells as they are.
-    private static func csvTable(_ columns: [String], _ rows: [[Cell]], exact: Bool, into out: inout StandardOutput) {
-        out.line(columns.joined(separator: ","))
-        for values in rows {
-            let line = values.map { cell -> String in
-                switch cell {
-                case .text(let text): return Export.csv(text, guarded: !exact)
-                case .number(let n): return n.map(String.init) ?? ""
-                case .list(let items): return Export.csv(items.joined(separator: " > "), guarded: !exact)
-                }
-            }.joined(separator: ",")
-            if exact {
-                out.exact(Array((line + "\n").utf8))
-            } else {
-                out.line(line)
-            }
-        }
     }
 }

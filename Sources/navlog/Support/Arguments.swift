@@ -117,6 +117,15 @@ struct Arguments {
     }
 }
 
+extension Arguments {
+    /// The place of the first command-line argument that is not valid UTF-8, if any. Swift hands
+    /// such an argument over with U+FFFD in place of its bad bytes: as a path it would name
+    /// another file, so navlog refuses it rather than report that file missing.
+    static func firstNotUTF8() -> Int? {
+        (1..<Int(CommandLine.argc)).first { k in CommandLine.unsafeArgv[k].map { String(validatingCString: $0) == nil } ?? false }
+    }
+}
+
 /// Output formats of data-printing subcommands.
 enum OutputFormat: String, CaseIterable {
     case text, json

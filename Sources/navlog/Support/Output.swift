@@ -62,6 +62,8 @@ enum Terminal {
 /// terminal; exact CSV as it is.
 struct StandardOutput {
     private var buffer: [UInt8] = []
+    /// The first failure to write, which every later ``flush()`` throws.
+    private var failure: NavigationHistoryError?
     /// Whether standard output is a terminal.
     let isTerminal = isatty(STDOUT_FILENO) == 1
 
@@ -71,7 +73,7 @@ struct StandardOutput {
     /// JSON values).
     mutating func write(_ bytes: [UInt8]) {
         buffer.append(contentsOf: isTerminal ? Terminal.escapedJSON(bytes) : bytes)
-        if buffer.count >= 1 << 16 { flush() }
+        flushIfFull()
     }
 
     /// Writes `bytes` exactly as they are: only output the user asked to have exact
@@ -84,7 +86,7 @@ struct StandardOutput {
         } else {
             buffer.append(contentsOf: bytes)
         }
-        if buffer.count >= 1 << 16 { flush() }
+        flushIfFull()
     }
 
     /// Whether standard output is a terminal.
@@ -94,7 +96,7 @@ struct StandardOutput {
     mutating func line(_ text: String) {
         buffer.append(contentsOf: Terminal.escaped(text).utf8)
         buffer.append(0x0A)
-        if buffer.count >= 1 << 16 { flush() }
+        flushIfFull()
     }
 
     /// Writes a text of several lines that navlog itself wrote, such as a help text: each line
@@ -103,16 +105,26 @@ struct StandardOutput {
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) { self.line(String(line)) }
     }
 
-    mutating func flush() {
-        buffer.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = Foundation.write(1, bytes.baseAddress! + offset, bytes.count - offset)
-                if n <= 0 { if errno == EINTR { continue }; exit(ExitCode.ioError) }
-                offset += n
+    /// Writes what is buffered.
+    ///
+    /// - Throws: An `io` error (exit 74) when standard output cannot be written, now or at an
+    ///   earlier write that flushed on its own: the first failure is kept and nothing more is
+    ///   written, so the last `flush()` of a command reports it.
+    mutating func flush() throws {
+        if failure == nil {
+            do {
+                try FileSystem.write(buffer, to: STDOUT_FILENO, path: "stdout", failure: "cannot write the output")
+            } catch let error as NavigationHistoryError {
+                failure = error
             }
         }
         buffer.removeAll(keepingCapacity: true)
+        if let failure { throw failure }
+    }
+
+    /// Flushes when the buffer is full; a failure waits for the command's last ``flush()``.
+    private mutating func flushIfFull() {
+        if buffer.count >= 1 << 16 { try? flush() }
     }
 }
 
@@ -140,42 +152,12 @@ enum Diagnostics {
         FileHandle.standardError.write(Data(("\r" + Terminal.escaped(text)).utf8))
     }
 
-    static func error(_ error: NavigationHistoryError) {
-        if let defect = error.defect {
-            print("\(LogInput.shown(defect.file)):\(defect.line): error: \(error.message)")
-        } else if let path = error.path {
-            print("\(LogInput.shown(path)): error: \(error.message)")
-        } else {
-            print("navlog: error: \(error.message)")
-        }
-    }
-
     static func warning(_ defect: LogDefect) {
         print("\(LogInput.shown(defect.file)):\(defect.line): warning: \(defect.kind): \(defect.detail)")
     }
 }
 
-/// `count` and `noun`, the noun in the plural unless the count is 1: "1 session", "3 sessions".
+/// `count` and `noun`, the noun in the plural unless the count is 1: "1 session", "3,000 sessions".
 func counted(_ count: Int, _ noun: String) -> String {
-    "\(count) \(noun)\(count == 1 ? "" : "s")"
-}
-
-/// The exit codes of navlog (sysexits.h where one fits).
-enum ExitCode {
-    static let success: Int32 = 0
-    static let problemsFound: Int32 = 1
-    static let usage: Int32 = 64
-    static let dataError: Int32 = 65
-    static let noInput: Int32 = 66
-    static let ioError: Int32 = 74
-    static let temporaryFailure: Int32 = 75
-
-    static func of(_ error: NavigationHistoryError) -> Int32 {
-        switch error.code {
-        case .noInput: noInput
-        case .io, .readOnly: ioError
-        case .locked: temporaryFailure
-        default: dataError
-        }
-    }
+    "\(TextFormat.count(count)) \(noun)\(count == 1 ? "" : "s")"
 }

@@ -3,21 +3,24 @@ import Testing
 import NavigationAnalytics
 @testable import NavigationHistory
 import NavigationSimulation
-import TestSupport
-@testable import navlog
 
 /// The report's data gathered over chunks of a log at once is the data gathered in order.
-@Suite struct ReportDataTests {
+@Suite struct ReportQueryTests {
+    /// A temporary directory for one test, and a function that writes a stress log there.
+    static func directory() throws -> String {
+        let directory = NSTemporaryDirectory() + "navlog-report-data-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
     /// The time the report's data of `log` takes to gather and write, the data and what it left out.
-    static func report(_ log: StressLog, in directory: String, options: ReportData.Options = ReportData.Options())
-        throws -> (time: Duration, json: [UInt8], leftOut: ReportData.LeftOut) {
+    static func report(_ log: StressLog, in directory: String, options: ReportQuery.Options = ReportQuery.Options())
+        throws -> (time: Duration, json: [UInt8], leftOut: ReportQuery.LeftOut) {
         let path = directory + "/\(UUID().uuidString).jsonl"
         try log.write(to: path)
-        var written: (bytes: [UInt8], leftOut: ReportData.LeftOut) = ([], ReportData.LeftOut())
+        var written: (bytes: [UInt8], leftOut: ReportQuery.LeftOut) = ([], ReportQuery.LeftOut())
         let time = try ContinuousClock().measure {
-            var data = ReportData(options: options)
-            try data.gather(path, mode: .tolerateTornTail, filter: AnalyticsFilter(), cleaning: PathCleaning(), idle: nil)
-            written = data.json(path: path, filter: AnalyticsFilter())
+            written = try ReportQuery(options: options).run(over: path).json(path: path, filter: AnalyticsFilter())
         }
         return (time, written.bytes, written.leftOut)
     }
@@ -27,8 +30,8 @@ import TestSupport
     /// (Each step's whole state would make ten sessions of 2,100 pushes a 527 MB page.)
     @Test(.timeLimit(.minutes(1)))
     func theReportGrowsWithTheStepsItReplaysNotWithTheirStacksOrScenes() throws {
-        let scratch = try ScratchDirectory()
-        let directory = scratch.path
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let shallow = try Self.report(.longSessions(sessions: 10, pushes: 900), in: directory)
         let deep = try Self.report(.longSessions(sessions: 10, pushes: 1800), in: directory)
         #expect(deep.json.count < shallow.json.count * 21 / 10, "\(shallow.json.count) bytes, then \(deep.json.count)")
@@ -42,11 +45,11 @@ import TestSupport
     }
 
     /// The page embeds at most so many bytes of replays: the session that reaches them is cut
-    /// there, those after are left out, and the page and stderr say so and how to see them.
+    /// there, and those after are left out and named.
     @Test func theReplaysThePageEmbedsAreCappedAndWhatIsLeftOutIsNamed() throws {
-        let scratch = try ScratchDirectory()
-        let directory = scratch.path
-        var options = ReportData.Options()
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var options = ReportQuery.Options()
         options.maximumReplayBytes = 600 << 10
         options.maximumSteps = 1500
         let report = try Self.report(.longSessions(sessions: 10, pushes: 1000), in: directory, options: options)
@@ -63,10 +66,6 @@ import TestSupport
         #expect(report.leftOut.cut.map(\.id) == [last["id"] as? String] && report.leftOut.cut.allSatisfy(\.bytesRanOut))
         #expect(report.leftOut.omitted.map(\.id) == omitted.compactMap { $0["id"] as? String })
         #expect(report.json.count < (600 << 10) + (64 << 10), "the replays stop at the cap")
-        let notes = report.leftOut.notes(options, path: "app.jsonl", output: "r.html")
-        #expect(notes.count == 2)
-        #expect(notes.contains { $0.contains("the replay of session \(last["id"]!) shows its first") && $0.contains("navlog replay app.jsonl --session") })
-        #expect(notes.contains { $0.hasPrefix("left out the replays of \(omitted.count) sessions") && $0.contains("--session ID --recent 0") })
         #expect(json["recent"] as? Int == 10 && json["maximumReplayBytes"] as? Int == 600 << 10)
 
         // A session longer than a session's limit is cut at it.
@@ -74,19 +73,17 @@ import TestSupport
         let long = try Self.report(.longSessions(sessions: 2, pushes: 1600), in: directory, options: options)
         #expect(long.leftOut.cut.map { "\($0.id) \($0.replayed)/\($0.events)" } == ["s1 1500/1603", "s0 1500/1603"])
         #expect(long.leftOut.omitted.isEmpty && !long.leftOut.cut.contains(where: \.bytesRanOut))
-        let longNotes = long.leftOut.notes(options, path: "app.jsonl", output: "r.html")
-        #expect(longNotes == ["the replays of sessions s1, s0 show their first 1500 events (the page replays at most 1500 events a session);"
-                              + " `navlog replay app.jsonl --session ID` shows all of one"])
     }
 
     @Test(arguments: [2, 5])
     func theReportGatheredInChunksIsTheReportGatheredInOrder(threads: Int) throws {
-        let scratch = try ScratchDirectory()
-        let directory = scratch.path
+        let directory = NSTemporaryDirectory() + "navlog-report-data-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/log.jsonl"
         var generator = LogGenerator(seed: 9, crashRate: 0.3)
         try generator.writeLog(to: path, events: 5000)
-        var options = ReportData.Options()
+        var options = ReportQuery.Options()
         options.recent = 4
         options.funnels = [["home", "recipe", "reviews"]]
         // Two sessions named, to be kept whatever chunk they are in.
@@ -94,9 +91,8 @@ import TestSupport
         try LogReader(path: path).read { event in if ids.last != event.session { ids.append(event.session) } }
         options.sessions = [ids[10], ids[ids.count / 2]]
         func gathered(threads: Int) throws -> (json: [UInt8], sessions: Int, chunks: Int) {
-            var data = ReportData(options: options)
-            try data.gather(path, mode: .tolerateTornTail, filter: AnalyticsFilter(), cleaning: PathCleaning(), idle: .seconds(120),
-                            threads: threads, chunkedFrom: 0)
+            let data = try ReportQuery(options: options).run(over: path, mode: .tolerateTornTail, filter: AnalyticsFilter(),
+                                                             cleaning: PathCleaning(), idle: .seconds(120), threads: threads, chunkedFrom: 0)
             return (data.json(path: path, filter: AnalyticsFilter()).bytes, data.sessions.count, data.chunks)
         }
         let inOrder = try gathered(threads: 1)
@@ -112,8 +108,9 @@ import TestSupport
     /// the step limit.
     @Test(arguments: [false, true])
     func aReplayedSessionsStepsAreItsEventsInTheLog(segmented: Bool) throws {
-        let scratch = try ScratchDirectory()
-        let directory = scratch.path
+        let directory = NSTemporaryDirectory() + "navlog-report-replays-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + (segmented ? "/log" : "/log.jsonl")
         var generator = LogGenerator(seed: 11, crashRate: 0.2)
         try generator.writeLog(to: path, events: 5000, segmentSize: 64 << 10, snapshotInterval: 20)
@@ -129,7 +126,7 @@ import TestSupport
         lines[line] = Substring(lines[line].replacingOccurrences(of: "\"crc\":\"", with: "\"crc\":\"g"))
         try lines.joined(separator: "\n").write(toFile: files[files.count / 3], atomically: true, encoding: .utf8)
 
-        var options = ReportData.Options()
+        var options = ReportQuery.Options()
         options.recent = 3
         options.sessions = [ids[1], damaged]
         options.maximumSteps = 30
@@ -138,8 +135,8 @@ import TestSupport
             if !event.isSnapshot, expected[event.session, default: []].count < options.maximumSteps { expected[event.session, default: []].append(event.seq) }
         }
         for threads in [1, 2] {
-            var data = ReportData(options: options)
-            try data.gather(path, mode: .salvage, filter: AnalyticsFilter(), cleaning: PathCleaning(), idle: nil, threads: threads, chunkedFrom: 0)
+            let data = try ReportQuery(options: options).run(over: path, mode: .salvage, filter: AnalyticsFilter(), cleaning: PathCleaning(),
+                                                             idle: nil, threads: threads, chunkedFrom: 0)
             let json = try #require(try JSONSerialization.jsonObject(with: Data(data.json(path: path, filter: AnalyticsFilter()).bytes)) as? [String: Any])
             let replays = try #require(json["replays"] as? [[String: Any]])
             #expect(replays.map { $0["id"] as? String } == [ids[1], damaged] + ids.suffix(3).reversed())
@@ -155,8 +152,9 @@ import TestSupport
     /// In a file whose first line has no `crc`, no line needs one: a session replayed from a line
     /// that has one is still read as the reading in order read it, a later line without one too.
     @Test func aReplayInAFileWhoseFirstLineHasNoCRCHasTheEventsReadInOrder() throws {
-        let scratch = try ScratchDirectory()
-        let directory = scratch.path
+        let directory = NSTemporaryDirectory() + "navlog-report-crc-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/log.jsonl"
         var generator = LogGenerator(seed: 12, crashRate: 0.2)
         let events = (1...600).map { seq in
@@ -172,10 +170,10 @@ import TestSupport
         #expect(!lines[0].contains("\"crc\"") && !lines[third].contains("\"crc\"") && lines[1].contains("\"crc\""))
         try lines.joined().write(toFile: path, atomically: true, encoding: .utf8)
 
-        var options = ReportData.Options()
+        var options = ReportQuery.Options()
         options.recent = 1
-        var data = ReportData(options: options)
-        try data.gather(path, mode: .tolerateTornTail, filter: AnalyticsFilter(), cleaning: PathCleaning(), idle: nil, threads: 1, chunkedFrom: 0)
+        let data = try ReportQuery(options: options).run(over: path, mode: .tolerateTornTail, filter: AnalyticsFilter(), cleaning: PathCleaning(),
+                                                         idle: nil, threads: 1, chunkedFrom: 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(data.json(path: path, filter: AnalyticsFilter()).bytes)) as? [String: Any])
         let replay = try #require((json["replays"] as? [[String: Any]])?.first)
         #expect(replay["id"] as? String == last)

@@ -1,0 +1,122 @@
+import NavigationHistory
+
+/// A session to replay: its first state and its events.
+struct ReportReplay: Sendable {
+    var id: String
+    var start: NavigationState
+    /// Where its first event (not a snapshot) is, how many of its events are replayed, and the
+    /// seq of the last: what the reading keeps, to read them again at the end.
+    var first: EventPosition?
+    var count = 0
+    var lastSeq = 0
+    /// How many events (not snapshots) the session has.
+    var events = 0
+    var replayed: [NavigationEvent] = []
+
+    /// This replay with its events, read again from the log at `path` (its `files`) from where
+    /// the first one is: the `count` events from it on that are not snapshots (a session's events
+    /// come together).
+    func readingEvents(of path: String, files: [String], segmented: Bool, mode: RecoveryMode) throws -> ReportReplay {
+        guard let first, count > 0 else { return self }
+        let reader = LogReader(path: path, mode: mode, threads: 1)
+        func events(from start: EventPosition) throws -> [NavigationEvent] {
+            var events: [NavigationEvent] = []
+            events.reserveCapacity(count)
+            _ = try reader.scan(files: files, segmented: segmented, from: start) { event, position in
+                if !event.isSnapshot, position.file > first.file || position.offset >= first.offset { events.append(event) }
+                return events.count < count
+            }
+            return events
+        }
+        var replay = self
+        replay.replayed = try events(from: first)
+        if replay.replayed.count < count || replay.replayed.last?.seq != lastSeq {
+            // A reading from the middle of a file judged a line as the reading in order did not:
+            // whether lines must carry a `crc` is the file's first line's to say. From the
+            // file's start, then.
+            replay.replayed = try events(from: EventPosition(file: first.file, offset: 0, line: 1))
+        }
+        return replay
+    }
+}
+
+/// What the report gathers from the views and the events: a query, so that it runs over chunks
+/// of a large log at once.
+struct ReportGathering: PositionedViewQuery {
+    static var seesEvents: Bool { true }
+
+    let recent: Int, named: Set<String>, limit: Int
+    var screens = ScreensQuery()
+    var bounces = BouncesQuery()
+    var exits: ExitsQuery
+    var flow: FlowQuery
+    var funnels: [FunnelQuery]
+    var tracker = SessionTracker()
+    /// The session being read, and the ones kept: those named, and the latest others.
+    private var current: ReportReplay?
+    private var namedKept: [ReportReplay] = [], recentKept: [ReportReplay] = []
+
+    init(options: ReportQuery.Options) {
+        (recent, named, limit) = (options.recent, options.sessions, options.maximumSteps)
+        exits = ExitsQuery(crashPaths: options.crashPaths)
+        flow = FlowQuery(steps: options.steps, top: options.top)
+        funnels = options.funnels.map { FunnelQuery(steps: $0, mode: .ordered, entry: .first) }
+    }
+
+    /// The sessions to replay: the named ones, then the latest first.
+    var replays: [ReportReplay] {
+        var (namedReplays, recentReplays) = (namedKept, recentKept)
+        Self.close(current, named: named, keeping: recent, into: &namedReplays, &recentReplays)
+        return namedReplays + recentReplays.reversed()
+    }
+
+    mutating func add(_ view: AnalyticsView) {
+        screens.add(view)
+        bounces.add(view)
+        exits.add(view)
+        flow.add(view)
+        for k in funnels.indices { funnels[k].add(view) }
+    }
+
+    mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {
+        Self.close(current, named: named, keeping: recent, into: &namedKept, &recentKept)
+        current = ReportReplay(id: event.session, start: event.isSessionStart ? NavigationState() : stateBefore)
+    }
+
+    mutating func see(_ event: NavigationEvent, at position: EventPosition) {
+        tracker.consume(event)
+        guard !event.isSnapshot else { return }
+        current!.events += 1
+        guard current!.count < limit else { return }
+        if current!.first == nil { current!.first = position }
+        current!.count += 1
+        current!.lastSeq = event.seq
+    }
+
+    mutating func finish() {
+        exits.finish()
+        flow.finish()
+        for k in funnels.indices { funnels[k].finish() }
+    }
+
+    mutating func merge(_ later: ReportGathering) {
+        screens.merge(later.screens)
+        bounces.merge(later.bounces)
+        exits.merge(later.exits)
+        flow.merge(later.flow)
+        for k in funnels.indices { funnels[k].merge(later.funnels[k]) }
+        // `later` began with the session.start this chunk saw last: the session it began is
+        // later's, and the one before it was closed here.
+        tracker.append(later.tracker)
+        current = later.current
+        namedKept += later.namedKept
+        recentKept = Array((recentKept + later.recentKept).suffix(recent))
+    }
+
+    private static func close(_ replay: ReportReplay?, named: Set<String>, keeping recent: Int, into namedKept: inout [ReportReplay], _ recentKept: inout [ReportReplay]) {
+        guard let replay, replay.count > 0 else { return }
+        if named.contains(replay.id) { return namedKept.append(replay) }
+        recentKept.append(replay)
+        if recentKept.count > recent { recentKept.removeFirst() }
+    }
+}

@@ -1,0 +1,196 @@
+import NavigationHistory
+
+extension ReportQuery.Result {
+    /// The report's data as one JSON object, the page's input, and what it leaves out of the
+    /// sessions to replay.
+    ///
+    /// The object's members are in a fixed order, its lists sorted as the queries sort them, so the
+    /// same log gives the same bytes however it was read. Replays come until they take
+    /// ``Options/maximumReplayBytes``.
+    ///
+    /// - Parameters:
+    ///   - path: The log's name, as the page shows it.
+    ///   - filter: The filters the data was gathered with, as the page names them.
+    public func json(path: String, filter: AnalyticsFilter) -> (bytes: [UInt8], leftOut: ReportQuery.LeftOut) {
+        var w = JSONWriter(capacity: 1 << 20)
+        w.raw("{")
+        w.key("format", first: true); w.integer(1)
+        w.key("log"); w.string(path)
+        w.key("filters"); w.string(filter.summary)
+        w.key("events"); w.integer(report.events)
+        w.key("firstSeq"); w.integer(report.firstSeq ?? 0)
+        w.key("lastSeq"); w.integer(report.lastSeq ?? 0)
+        w.key("firstTs"); if let first = sessions.first { w.timestamp(first.start) } else { w.raw("null") }
+        w.key("lastTs"); if let last = sessions.last { w.timestamp(last.end) } else { w.raw("null") }
+        var endings: [String: Int] = [:], apps: [String: Int] = [:], days: [String: Int] = [:]
+        for session in sessions {
+            endings[session.ending.rawValue, default: 0] += 1
+            apps[session.app ?? "unknown", default: 0] += 1
+            days[String(session.start.description.prefix(10)), default: 0] += 1
+        }
+        w.key("sessions"); w.raw("{")
+        w.key("total", first: true); w.integer(sessions.count)
+        for ending in ["clean", "unclean", "open"] { w.key(named: ending); w.integer(endings[ending] ?? 0) }
+        w.raw("}")
+        w.key("apps")
+        w.array(apps.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) })) { w, app in
+            w.raw("{"); w.key("app", first: true); w.string(app.key); w.key("sessions"); w.integer(app.value); w.raw("}")
+        }
+        w.key("perDay")
+        w.array(days.sorted(by: { $0.key < $1.key })) { w, day in
+            w.raw("{"); w.key("day", first: true); w.string(day.key); w.key("sessions"); w.integer(day.value); w.raw("}")
+        }
+        w.key("flow")
+        w.array(flow.rows) { w, row in
+            w.raw("{"); w.key("step", first: true); w.integer(row.step); w.key("from"); w.string(row.from)
+            w.key("to"); w.string(row.to); w.key("count"); w.integer(row.count); w.raw("}")
+        }
+        let bounceRows = Dictionary(uniqueKeysWithValues: bounces.rows.map { ($0.screen, $0) })
+        let exitRows = Dictionary(uniqueKeysWithValues: exits.rows.map { ($0.screen, $0) })
+        w.key("screens")
+        w.array(screens.rows) { w, row in
+            w.raw("{"); w.key("screen", first: true); w.string(row.screen)
+            w.key("views"); w.integer(row.views)
+            w.key("sessions"); w.integer(row.sessions)
+            w.key("medianMs"); if let m = row.dwellMedian { w.integer(Int(m)) } else { w.raw("null") }
+            w.key("p90Ms"); if let p = row.dwellP90 { w.integer(Int(p)) } else { w.raw("null") }
+            w.key("bounceBp"); w.integer(bounceRows[row.screen]?.rateBasisPoints ?? 0)
+            w.key("exits"); w.integer(exitRows[row.screen]?.exits ?? 0)
+            w.key("unclean"); w.integer(exitRows[row.screen]?.unclean ?? 0)
+            w.raw("}")
+        }
+        w.key("funnels")
+        w.array(funnels) { w, funnel in
+            w.array(funnel.rows) { w, row in
+                w.raw("{"); w.key("screen", first: true); w.string(row.screen); w.key("sessions"); w.integer(row.sessions)
+                w.key("dropOff"); w.integer(row.dropOff)
+                w.key("conversionBp"); if let c = row.conversionFromFirst { w.integer(c) } else { w.raw("null") }
+                w.key("medianMs"); if let m = row.medianMilliseconds { w.integer(Int(m)) } else { w.raw("null") }
+                w.raw("}")
+            }
+        }
+        w.key("crashPaths")
+        w.array(exits.crashPathRows.prefix(20)) { w, row in
+            w.raw("{"); w.key("path", first: true); w.value(.array(row.screens.map { .string($0) })); w.key("sessions"); w.integer(row.sessions); w.raw("}")
+        }
+        w.key("clockWentBack"); w.integer(clockWentBack)
+        w.key("recent"); w.integer(options.recent)
+        w.key("maximumSteps"); w.integer(options.maximumSteps)
+        w.key("maximumReplayBytes"); w.integer(options.maximumReplayBytes)
+        let leftOut = replays(into: &w)
+        w.raw("}")
+        return (w.bytes, leftOut)
+    }
+
+    /// Writes the sessions to replay, as `"replays"` and `"omitted"`, until they take
+    /// ``Options/maximumReplayBytes``: each with its first state and its steps, each step what its
+    /// event changed (or, when it replaced the state, the state after it) and what the scenes it
+    /// changed show after it. The page applies the changes in turn; it computes nothing about
+    /// navigation.
+    private func replays(into w: inout JSONWriter) -> ReportQuery.LeftOut {
+        var leftOut = ReportQuery.LeftOut()
+        let summaries = Dictionary(sessions.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        w.key("replays"); w.raw("[")
+        let start = w.bytes.count
+        var written = 0
+        for replay in replays {
+            guard w.bytes.count - start < options.maximumReplayBytes else {
+                leftOut.omitted.append(ReportQuery.LeftOut.Omitted(id: replay.id, events: replay.events))
+                continue
+            }
+            if written > 0 { w.raw(",") }
+            written += 1
+            w.raw("{"); w.key("id", first: true); w.string(replay.id)
+            w.key("ending"); w.string(summaries[replay.id]?.ending.rawValue ?? "open")
+            w.key("app"); if let app = summaries[replay.id]?.app { w.string(app) } else { w.raw("null") }
+            w.key("events"); w.integer(replay.events)
+            w.key("start"); w.raw("{")
+            w.key("state", first: true); w.state(replay.start)
+            w.key("visible"); Self.visible(replay.start, replay.start.scenes.keys.sorted(), into: &w)
+            w.raw("}")
+            w.key("steps"); w.raw("[")
+            var fold = DiffingFold(replay.start)
+            var steps = 0
+            for event in replay.replayed {
+                if w.bytes.count - start >= options.maximumReplayBytes { break }
+                if steps > 0 { w.raw(",") }
+                steps += 1
+                Self.step(event, folding: &fold, into: &w)
+            }
+            w.raw("]")
+            w.raw("}")
+            if steps < replay.events {
+                leftOut.cut.append(ReportQuery.LeftOut.Cut(id: replay.id, replayed: steps, events: replay.events, bytesRanOut: steps < replay.replayed.count))
+            }
+        }
+        w.raw("]")
+        w.key("omitted")
+        w.array(leftOut.omitted) { w, session in
+            w.raw("{"); w.key("id", first: true); w.string(session.id); w.key("events"); w.integer(session.events); w.raw("}")
+        }
+        return leftOut
+    }
+
+    /// One step of a replay: the event, and what it changed, folded into `fold`.
+    private static func step(_ event: NavigationEvent, folding fold: inout DiffingFold, into w: inout JSONWriter) {
+        let (anomaly, changes) = fold.fold(event)
+        w.raw("{"); w.key("seq", first: true); w.integer(event.seq)
+        w.key("ts"); w.timestamp(event.timestamp)
+        w.key("event"); w.string(event.summary)
+        if let anomaly { w.key("anomaly"); w.string(anomaly.kind.rawValue) }
+        if event.setsWholeState {
+            w.key("state"); w.state(fold.after)
+            w.key("visible"); visible(fold.after, fold.after.scenes.keys.sorted(), into: &w)
+        } else {
+            // A stack change names a sheet's stack by the sheet's id: the page gets the sheet's
+            // place, found as the fold finds it (the topmost sheet of that id).
+            w.key("changes")
+            w.array(changes) { w, change in
+                var sheet: Int?
+                if case .stack(let scene, let stack, _, _) = change {
+                    sheet = fold.after.scenes[scene]?.sheets.lastIndex { $0.id == stack }
+                }
+                w.change(change, sheet: sheet)
+            }
+            var scenes: [String] = []
+            for change in changes {
+                if let scene = change.scene, !scenes.contains(scene) { scenes.append(scene) }
+            }
+            w.key("visible"); visible(fold.after, scenes, into: &w)
+        }
+        w.raw("}")
+    }
+
+    /// What each of `scenes` shows in `state`, as the format defines it (null for a scene not
+    /// open), so that the page need not work it out.
+    private static func visible(_ state: NavigationState, _ scenes: [String], into w: inout JSONWriter) {
+        w.raw("{")
+        for (k, name) in scenes.enumerated() {
+            w.key(named: name, first: k == 0)
+            guard let screen = state.scenes[name]?.visibleScreen else {
+                w.raw("null")
+                continue
+            }
+            w.raw("{")
+            w.key("source", first: true); w.string(screen.source.rawValue)
+            w.key("stack"); if let stack = screen.stack { w.string(stack) } else { w.raw("null") }
+            w.key("route"); w.string(screen.route.text)
+            w.raw("}")
+        }
+        w.raw("}")
+    }
+}
+
+extension StateDiff.Change {
+    /// The scene the change is in; nil for a change of the active scene.
+    fileprivate var scene: String? {
+        switch self {
+        case .sceneOpened(let scene), .sceneClosed(let scene), .tab(let scene, _, _), .stack(let scene, _, _, _),
+             .sheetPresented(let scene, _), .sheetDismissed(let scene, _), .split(let scene, _, _):
+            scene
+        case .activeScene:
+            nil
+        }
+    }
+}
+

@@ -1,0 +1,149 @@
+import Foundation
+import NavigationHistory
+
+/// Everything the HTML report shows, gathered in one pass over a log: the overview, the flow, the
+/// screens, the funnels, the paths before crashes, and the sessions to replay.
+///
+/// The sessions to replay are not kept on the way: the reading notes where each begins, and their
+/// events are read again at the end. Each step of a replay is then what its event changed, as the
+/// library's fold finds it (``Result/json(path:filter:)``), so the data grows with the steps it
+/// replays, not with how deep their stacks are or how many scenes are open.
+///
+/// ```swift
+/// let result = try ReportQuery(options: .init(funnels: [["home", "recipe"]])).run(over: "app.jsonl")
+/// let (data, leftOut) = result.json(path: "app.jsonl", filter: AnalyticsFilter())
+/// ```
+public struct ReportQuery: Sendable {
+    /// What the report shows, and its limits.
+    public struct Options: Sendable {
+        /// How many of the latest sessions are replayed, besides those named.
+        public var recent: Int
+        /// The sessions replayed whatever their place in the log.
+        public var sessions: Set<String>
+        /// The funnels shown, each a list of screens (ordered, first entry: ``FunnelQuery``'s defaults).
+        public var funnels: [[String]]
+        /// The steps of the flow diagram.
+        public var steps: Int
+        /// The screens per step of the flow diagram; the rest are `other`.
+        public var top: Int
+        /// The screens of each path before an unclean end.
+        public var crashPaths: Int
+        /// The events of one session replayed at most.
+        public var maximumSteps: Int
+        /// The bytes of replays the data holds at most: the sessions after are left out.
+        public var maximumReplayBytes: Int
+
+        /// Options with the report's defaults: the 10 latest sessions, a flow of 5 steps of the top
+        /// 6 screens, crash paths of 3 screens, 2,000 steps a session and 16 MiB of replays.
+        public init(recent: Int = 10, sessions: Set<String> = [], funnels: [[String]] = [], steps: Int = 5, top: Int = 6,
+                    crashPaths: Int = 3, maximumSteps: Int = 2000, maximumReplayBytes: Int = 16 << 20) {
+            (self.recent, self.sessions, self.funnels, self.steps, self.top) = (recent, sessions, funnels, steps, top)
+            (self.crashPaths, self.maximumSteps, self.maximumReplayBytes) = (crashPaths, maximumSteps, maximumReplayBytes)
+        }
+    }
+
+    /// What the report's data leaves out of the sessions it was to replay, to stay small.
+    public struct LeftOut: Sendable {
+        /// A session of which only the first events are replayed.
+        public struct Cut: Sendable, Equatable {
+            /// The session's id.
+            public var id: String
+            /// The events replayed.
+            public var replayed: Int
+            /// The events the session has.
+            public var events: Int
+            /// Whether the data's bytes ran out (``Options/maximumReplayBytes``), rather than the
+            /// session's own limit of steps (``Options/maximumSteps``).
+            public var bytesRanOut: Bool
+
+            /// A session `id` of which `replayed` of its `events` are replayed.
+            public init(id: String, replayed: Int, events: Int, bytesRanOut: Bool) {
+                (self.id, self.replayed, self.events, self.bytesRanOut) = (id, replayed, events, bytesRanOut)
+            }
+        }
+
+        /// A session left out whole.
+        public struct Omitted: Sendable, Equatable {
+            /// The session's id.
+            public var id: String
+            /// The events it has.
+            public var events: Int
+
+            /// A session `id` of `events` events left out.
+            public init(id: String, events: Int) { (self.id, self.events) = (id, events) }
+        }
+
+        /// The sessions of which only the first events are replayed, in the order of the replays.
+        public var cut: [Cut]
+        /// The sessions left out, in the order of the replays.
+        public var omitted: [Omitted]
+
+        /// What is left out: sessions `cut`, and sessions `omitted`.
+        public init(cut: [Cut] = [], omitted: [Omitted] = []) { (self.cut, self.omitted) = (cut, omitted) }
+    }
+
+    /// What the report shows, gathered: the input of ``Result/json(path:filter:)``.
+    public struct Result: Sendable {
+        /// The reader's report: events, seq range, defects tolerated.
+        public internal(set) var report: ReadReport
+        /// The sessions the filters admit by their app, id and start time, in log order (a session
+        /// spans scenes, so the scene filter does not apply to it).
+        public internal(set) var sessions: [SessionSummary]
+        /// Views, sessions and dwell per screen.
+        public var screens: ScreensQuery { gathered.screens }
+        /// Pushes and bounces per screen.
+        public var bounces: BouncesQuery { gathered.bounces }
+        /// Exits per screen, and the paths before unclean ends.
+        public var exits: ExitsQuery { gathered.exits }
+        /// The first steps of every path.
+        public var flow: FlowQuery { gathered.flow }
+        /// The funnels of ``Options/funnels``, in order.
+        public var funnels: [FunnelQuery] { gathered.funnels }
+        /// How many of the views ended before they began (the clock went back while they were visible).
+        public internal(set) var clockWentBack: Int
+        /// In how many chunks the log was read at once; 1 when in order.
+        package internal(set) var chunks: Int
+        /// The options it was gathered with.
+        public let options: Options
+        var gathered: ReportGathering
+        /// The sessions to replay with their events: the named ones, then the latest first.
+        var replays: [ReportReplay]
+    }
+
+    /// What the report shows, and its limits.
+    public var options: Options
+
+    /// A query with `options`.
+    public init(options: Options = Options()) { self.options = options }
+
+    /// Reads the log at `path` once, on every core when it is large, then the sessions to replay
+    /// again, from where each began.
+    ///
+    /// - Parameters:
+    ///   - mode: The recovery mode of both readings.
+    ///   - filter: Which views count; the overview's sessions are those it admits by app, id and
+    ///     start time.
+    ///   - progress: Called now and then, from any thread, with a count of events read since.
+    /// - Throws: What reading the log throws in `mode`.
+    public func run(over path: String, mode: RecoveryMode = .tolerateTornTail, filter: AnalyticsFilter = AnalyticsFilter(),
+                    cleaning: PathCleaning = PathCleaning(), idle: Duration? = nil,
+                    progress: (@Sendable (_ events: Int) -> Void)? = nil) throws -> Result {
+        try run(over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
+                threads: ProcessInfo.processInfo.activeProcessorCount, chunkedFrom: LogReader.chunkedBytes, progress: progress)
+    }
+
+    /// ``run(over:mode:filter:cleaning:idle:progress:)`` in `threads` chunks when the log holds at
+    /// least `chunkedFrom` bytes (what tests use to read small logs in chunks).
+    package func run(over path: String, mode: RecoveryMode, filter: AnalyticsFilter, cleaning: PathCleaning, idle: Duration?,
+                     threads: Int, chunkedFrom: Int, progress: (@Sendable (Int) -> Void)? = nil) throws -> Result {
+        let run = try ViewStream.run(ReportGathering(options: options), over: path, mode: mode, filter: filter, cleaning: cleaning,
+                                     idle: idle, threads: threads, chunkedFrom: chunkedFrom, progress: progress)
+        let (files, segmented) = try LogFiles.resolve(path)
+        let replays = try run.query.replays.map { try $0.readingEvents(of: path, files: files, segmented: segmented, mode: mode) }
+        var sessionFilter = filter
+        sessionFilter.scenes = []
+        let sessions = run.query.tracker.sessions.filter { sessionFilter.admits(start: $0.start, app: $0.app, session: $0.id, scene: "") }
+        return Result(report: run.report, sessions: sessions, clockWentBack: run.clockWentBack, chunks: run.chunks, options: options,
+                      gathered: run.query, replays: replays)
+    }
+}

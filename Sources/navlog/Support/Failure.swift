@@ -1,0 +1,62 @@
+import NavigationHistory
+
+/// Why navlog ends short of success: the exit status, and the diagnostics that say why (none
+/// when the output said it, as `verify` does of the defects it found).
+///
+/// Subcommands throw; only ``Navlog/main()`` prints the diagnostics and exits.
+struct Failure: Error {
+    /// The exit status, one of ``ExitCode``'s.
+    var status: Int32
+    /// The lines for standard error, each a `path:line: error: message` or `navlog: error: message`.
+    var diagnostics: [String]
+
+    init(status: Int32, diagnostics: [String] = []) {
+        self.status = status
+        self.diagnostics = diagnostics
+    }
+
+    /// `error` as a failure of `subcommand` (nil before one was named): a usage error says how to
+    /// get help, a library error names its file and line, anything else is an I/O error.
+    init(_ error: any Error, subcommand: String?) {
+        let name = subcommand.map { "navlog \($0)" } ?? "navlog"
+        switch error {
+        case let failure as Failure:
+            self = failure
+        case let usage as UsageError:
+            self.init(status: ExitCode.usage, diagnostics: ["\(name): error: \(usage.message)"]
+                      + (subcommand.map { ["Run `navlog help \($0)` for usage."] } ?? []))
+        case let error as NavigationHistoryError:
+            let line = if let defect = error.defect {
+                "\(LogInput.shown(defect.file)):\(defect.line): error: \(error.message)"
+            } else if let path = error.path {
+                "\(LogInput.shown(path)): error: \(error.message)"
+            } else {
+                "navlog: error: \(error.message)"
+            }
+            self.init(status: ExitCode.of(error), diagnostics: [line])
+        default:
+            self.init(status: ExitCode.ioError, diagnostics: ["\(name): error: \(error)"])
+        }
+    }
+}
+
+/// The exit codes of navlog (sysexits.h where one fits).
+enum ExitCode {
+    static let success: Int32 = 0
+    static let problemsFound: Int32 = 1
+    static let usage: Int32 = 64
+    static let dataError: Int32 = 65
+    static let noInput: Int32 = 66
+    static let ioError: Int32 = 74
+    static let temporaryFailure: Int32 = 75
+
+    /// The status of a library error: by its code.
+    static func of(_ error: NavigationHistoryError) -> Int32 {
+        switch error.code {
+        case .noInput: noInput
+        case .io, .readOnly: ioError
+        case .locked: temporaryFailure
+        default: dataError
+        }
+    }
+}

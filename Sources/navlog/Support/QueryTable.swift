@@ -1,0 +1,144 @@
+import Foundation
+import NavigationAnalytics
+import NavigationHistory
+
+/// A column of a query's result: its name in JSON and CSV (exact, in machine units such as
+/// `dwell_total_ms`), its header in text (`dwell total`), and how text shows its numbers.
+struct Column {
+    /// How text shows a column's values; JSON and CSV write them exactly whatever the kind.
+    enum Kind {
+        /// Text as it is.
+        case text
+        /// Screens, shown `a > b > c`.
+        case list
+        /// A place (a step, a depth): the number as it is.
+        case ordinal
+        /// A count, with thousands separators.
+        case count
+        /// Milliseconds, as a duration (``TextFormat/duration(milliseconds:)``).
+        case milliseconds
+        /// Basis points, as a percentage (``TextFormat/rate(basisPoints:)``).
+        case basisPoints
+    }
+
+    var name: String
+    var header: String
+    var kind: Kind
+
+    /// A column `name`, headed `header` in text (by default the name, `_` read as a space).
+    init(_ name: String, _ header: String? = nil, _ kind: Kind) {
+        (self.name, self.header, self.kind) = (name, header ?? name.replacingOccurrences(of: "_", with: " "), kind)
+    }
+
+    static func text(_ name: String) -> Column { Column(name, nil, .text) }
+    static func list(_ name: String) -> Column { Column(name, nil, .list) }
+    static func ordinal(_ name: String) -> Column { Column(name, nil, .ordinal) }
+    static func count(_ name: String, _ header: String? = nil) -> Column { Column(name, header, .count) }
+    static func duration(_ name: String, _ header: String) -> Column { Column(name, header, .milliseconds) }
+    static func rate(_ name: String, _ header: String) -> Column { Column(name, header, .basisPoints) }
+
+    /// `cell` as text shows it in this column.
+    func text(_ cell: Cell) -> String {
+        switch cell {
+        case .text(let text): return text
+        case .list(let items): return items.joined(separator: " > ")
+        case .number(nil): return "-"
+        case .number(let n?):
+            switch kind {
+            case .text, .list, .ordinal: return String(n)
+            case .count: return TextFormat.count(Int(n))
+            case .milliseconds: return TextFormat.duration(milliseconds: n)
+            case .basisPoints: return TextFormat.rate(basisPoints: Int(n))
+            }
+        }
+    }
+}
+
+/// A cell of a result table.
+enum Cell {
+    case text(String), number(Int64?), list([String])
+}
+
+/// A table of a query's result: its columns and its rows, a cell per column.
+struct QueryTable {
+    var columns: [Column]
+    var rows: [[Cell]]
+
+    /// The table aligned under its header: text left, numbers right, for a person.
+    func text(into out: inout StandardOutput) {
+        let cells = rows.map { zip(columns, $0).map { Terminal.escaped($0.text($1)) } }   // escaped first, so that the columns line up
+        let widths = columns.indices.map { k in max(columns[k].header.count, cells.map { $0[k].count }.max() ?? 0) }
+        func row(_ values: [String]) -> String {
+            values.enumerated().map { k, value in
+                let fill = String(repeating: " ", count: widths[k] - value.count)
+                return k == 0 ? value + fill : fill + value
+            }.joined(separator: "  ")
+        }
+        out.line(row(columns.map(\.header)))
+        for values in cells { out.line(row(values)) }
+    }
+
+    /// The table as CSV, headed by the columns' names: guarded and escaped (see
+    /// ``AnalyticsOutput/csvHelp``), or with `exact` cells as they are.
+    func csv(exact: Bool, into out: inout StandardOutput) {
+        out.line(columns.map(\.name).joined(separator: ","))
+        for values in rows {
+            let line = values.map { cell -> String in
+                switch cell {
+                case .text(let text): return Export.csv(text, guarded: !exact)
+                case .number(let n): return n.map(String.init) ?? ""
+                case .list(let items): return Export.csv(items.joined(separator: " > "), guarded: !exact)
+                }
+            }.joined(separator: ",")
+            if exact {
+                out.exact(Array((line + "\n").utf8))
+            } else {
+                out.line(line)
+            }
+        }
+    }
+
+    /// The rows as JSON objects, members named and ordered as the columns.
+    var json: [Row] { rows.map { Row(columns: columns, cells: $0) } }
+
+    /// A row as a JSON object: numbers exact, a missing one null, a list an array.
+    struct Row: Encodable {
+        var columns: [Column]
+        var cells: [Cell]
+
+        func encode(to encoder: any Encoder) throws {
+            var members = encoder.container(keyedBy: AnyKey.self)
+            for (column, cell) in zip(columns, cells) {
+                let key = AnyKey(column.name)
+                switch cell {
+                case .text(let text): try members.encode(text, forKey: key)
+                case .number(let n): try members.encode(n, forKey: key)
+                case .list(let items): try members.encode(items, forKey: key)
+                }
+            }
+        }
+    }
+}
+
+/// The JSON output of an analytics subcommand:
+/// `{"format": 1, "query", EXTRA..., "clock_went_back", "rows": [...], SECTION: [...]}`.
+struct QueryOutput: Encodable {
+    var query: String
+    /// Parameters the rows depend on (`steps`, `length`), by name.
+    var extra: [(String, Int)]
+    /// How many views ended before they began; nil where the rows are not views (deep links).
+    var clockWentBack: Int?
+    var table: QueryTable
+    /// Further tables, by name.
+    var sections: [(String, QueryTable)]
+
+    func encode(to encoder: any Encoder) throws {
+        var members = encoder.container(keyedBy: AnyKey.self)
+        try members.encode(1, forKey: AnyKey("format"))
+        try members.encode(query, forKey: AnyKey("query"))
+        for (name, value) in extra { try members.encode(value, forKey: AnyKey(name)) }
+        if let clockWentBack { try members.encode(clockWentBack, forKey: AnyKey("clock_went_back")) }
+        try members.encode(table.json, forKey: AnyKey("rows"))
+        for (name, section) in sections { try members.encode(section.json, forKey: AnyKey(name)) }
+    }
+}
