@@ -110,7 +110,7 @@ public struct DeepLinkTable<R: NavigationRoute>: Sendable {
             bytes.append(high << 4 | low)
         }
         // String(validating:) needs macOS 15; the package's own validator works everywhere.
-        guard bytes.withUnsafeBytes({ UTF8Validation.firstInvalidOffset($0) }) == nil else { return nil }
+        guard UTF8Validation.isValid(bytes) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 

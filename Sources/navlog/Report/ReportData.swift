@@ -54,12 +54,11 @@ struct ReportData {
 
     var report = ReadReport(mode: .tolerateTornTail)
     var sessions: [SessionSummary] = []
-    private var gathered: Gathering
-    var screens: ScreensQuery { gathered.screens }
-    var bounces: BouncesQuery { gathered.bounces }
-    var exits: ExitsQuery { gathered.exits }
-    var flow: FlowQuery { gathered.flow }
-    var funnels: [FunnelQuery] { gathered.funnels }
+    private var screens: [ScreensQuery.Row] = []
+    private var bounces: [BouncesQuery.Row] = []
+    private var exits: [ExitsQuery.Row] = [], crashPaths: [ExitsQuery.CrashPath] = []
+    private var flow: [FlowQuery.Row] = []
+    private var funnels: [[FunnelQuery.Row]] = []
     private var replays: [Replay] = []
     /// In how many chunks the log was read at once; 1 when in order.
     private(set) var chunks = 1
@@ -70,7 +69,6 @@ struct ReportData {
 
     init(options: ReportData.Options) {
         self.options = options
-        gathered = Gathering(options: options)
     }
 
     /// Reads the log once, on every core when it is large.
@@ -78,9 +76,12 @@ struct ReportData {
                          threads: Int = ProcessInfo.processInfo.activeProcessorCount, chunkedFrom: Int = LogReader.chunkedBytes) throws {
         let progress = SharedProgress(path)
         defer { progress.finish() }
-        let run = try ViewStream.run(gathered, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
+        let run = try ViewStream.run(Gathering(options: options), over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
                                      threads: threads, chunkedFrom: chunkedFrom, progress: progress.enabled ? progress.add : nil)
-        (gathered, report, chunks, clockWentBack) = (run.query, run.report, run.chunks, run.clockWentBack)
+        let gathered = run.result
+        (report, chunks, clockWentBack) = (run.report, run.chunks, run.clockWentBack)
+        (screens, bounces, exits, crashPaths) = (gathered.screens, gathered.bounces, gathered.exits.rows, gathered.exits.crashPaths)
+        (flow, funnels) = (gathered.flow, gathered.funnels)
         // The sessions to replay are a few: their events are read again, from where each began.
         let (files, segmented) = try LogFiles.resolve(path)
         replays = try gathered.replays.map { try $0.readingEvents(of: path, files: files, segmented: segmented, mode: mode) }
@@ -88,7 +89,7 @@ struct ReportData {
         // session spans scenes, so the scene filter does not apply to it).
         var sessionFilter = filter
         sessionFilter.scenes = []
-        sessions = gathered.tracker.sessions.filter { sessionFilter.admits(start: $0.start, app: $0.app, session: $0.id, scene: "") }
+        sessions = gathered.sessions.filter { sessionFilter.admits(start: $0.start, app: $0.app, session: $0.id, scene: "") }
     }
 
     /// The report's data as one JSON object, and what it leaves out of the sessions to replay.
@@ -122,14 +123,14 @@ struct ReportData {
             w.raw("{"); w.key("day", first: true); w.string(day.key); w.key("sessions"); w.integer(day.value); w.raw("}")
         }
         w.key("flow")
-        w.array(flow.rows) { w, row in
+        w.array(flow) { w, row in
             w.raw("{"); w.key("step", first: true); w.integer(row.step); w.key("from"); w.string(row.from)
             w.key("to"); w.string(row.to); w.key("count"); w.integer(row.count); w.raw("}")
         }
-        let bounceRows = Dictionary(uniqueKeysWithValues: bounces.rows.map { ($0.screen, $0) })
-        let exitRows = Dictionary(uniqueKeysWithValues: exits.rows.map { ($0.screen, $0) })
+        let bounceRows = Dictionary(uniqueKeysWithValues: bounces.map { ($0.screen, $0) })
+        let exitRows = Dictionary(uniqueKeysWithValues: exits.map { ($0.screen, $0) })
         w.key("screens")
-        w.array(screens.rows) { w, row in
+        w.array(screens) { w, row in
             w.raw("{"); w.key("screen", first: true); w.string(row.screen)
             w.key("views"); w.integer(row.views)
             w.key("sessions"); w.integer(row.sessions)
@@ -142,7 +143,7 @@ struct ReportData {
         }
         w.key("funnels")
         w.array(funnels) { w, funnel in
-            w.array(funnel.rows) { w, row in
+            w.array(funnel) { w, row in
                 w.raw("{"); w.key("screen", first: true); w.string(row.screen); w.key("sessions"); w.integer(row.sessions)
                 w.key("dropOff"); w.integer(row.dropOff)
                 w.key("conversionBp"); if let c = row.conversionFromFirst { w.integer(c) } else { w.raw("null") }
@@ -151,7 +152,7 @@ struct ReportData {
             }
         }
         w.key("crashPaths")
-        w.array(exits.crashPathRows.prefix(20)) { w, row in
+        w.array(crashPaths.prefix(20)) { w, row in
             w.raw("{"); w.key("path", first: true); w.value(.array(row.screens.map { .string($0) })); w.key("sessions"); w.integer(row.sessions); w.raw("}")
         }
         w.key("clockWentBack"); w.integer(clockWentBack)
@@ -338,8 +339,16 @@ private struct Gathering: PositionedViewQuery {
         funnels = options.funnels.map { FunnelQuery(steps: $0, mode: .ordered, entry: .first) }
     }
 
+    /// What the report shows of the views and the events, and the sessions to replay (their
+    /// events not read yet).
+    struct Result: Sendable {
+        var screens: [ScreensQuery.Row], bounces: [BouncesQuery.Row], exits: ExitsQuery.Result
+        var flow: [FlowQuery.Row], funnels: [[FunnelQuery.Row]]
+        var sessions: [SessionSummary], replays: [Replay]
+    }
+
     /// The sessions to replay: the named ones, then the latest first.
-    var replays: [Replay] {
+    private var replays: [Replay] {
         var (namedReplays, recentReplays) = (namedKept, recentKept)
         Self.close(current, named: named, keeping: recent, into: &namedReplays, &recentReplays)
         return namedReplays + recentReplays.reversed()
@@ -368,13 +377,12 @@ private struct Gathering: PositionedViewQuery {
         current!.lastSeq = event.seq
     }
 
-    mutating func finish() {
-        exits.finish()
-        flow.finish()
-        for k in funnels.indices { funnels[k].finish() }
+    consuming func finalize() -> Result {
+        Result(screens: screens.finalize(), bounces: bounces.finalize(), exits: exits.finalize(), flow: flow.finalize(),
+               funnels: funnels.map { $0.finalize() }, sessions: tracker.sessions, replays: replays)
     }
 
-    mutating func merge(_ later: Gathering) {
+    mutating func merge(_ later: consuming Gathering) {
         screens.merge(later.screens)
         bounces.merge(later.bounces)
         exits.merge(later.exits)

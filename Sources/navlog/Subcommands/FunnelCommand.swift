@@ -39,13 +39,13 @@ enum FunnelCommand: Subcommand {
         let entry = try parsed.choice("--entry", default: FunnelQuery.Entry.first)
         let window = try parsed.value("--window").map { try AnalyticsOutput.duration($0, option: "--window") } ?? .seconds(86_400)
         // --mode is the recovery mode elsewhere; here it names the funnel's mode, so the log is read tolerating a torn tail.
-        let (query, report, filter) = try AnalyticsOutput.run(FunnelQuery(steps: steps, mode: mode, entry: entry, window: window),
+        let (rows, report, filter) = try AnalyticsOutput.run(FunnelQuery(steps: steps, mode: mode, entry: entry, window: window),
                                                               over: input.path, parsed, recoveryModeOption: false)
         func ratio(_ value: Int?) -> AnalyticsOutput.Cell { .number(value.map(Int64.init)) }
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               columns: ["step", "screen", "sessions", "drop_off", "conversion_from_previous_bp", "conversion_from_first_bp",
                                         "median_ms", "p90_ms"],
-                              rows: query.rows.map { [.number(Int64($0.step)), .text($0.screen), .number(Int64($0.sessions)), .number(Int64($0.dropOff)),
+                              rows: rows.map { [.number(Int64($0.step)), .text($0.screen), .number(Int64($0.sessions)), .number(Int64($0.dropOff)),
                                                       ratio($0.conversionFromPrevious), ratio($0.conversionFromFirst),
                                                       .number($0.medianMilliseconds), .number($0.p90Milliseconds)] })
         return ExitCode.success

@@ -24,10 +24,10 @@ enum ScreensCommand: Subcommand {
         let input = try LogInput(parsed.path())
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
-        let (query, report, filter) = try AnalyticsOutput.run(ScreensQuery(), over: input.path, parsed)
+        let (rows, report, filter) = try AnalyticsOutput.run(ScreensQuery(), over: input.path, parsed)
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               columns: ["screen", "views", "sessions", "dwell_median_ms", "dwell_p90_ms", "dwell_total_ms"],
-                              rows: query.rows.map { [.text($0.screen), .number(Int64($0.views)), .number(Int64($0.sessions)),
+                              rows: rows.map { [.text($0.screen), .number(Int64($0.views)), .number(Int64($0.sessions)),
                                                       .number($0.dwellMedian), .number($0.dwellP90), .number($0.dwellTotal)] })
         return ExitCode.success
     }

@@ -34,13 +34,13 @@ enum TransitionsCommand: Subcommand {
             let (flow, report, filter) = try AnalyticsOutput.run(FlowQuery(steps: steps, top: try parsed.integer("--top", range: 1...1000) ?? 5),
                                                                  over: input.path, parsed)
             AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, columns: ["step", "from", "to", "count"],
-                                  rows: flow.rows.map { [.number(Int64($0.step)), .text($0.from), .text($0.to), .number(Int64($0.count))] },
-                                  extra: [("steps", flow.steps)])
+                                  rows: flow.map { [.number(Int64($0.step)), .text($0.from), .text($0.to), .number(Int64($0.count))] },
+                                  extra: [("steps", steps)])
             return ExitCode.success
         }
-        let (query, report, filter) = try AnalyticsOutput.run(TransitionsQuery(), over: input.path, parsed)
+        let (rows, report, filter) = try AnalyticsOutput.run(TransitionsQuery(), over: input.path, parsed)
         AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, columns: ["from", "to", "count"],
-                              rows: query.rows.map { [.text($0.from), .text($0.to), .number(Int64($0.count))] })
+                              rows: rows.map { [.text($0.from), .text($0.to), .number(Int64($0.count))] })
         return ExitCode.success
     }
 }
