@@ -24,6 +24,7 @@ let package = Package(
         .testTarget(name: "NavigationAnalyticsTests", dependencies: ["NavigationAnalytics", "NavigationHistory"]),
         .testTarget(name: "NavigationRoutingTests", dependencies: ["NavigationRouting", "NavigationHistory", "RecipeApp"]),
         .testTarget(name: "NavlogTests", dependencies: ["navlog", "NavigationHistory"], exclude: ["Golden"]),
+        .testTarget(name: "DocumentationSnippetTests", dependencies: ["NavigationAnalytics", "NavigationHistory", "NavigationRouting"]),
     ],
     swiftLanguageModes: [.v6]
 )
