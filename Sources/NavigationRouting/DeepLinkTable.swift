@@ -20,6 +20,7 @@ public struct DeepLinkTable<R: NavigationRoute>: Sendable {
 
     /// What a URL matched.
     public struct Match: Sendable {
+        /// Whether every segment resolved, some did not, or the URL matched no pattern.
         public var outcome: DeepLinkOutcome
         /// The tab and stack the pattern names, if any.
         public var tab: String?, stack: String?

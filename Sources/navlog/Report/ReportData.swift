@@ -54,11 +54,8 @@ struct ReportData {
 
     var report = ReadReport(mode: .tolerateTornTail)
     var sessions: [SessionSummary] = []
-    private var screens: [ScreensQuery.Row] = []
-    private var bounces: [BouncesQuery.Row] = []
-    private var exits: [ExitsQuery.Row] = [], crashPaths: [ExitsQuery.CrashPath] = []
-    private var flow: [FlowQuery.Row] = []
-    private var funnels: [[FunnelQuery.Row]] = []
+    private var screens: [ScreensQuery.Row] = [], bounces: [BouncesQuery.Row] = [], flow: [FlowQuery.Row] = []
+    private var exits: [ExitsQuery.Row] = [], crashPaths: [ExitsQuery.CrashPath] = [], funnels: [[FunnelQuery.Row]] = []
     private var replays: [Replay] = []
     /// In how many chunks the log was read at once; 1 when in order.
     private(set) var chunks = 1
@@ -67,9 +64,7 @@ struct ReportData {
 
     private let options: Options
 
-    init(options: ReportData.Options) {
-        self.options = options
-    }
+    init(options: ReportData.Options) { self.options = options }
 
     /// Reads the log once, on every core when it is large.
     mutating func gather(_ path: String, mode: RecoveryMode, filter: AnalyticsFilter, cleaning: PathCleaning, idle: Duration?,
@@ -79,9 +74,8 @@ struct ReportData {
         let run = try ViewStream.run(Gathering(options: options), over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
                                      threads: threads, chunkedFrom: chunkedFrom, progress: progress.enabled ? progress.add : nil)
         let gathered = run.result
-        (report, chunks, clockWentBack) = (run.report, run.chunks, run.clockWentBack)
-        (screens, bounces, exits, crashPaths) = (gathered.screens, gathered.bounces, gathered.exits.rows, gathered.exits.crashPaths)
-        (flow, funnels) = (gathered.flow, gathered.funnels)
+        (report, chunks, clockWentBack, screens, bounces) = (run.report, run.chunks, run.clockWentBack, gathered.screens, gathered.bounces)
+        (exits, crashPaths, flow, funnels) = (gathered.exits.rows, gathered.exits.crashPaths, gathered.flow, gathered.funnels)
         // The sessions to replay are a few: their events are read again, from where each began.
         let (files, segmented) = try LogFiles.resolve(path)
         replays = try gathered.replays.map { try $0.readingEvents(of: path, files: files, segmented: segmented, mode: mode) }
