@@ -81,7 +81,7 @@ package final class EndedViews: @unchecked Sendable {
 
     /// Moves each view held out, in order, into `body`; the buffer is empty after, unless `body`
     /// throws, when the views after the one it threw on are still held.
-    package func removeEach<E: Error>(_ body: (consuming ScreenView) throws(E) -> Void) throws(E) {
+    package func removeEach(_ body: (consuming ScreenView) throws -> Void) rethrows {
         while taken < count {
             taken += 1
             try body((views + taken - 1).move())
