@@ -31,6 +31,8 @@ let package = Package(
         .testTarget(name: "NavigationRoutingTests", dependencies: ["NavigationRouting", "NavigationHistory", "RecipeApp", "TestSupport"]),
         .testTarget(name: "NavlogTests", dependencies: ["navlog", "NavigationHistory", "NavigationSimulation", "TestSupport"],
                     exclude: ["Golden"]),
+        .testTarget(name: "DocumentationSnippetTests", dependencies: ["NavigationAnalytics", "NavigationHistory", "NavigationRouting",
+                                                                     "NavigationSimulation"]),
     ],
     swiftLanguageModes: [.v6]
 )

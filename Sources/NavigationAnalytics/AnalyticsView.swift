@@ -19,10 +19,12 @@ public struct AnalyticsView: Sendable, Hashable {
     }
     /// The app version the session's `session.start` named, if any.
     public var app: String?
+    /// The scene.
     public var scene: String {
         get { view.scene }
         set { view.scene = newValue }
     }
+    /// The scene's selected tab when the view began.
     public var tab: String? {
         get { view.tab }
         set { view.tab = newValue }
@@ -38,14 +40,18 @@ public struct AnalyticsView: Sendable, Hashable {
         get { view.screen.route.screen }
         set { view.screen.route.screen = newValue }
     }
+    /// The route's id, if any.
     public var id: String? {
         get { view.screen.route.id }
         set { view.screen.route.id = newValue }
     }
+    /// The route's params, if any.
     public var params: [String: String]? {
         get { view.screen.route.params }
         set { view.screen.route.params = newValue }
     }
+    /// How many routes are on the visible route's stack (0 for a sheet's root, a split selection
+    /// or a root).
     public var depth: Int {
         get { view.screen.depth }
         set { view.screen.depth = newValue }
@@ -61,18 +67,22 @@ public struct AnalyticsView: Sendable, Hashable {
         get { view.enteredBy }
         set { view.enteredBy = newValue }
     }
+    /// The seq of the event that began the view.
     public var startSeq: Int {
         get { view.startSeq }
         set { view.startSeq = newValue }
     }
+    /// When the view began.
     public var start: Timestamp {
         get { view.start }
         set { view.start = newValue }
     }
+    /// When the view ended.
     public var end: Timestamp {
         get { view.end }
         set { view.end = newValue }
     }
+    /// Whether the session ended uncleanly while the view was visible.
     public var crashed: Bool {
         get { view.crashed }
         set { view.crashed = newValue }
@@ -85,8 +95,8 @@ public struct AnalyticsView: Sendable, Hashable {
     /// view counts, with a dwell of 0.
     public var clockWentBack: Bool { view.clockWentBack }
 
-    // Equal rows have equal columns, whatever else their views hold (the seq that ended them, the
-    // number of sheets).
+    /// Whether two rows have equal columns, whatever else their views hold (the seq that ended
+    /// them, the number of sheets).
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.session == rhs.session && lhs.app == rhs.app && lhs.scene == rhs.scene && lhs.tab == rhs.tab
             && lhs.stack == rhs.stack && lhs.screen == rhs.screen && lhs.id == rhs.id && lhs.params == rhs.params
@@ -94,6 +104,7 @@ public struct AnalyticsView: Sendable, Hashable {
             && lhs.startSeq == rhs.startSeq && lhs.start == rhs.start && lhs.end == rhs.end && lhs.crashed == rhs.crashed
     }
 
+    /// Hashes the columns that tell rows apart: session, app, scene, screen and start seq.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(session)
         hasher.combine(app)

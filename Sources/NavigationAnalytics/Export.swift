@@ -4,9 +4,21 @@ import NavigationHistory
 /// NDJSON or CSV, optionally with personal data redacted.
 public struct Export: Sendable {
     /// A derived table.
-    public enum Table: String, Sendable, CaseIterable { case screenViews = "screen_views", transitions, deeplinks }
+    public enum Table: String, Sendable, CaseIterable {
+        /// One row per screen view: ``AnalyticsView``'s columns.
+        case screenViews = "screen_views"
+        /// One row per pair of consecutive views of a path.
+        case transitions
+        /// One row per deep link opened: ``DeepLinksQuery/Record``'s columns.
+        case deeplinks
+    }
     /// An output format.
-    public enum Format: String, Sendable, CaseIterable { case ndjson, csv }
+    public enum Format: String, Sendable, CaseIterable {
+        /// One JSON object a line.
+        case ndjson
+        /// Comma-separated values under a header line.
+        case csv
+    }
     /// What to redact; see ``Redactor`` for what replaces a value.
     ///
     /// Each promises that no such value of the log appears in any table or format. A deep link's
@@ -21,8 +33,11 @@ public struct Export: Sendable {
         case urls
     }
 
+    /// The table written.
     public var table: Table
+    /// The format it is written in.
     public var format: Format
+    /// What is redacted.
     public var redactions: Set<Redaction>
     /// The salt of the hashes that replace redacted values; with no salt they are dropped instead.
     public var salt: String?
@@ -30,6 +45,8 @@ public struct Export: Sendable {
     /// ``csv(_:guarded:)``); true unless the CSV is for a program that wants the cells exact.
     public var guardsFormulas = true
 
+    /// Creates an export of `table` in `format`, redacting `redactions` with hashes salted by
+    /// `salt` (dropped without one).
     public init(table: Table, format: Format, redactions: Set<Redaction> = [], salt: String? = nil) {
         self.table = table
         self.format = format

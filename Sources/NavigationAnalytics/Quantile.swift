@@ -13,8 +13,10 @@ public struct QuantileCounter: Sendable, Hashable {
     /// Their sum.
     public private(set) var total: Int64 = 0
 
+    /// Creates a counter of no values.
     public init() {}
 
+    /// Adds `value`.
     public mutating func add(_ value: Int64) {
         counts.add(value)
         count += 1

@@ -1,17 +1,32 @@
 import NavigationHistory
 
-/// A query over screen views that ``ViewStream/run(_:over:mode:filter:cleaning:idle:progress:)`` can run
-/// over chunks of a log at once, one copy each, and merge.
+/// A query over screen views: it counts views one by one, and its answer is read once, when
+/// ``finalize()`` ends the counting — as `Hasher` is read.
+///
+/// ``ViewStream/run(_:over:mode:filter:cleaning:idle:progress:)`` runs a query over chunks of a
+/// log at once, one copy each, merges the copies in order and finalizes the result. A query can
+/// also be fed by hand:
+///
+/// ```swift
+/// var screens = ScreensQuery()
+/// try ViewStream.read("app.navlog") { view in screens.add(view) }
+/// for row in screens.finalize() { print(row.screen, row.views) }
+/// ```
 public protocol ViewQuery: Sendable {
+    /// What the query answers: its rows, once every view is counted.
+    associatedtype Result: Sendable
+
     /// Counts a view. Views come session by session; within a (session, scene), in the order they
     /// began.
     mutating func add(_ view: AnalyticsView)
-    /// Counts what the query held back until its views ended.
-    mutating func finish()
     /// Adds the counts of `later`: a copy of the query, made before it counted anything, that
-    /// counted the views after this one's. Both are finished, and no session has views in both.
-    /// When the query sees events, `later` began with the `session.start` this one saw last.
-    mutating func merge(_ later: Self)
+    /// counted the views after this one's; no session has views in both. What either held back
+    /// until its views ended is counted, as ``finalize()`` counts it. When the query sees events,
+    /// `later` began with the `session.start` this one saw last.
+    mutating func merge(_ later: consuming Self)
+    /// Counts what the query held back until its views ended (a session's views, a path's end),
+    /// and returns the answer.
+    consuming func finalize() -> Result
 
     /// Whether the query also sees events: ``beginSession(_:stateBefore:)`` and ``see(_:)``.
     /// False by default.
@@ -36,25 +51,25 @@ package protocol PositionedViewQuery: ViewQuery {
     mutating func see(_ event: NavigationEvent, at position: EventPosition)
 }
 
-/// A query of this module that reads each view where the stream holds it, rather than from a
-/// row the view is moved into: a 200-byte move a view, and the wait of its wide loads on the
-/// narrow stores that just wrote the view (2-10% of a funnel's time, measured interleaved).
-protocol InPlaceViewQuery: ViewQuery {
-    /// Counts the view at `view` as ``add(_:)`` counts its row: the view's session, screen and
-    /// the rest are the row's (numbered by part, cleaned), and `app` its app version.
-    mutating func add(viewAt view: UnsafePointer<ScreenView>, app: String?)
+/// A query of this module that reads each view borrowed where the stream holds it, rather than
+/// as a row the view is moved into: a 200-byte move a view, and the wait of its wide loads on the
+/// narrow stores that just wrote the view (2-10% of `navlog funnel`'s time).
+protocol ScreenViewQuery: ViewQuery {
+    /// Counts `view` as ``add(_:)`` counts its row: the view's session, screen and the rest are
+    /// the row's (numbered by part, cleaned).
+    mutating func add(_ view: borrowing ScreenView)
 
     /// Whether it reads views' details — their tab, how they were entered, their route's stack
     /// and params. When it does not, the views handed to it leave them out (nil, `""`): copying
-    /// them in and releasing them was 1.6% of a funnel's instructions.
+    /// them in and releasing them was 1.6% of `navlog funnel`'s instructions.
     static var readsDetails: Bool { get }
 }
 
 extension ViewQuery {
-    /// Nothing held back: the default.
-    public mutating func finish() {}
     /// Views only: the default.
     public static var seesEvents: Bool { false }
+    /// Nothing: the default.
     public mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {}
+    /// Nothing: the default.
     public mutating func see(_ event: NavigationEvent) {}
 }

@@ -20,7 +20,7 @@ public struct DeepLinkTable<R: NavigationRoute>: Sendable {
 
     /// What a URL matched.
     public struct Match: Sendable {
-        /// Whether every segment resolved, some did, or no pattern matched.
+        /// Whether every segment resolved, some did not, or the URL matched no pattern.
         public var outcome: DeepLinkOutcome
         /// The tab and stack the pattern names, if any.
         public var tab: String?, stack: String?
@@ -111,7 +111,7 @@ public struct DeepLinkTable<R: NavigationRoute>: Sendable {
             bytes.append(high << 4 | low)
         }
         // String(validating:) needs macOS 15; the package's own validator works everywhere.
-        guard bytes.withUnsafeBytes({ UTF8Validation.firstInvalidOffset($0) }) == nil else { return nil }
+        guard UTF8Validation.isValid(bytes) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -17,28 +17,28 @@ import NavigationSimulation
     static func answers(_ path: String, threads: Int, mode: RecoveryMode = .tolerateTornTail, filter: AnalyticsFilter = AnalyticsFilter(),
                         cleaning: PathCleaning = PathCleaning(), idle: Duration? = nil, splitBytes: Int = LogReader.splitBytes) throws -> Answers {
         var answers = Answers()
-        func add<Query: ViewQuery>(_ query: Query, _ rows: (Query) -> String) throws {
+        func add<Query: ViewQuery>(_ query: Query, _ rows: (Query.Result) -> String = { "\($0)" }) throws {
             let run = try ViewStream.run(query, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
                                          threads: threads, chunkedFrom: 0, splitBytes: splitBytes)
-            answers.rows.append(rows(run.query))
+            answers.rows.append(rows(run.result))
             answers.chunks.append(run.chunks)
             let r = run.report
             answers.report = "\(r.events) \(String(describing: r.firstSeq)) \(String(describing: r.lastSeq)) \(r.sessions) \(r.segments) \(r.bytes) "
                 + "\(r.defects) \(r.warnings) \(String(describing: r.tornTail)) \(String(describing: r.stoppedAt))"
         }
-        try add(PathsQuery(length: 3)) { "\($0.rows)" }
-        try add(PathsQuery(length: 2, from: "recipe")) { "\($0.rows)" }
-        try add(PathsQuery(length: 2, to: "reviews")) { "\($0.rows)" }
-        try add(FunnelQuery(steps: ["home", "category", "recipe"])) { "\($0.rows)" }
-        try add(FunnelQuery(steps: ["home", "recipe"], mode: .strict, entry: .any, window: .seconds(600))) { "\($0.rows)" }
-        try add(FunnelQuery(steps: ["home", "recipe", "reviews"], mode: .any)) { "\($0.rows)" }
-        try add(ScreensQuery()) { "\($0.rows)" }
-        try add(TransitionsQuery()) { "\($0.rows)" }
-        try add(FlowQuery(steps: 4, top: 3)) { "\($0.rows)" }
-        try add(ExitsQuery(crashPaths: 3)) { "\($0.rows) \($0.crashPathRows)" }
-        try add(DepthQuery()) { "\($0.rows)" }
-        try add(TabsQuery()) { "\($0.rows) \($0.switchRows)" }
-        try add(BouncesQuery(within: .seconds(5))) { "\($0.rows)" }
+        try add(PathsQuery(length: 3))
+        try add(PathsQuery(length: 2, from: "recipe"))
+        try add(PathsQuery(length: 2, to: "reviews"))
+        try add(FunnelQuery(steps: ["home", "category", "recipe"]))
+        try add(FunnelQuery(steps: ["home", "recipe"], mode: .strict, entry: .any, window: .seconds(600)))
+        try add(FunnelQuery(steps: ["home", "recipe", "reviews"], mode: .any))
+        try add(ScreensQuery())
+        try add(TransitionsQuery())
+        try add(FlowQuery(steps: 4, top: 3))
+        try add(ExitsQuery(crashPaths: 3)) { "\($0.rows) \($0.crashPaths)" }
+        try add(DepthQuery())
+        try add(TabsQuery()) { "\($0.rows) \($0.switches)" }
+        try add(BouncesQuery(within: .seconds(5)))
         return answers
     }
 
@@ -99,13 +99,12 @@ import NavigationSimulation
                           FunnelQuery(steps: ["search", "results", "recipe"], mode: .any)] {
                 var fromRows = query
                 try ViewStream.read(path, cleaning: cleaning, idle: idle) { fromRows.add($0) }
-                fromRows.finish()
                 for threads in [1, 2] {
                     let inPlace = try ViewStream.run(query, over: path, mode: .tolerateTornTail, filter: AnalyticsFilter(), cleaning: cleaning,
                                                      idle: idle, threads: threads, chunkedFrom: 0)
-                    #expect(inPlace.query.rows == fromRows.rows, "\(query.steps), idle \(String(describing: idle)), \(threads) threads")
+                    #expect(inPlace.result == fromRows.finalize(), "\(query.steps), idle \(String(describing: idle)), \(threads) threads")
                 }
-                reached.append(fromRows.rows.last!.sessions)
+                reached.append(fromRows.finalize().last!.sessions)
             }
             #expect(reached.filter { $0 > 0 }.count >= 2, "\(reached)")
         }

@@ -73,10 +73,11 @@ let logDirectory = ScratchDirectory.processWide.path
                 Projection.fold(&folded, event)
                 after[event.seq] = folded
             }
-            mutating func merge(_ later: Starts) {
+            mutating func merge(_ later: consuming Starts) {
                 starts += later.starts.dropFirst()   // the start that begins a chunk was the one before's last
                 after.merge(later.after) { $1 }
             }
+            consuming func finalize() -> Starts { self }
         }
         // In chunks, as in order.
         let generated = logDirectory + "/" + UUID().uuidString + ".jsonl"
@@ -87,9 +88,9 @@ let logDirectory = ScratchDirectory.processWide.path
         let chunked = try ViewStream.run(Starts(), over: generated, mode: .tolerateTornTail, filter: AnalyticsFilter(), cleaning: PathCleaning(),
                                          idle: nil, threads: 3, chunkedFrom: 0)
         #expect(chunked.chunks == 3)
-        #expect(chunked.query.starts.map(\.seq) == inOrder.query.starts.map(\.seq))
-        #expect(chunked.query.starts.map(\.before) == inOrder.query.starts.map(\.before))
-        #expect(chunked.query.after == inOrder.query.after)
+        #expect(chunked.result.starts.map(\.seq) == inOrder.result.starts.map(\.seq))
+        #expect(chunked.result.starts.map(\.before) == inOrder.result.starts.map(\.before))
+        #expect(chunked.result.after == inOrder.result.after)
 
         let (query, _) = try ViewStream.run(Starts(), over: path)
         let (starts, after) = (query.starts, query.after)
@@ -113,7 +114,7 @@ let logDirectory = ScratchDirectory.processWide.path
         var query = ScreensQuery()
         for view in try Self.views(try Self.log(Self.sample)) { query.add(view) }
         // recipe: views 30 s, 15 s, 9 s and a crashed one: median of [9, 15, 30] s is 15 s, p90 is 30 s.
-        #expect(query.rows == [
+        #expect(query.finalize() == [
             .init(screen: "recipe", views: 4, sessions: 2, dwellMedian: 15_000, dwellP90: 30_000, dwellTotal: 54_000),
             .init(screen: "home", views: 2, sessions: 2, dwellMedian: 1_000, dwellP90: 10_000, dwellTotal: 11_000),
             .init(screen: "reviews", views: 1, sessions: 1, dwellMedian: 5_000, dwellP90: 5_000, dwellTotal: 5_000),
@@ -141,22 +142,20 @@ let logDirectory = ScratchDirectory.processWide.path
             toReviews.add(view)
             fromRecipe.add(view)
         }
-        paths.finish()
-        toReviews.finish()
-        fromRecipe.finish()
-        #expect(transitions.rows == [
+        #expect(transitions.finalize() == [
             .init(from: "home", to: "recipe", count: 2), .init(from: "recipe", to: "recipe", count: 1),
             .init(from: "recipe", to: "reviews", count: 1), .init(from: "reviews", to: "recipe", count: 1),
         ])
-        #expect(paths.rows == [
+        #expect(paths.finalize() == [
             .init(screens: ["home", "recipe", "recipe"], occurrences: 1, sessions: 1),
             .init(screens: ["home", "recipe", "reviews"], occurrences: 1, sessions: 1),
             .init(screens: ["recipe", "reviews", "recipe"], occurrences: 1, sessions: 1),
         ])
-        #expect(toReviews.rows == [.init(screens: ["home", "recipe"], occurrences: 1, sessions: 1),
+        #expect(toReviews.finalize() == [.init(screens: ["home", "recipe"], occurrences: 1, sessions: 1),
                                    .init(screens: ["recipe", "reviews"], occurrences: 1, sessions: 1)])
-        #expect(fromRecipe.rows.first == .init(screens: ["recipe", "recipe"], occurrences: 1, sessions: 1))
-        #expect(fromRecipe.rows.count == 3)
+        let fromRecipeRows = fromRecipe.finalize()
+        #expect(fromRecipeRows.first == .init(screens: ["recipe", "recipe"], occurrences: 1, sessions: 1))
+        #expect(fromRecipeRows.count == 3)
     }
 
     @Test func exitsBouncesAndTabsOnTheSampleLog() throws {
@@ -169,31 +168,31 @@ let logDirectory = ScratchDirectory.processWide.path
             bounces.add(view)
             tabs.add(view)
         }
-        exits.finish()
         // a ends cleanly on recipe; b's last view, recipe(3), crashed.
-        #expect(exits.rows == [.init(screen: "recipe", exits: 2, clean: 1, unclean: 1)])
-        #expect(exits.crashPathRows == [.init(screens: ["recipe", "recipe"], sessions: 1)])
+        let exitsResult = exits.finalize()
+        #expect(exitsResult.rows == [.init(screen: "recipe", exits: 2, clean: 1, unclean: 1)])
+        #expect(exitsResult.crashPaths == [.init(screens: ["recipe", "recipe"], sessions: 1)])
         // reviews was pushed at 40 s and popped back to recipe at 45 s: a bounce within 5 s.
-        #expect(bounces.rows == [.init(screen: "reviews", pushes: 1, bounces: 1, rateBasisPoints: 10_000),
+        #expect(bounces.finalize() == [.init(screen: "reviews", pushes: 1, bounces: 1, rateBasisPoints: 10_000),
                                  .init(screen: "recipe", pushes: 3, bounces: 0, rateBasisPoints: 0)])
         var strict = BouncesQuery(within: .milliseconds(4_999))
         for view in views { strict.add(view) }
-        #expect(strict.rows.first?.bounces == 0, "5 s is not within 4.999 s")
-        #expect(tabs.rows == [.init(tab: "home", views: 7, dwellMilliseconds: 70_000, shareBasisPoints: 10_000)])
+        #expect(strict.finalize().first?.bounces == 0, "5 s is not within 4.999 s")
+        let tabsResult = tabs.finalize()
+        #expect(tabsResult.rows == [.init(tab: "home", views: 7, dwellMilliseconds: 70_000, shareBasisPoints: 10_000)])
         var depth = DepthQuery()
         for view in views { depth.add(view) }
-        #expect(depth.rows == [.init(depth: 0, stackViews: 2, sheetViews: 0), .init(depth: 1, stackViews: 3, sheetViews: 0),
+        #expect(depth.finalize() == [.init(depth: 0, stackViews: 2, sheetViews: 0), .init(depth: 1, stackViews: 3, sheetViews: 0),
                                .init(depth: 2, stackViews: 2, sheetViews: 0)])
-        #expect(tabs.switchRows.isEmpty)
+        #expect(tabsResult.switches.isEmpty)
     }
 
     @Test func flowKeysTransitionsByPositionAndFoldsRareScreensIntoOther() throws {
         var flow = FlowQuery(steps: 3, top: 1)
         for view in try Self.views(try Self.log(Self.sample)) { flow.add(view) }
-        flow.finish()
         // Paths: a = home, recipe, reviews, (recipe); b = home, recipe, recipe. At position 3
         // recipe and reviews tie at one path each; by name, recipe is kept.
-        #expect(flow.rows == [
+        #expect(flow.finalize() == [
             .init(step: 1, from: "1_home", to: "2_recipe", count: 2),
             .init(step: 2, from: "2_recipe", to: "3_other", count: 1),
             .init(step: 2, from: "2_recipe", to: "3_recipe", count: 1),
@@ -216,17 +215,18 @@ let logDirectory = ScratchDirectory.processWide.path
         ])
         var query = DeepLinksQuery()
         try ViewStream.read(path, events: { event, app, state in query.consume(event, app: app, stateAfter: state) }) { _ in }
-        #expect(query.rows == [
+        #expect(query.finalize().rows == [
             .init(outcome: "partial", pattern: "recipes://category/soups/recipe/:id", links: 1, backedOut: 0),
             .init(outcome: "resolved", pattern: "recipes://category/soups/recipe/:id", links: 1, backedOut: 1),
             .init(outcome: "unmatched", pattern: "recipes://promo/winter", links: 1, backedOut: 0),
         ])
         var recorded = DeepLinksQuery(keepsRecords: true)
         try ViewStream.read(path, events: { event, app, state in recorded.consume(event, app: app, stateAfter: state) }) { _ in }
-        #expect(recorded.records.map(\.backedOut) == [true, false, false])
-        #expect(recorded.records.map(\.depth) == [2, 1, 0])
+        let records = recorded.finalize().records
+        #expect(records.map(\.backedOut) == [true, false, false])
+        #expect(records.map(\.depth) == [2, 1, 0])
         let export = Export(table: .deeplinks, format: .csv, redactions: [.urls], salt: "pepper")
-        let line = export.line(recorded.records[0])
+        let line = export.line(records[0])
         let (category, soups, word, r13) = (export.redacted("category")!, export.redacted("soups")!, export.redacted("recipe")!,
                                             export.redacted("r13")!)
         #expect(line == "a,main,3,2026-11-29T10:00:01.000Z,recipes://\(category)/\(soups)/\(word)/\(r13)?\(export.redacted("?utm=mail")!),"
@@ -270,10 +270,10 @@ let logDirectory = ScratchDirectory.processWide.path
             let run = try ViewStream.run(ScreensQuery(), over: path, mode: .tolerateTornTail, filter: AnalyticsFilter(), cleaning: PathCleaning(),
                                          idle: nil, threads: threads, chunkedFrom: 0)
             #expect(run.clockWentBack == 1)
-            let recipe = run.query.rows.first { $0.screen == "recipe" }
+            let recipe = run.result.first { $0.screen == "recipe" }
             #expect(recipe?.views == 2 && recipe?.dwellTotal == 3000 && recipe?.dwellMedian == 0, "\(String(describing: recipe))")
         }
-        let tabs = try ViewStream.run(TabsQuery(), over: path).query.rows
+        let tabs = try ViewStream.run(TabsQuery(), over: path).result.rows
         #expect(tabs.map(\.dwellMilliseconds) == [18_000])
         var export = Export(table: .screenViews, format: .csv)
         let lines = views.compactMap { export.line(for: $0) }
@@ -328,8 +328,7 @@ let logDirectory = ScratchDirectory.processWide.path
     static func run(_ query: FunnelQuery, _ sessions: [[AnalyticsView]]) -> [FunnelQuery.Row] {
         var query = query
         for views in sessions { for view in views { query.add(view) } }
-        query.finish()
-        return query.rows
+        return query.finalize()
     }
 
     @Test func theFirstEntryStopsAtBWhereAnyEntryConvertsWithinAnHour() {
@@ -417,8 +416,8 @@ let logDirectory = ScratchDirectory.processWide.path
         var screens = ScreensQuery()
         var transitions = TransitionsQuery()
         for view in views { screens.add(view); transitions.add(view) }
-        #expect(screens.rows.first { $0.screen == "recipe" }?.sessions == 2, "\(views.map { "\($0.session):\($0.screen)" })")
-        #expect(!transitions.rows.contains { $0.from == "home" && $0.to == "root" }, "no path across sessions")
+        #expect(screens.finalize().first { $0.screen == "recipe" }?.sessions == 2, "\(views.map { "\($0.session):\($0.screen)" })")
+        #expect(!transitions.finalize().contains { $0.from == "home" && $0.to == "root" }, "no path across sessions")
         var split: [AnalyticsView] = []
         try ViewStream.read(path, filter: AnalyticsFilter(sessions: ["S"]), idle: .seconds(60)) { split.append($0) }
         #expect(Set(split.map(\.session)) == ["S", "S#2", "S#3"], "--session keeps every part of the session")

@@ -20,7 +20,7 @@ import NavigationSimulation
         let path = logDirectory + "/scenes\(scenes).jsonl"
         try StressLog.manyScenes(scenes).write(to: path)
         return try bestTime {
-            #expect(try ViewStream.run(ScreensQuery(), over: path).query.rows.first?.views == scenes * 3)
+            #expect(try ViewStream.run(ScreensQuery(), over: path).result.first?.views == scenes * 3)
             _ = try ViewStream.run(TransitionsQuery(), over: path)
             _ = try ViewStream.run(FlowQuery(steps: 5), over: path)
             _ = try ViewStream.run(PathsQuery(length: 3), over: path)
@@ -38,7 +38,8 @@ import NavigationSimulation
                 if transitions.line(for: view) != nil { lines += 1 }
             }
             #expect(lines == scenes * 7 + scenes * 6)
-            #expect(links.rows.first?.links == scenes && links.records.count == scenes)
+            let found = links.finalize()
+            #expect(found.rows.first?.links == scenes && found.records.count == scenes)
         }
     }
 

@@ -21,20 +21,20 @@ import TestSupport
             let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
             return try #require(object["rows"] as? [[String: Any]])
         }
-        func inOrder<Query: ViewQuery>(_ query: Query) throws -> Query {
+        func inOrder<Query: ViewQuery>(_ query: Query) throws -> Query.Result {
             try ViewStream.run(query, over: path, mode: .tolerateTornTail, filter: AnalyticsFilter(), cleaning: PathCleaning(), idle: nil,
-                               threads: 1, chunkedFrom: .max).query
+                               threads: 1, chunkedFrom: .max).result
         }
 
         let paths = try rows("paths", path, "--length", "3", "--top", "0", "--format", "json")
-        let expectedPaths = try inOrder(PathsQuery(length: 3)).rows
+        let expectedPaths = try inOrder(PathsQuery(length: 3))
         #expect(paths.count == expectedPaths.count && paths.count > 100)
         #expect(paths.map { $0["path"] as? [String] ?? [] } == expectedPaths.map(\.screens))
         #expect(paths.map { $0["occurrences"] as? Int ?? -1 } == expectedPaths.map(\.occurrences))
         #expect(paths.map { $0["sessions"] as? Int ?? -1 } == expectedPaths.map(\.sessions))
 
         let funnel = try rows("funnel", path, "--steps", "home,category,recipe", "--format", "json")
-        let expectedFunnel = try inOrder(FunnelQuery(steps: ["home", "category", "recipe"])).rows
+        let expectedFunnel = try inOrder(FunnelQuery(steps: ["home", "category", "recipe"]))
         #expect(funnel.map { $0["sessions"] as? Int ?? -1 } == expectedFunnel.map(\.sessions))
         #expect(funnel.map { $0["median_ms"] as? Int ?? -1 } == expectedFunnel.map { Int($0.medianMilliseconds ?? -1) })
         #expect(funnel.map { $0["p90_ms"] as? Int ?? -1 } == expectedFunnel.map { Int($0.p90Milliseconds ?? -1) })

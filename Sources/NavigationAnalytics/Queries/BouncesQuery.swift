@@ -5,13 +5,17 @@ import NavigationHistory
 /// entered by push), its bounces and the bounce rate in basis points. Rows are sorted by bounces,
 /// descending, then by pushes, descending, then by screen.
 public struct BouncesQuery: ViewQuery {
+    /// One screen's row.
     public struct Row: Sendable, Hashable {
+        /// The screen pushed.
         public var screen: String
+        /// Its views entered by push, and those of them that bounced.
         public var pushes: Int, bounces: Int
         /// Bounces per 10,000 pushes, rounded.
         public var rateBasisPoints: Int
     }
 
+    /// How long a pushed view may last and still bounce.
     public let within: Duration
     private let withinMilliseconds: Int64
     /// Screens are numbered, and their pushes and bounces kept by number.
@@ -29,11 +33,13 @@ public struct BouncesQuery: ViewQuery {
     private var recentScenes = SceneIndex()
     private var session: String?
 
+    /// Creates a query of the views popped within `within` of their push.
     public init(within: Duration = .seconds(5)) {
         self.within = within
         withinMilliseconds = within.milliseconds
     }
 
+    /// Adds `view` to its path, counting its push and the bounce it ends.
     public mutating func add(_ view: AnalyticsView) {
         if view.session != session {
             recent.removeAll(keepingCapacity: true)
@@ -55,7 +61,8 @@ public struct BouncesQuery: ViewQuery {
         recent[k].newer = step
     }
 
-    public mutating func merge(_ later: BouncesQuery) {
+    /// Adds the counts of `later`, which counted other sessions.
+    public mutating func merge(_ later: consuming BouncesQuery) {
         session = nil
         recent.removeAll()
         recentScenes.removeAll()
@@ -66,7 +73,9 @@ public struct BouncesQuery: ViewQuery {
         }
     }
 
-    public var rows: [Row] {
+    /// The rows of the screens pushed, sorted by bounces, descending, then by pushes,
+    /// descending, then by screen.
+    public consuming func finalize() -> [Row] {
         // The screens pushed: a screen bounces only after a push.
         tallies.indices.filter { tallies[$0].pushes > 0 || tallies[$0].bounces > 0 }.map { k in
             let (screen, tally) = (screens.names[k], tallies[k])

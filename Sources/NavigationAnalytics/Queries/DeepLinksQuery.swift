@@ -5,19 +5,36 @@ import NavigationHistory
 /// session ended or the scene closed or another link replaced that stack). The pattern is the URL
 /// without query and fragment, each path segment that holds a digit replaced by `:id`. Rows are
 /// sorted by links, descending, then outcome and pattern.
+///
+/// It reads events, not screen views: it follows the state after each.
+///
+/// ```swift
+/// var links = DeepLinksQuery()
+/// try ViewStream.read("app.navlog", events: { event, app, state in links.consume(event, app: app, stateAfter: state) }) { _ in }
+/// for row in links.finalize().rows { print(row.outcome, row.pattern, row.links, row.backedOut) }
+/// ```
 public struct DeepLinksQuery: Sendable {
+    /// One (outcome, pattern)'s row.
     public struct Row: Sendable, Hashable {
+        /// `resolved`, `partial` or `unmatched`.
         public var outcome: String
+        /// The URL pattern (see ``DeepLinksQuery/pattern(_:)``).
         public var pattern: String
+        /// The links opened.
         public var links: Int
+        /// How many of them the session then backed out past.
         public var backedOut: Int
     }
 
     /// One deep link opened: a row of the `deeplinks` table.
     public struct Record: Sendable, Hashable {
+        /// The session and scene of the `deeplink` event.
         public var session: String, scene: String
+        /// The event's seq.
         public var seq: Int
+        /// The event's time.
         public var timestamp: Timestamp
+        /// The URL as opened, its pattern, and the outcome.
         public var url: String, pattern: String, outcome: String
         /// The routes the link opened (0 when it opened none).
         public var depth: Int
@@ -25,10 +42,18 @@ public struct DeepLinksQuery: Sendable {
         public var backedOut: Bool
     }
 
+    /// What the query answers.
+    public struct Result: Sendable, Hashable {
+        /// The rows, sorted by links, descending, then by outcome and pattern.
+        public var rows: [Row]
+        /// Every link, in the order opened; empty unless the query keeps records.
+        public var records: [Record]
+    }
+
     private struct Key: Hashable { var outcome: String, pattern: String }
     private struct Watch { var stack: String, depth: Int, key: Key, record: Int }
     /// Every link, in the order opened; when `keepsRecords` is set.
-    public private(set) var records: [Record] = []
+    private var records: [Record] = []
     private let keepsRecords: Bool
     private var tallies: [Key: (links: Int, backedOut: Int)] = [:]
     /// The links watched, by scene: an event changes the stacks of the scene it names, unless it
@@ -99,8 +124,10 @@ public struct DeepLinksQuery: Sendable {
         return head + segments.joined(separator: "/")
     }
 
-    public var rows: [Row] {
-        tallies.map { Row(outcome: $0.key.outcome, pattern: $0.key.pattern, links: $0.value.links, backedOut: $0.value.backedOut) }
+    /// The rows, and the records when the query keeps them.
+    public consuming func finalize() -> Result {
+        let rows = tallies.map { Row(outcome: $0.key.outcome, pattern: $0.key.pattern, links: $0.value.links, backedOut: $0.value.backedOut) }
             .sorted { ($0.links, $1.outcome, $1.pattern) > ($1.links, $0.outcome, $0.pattern) }
+        return Result(rows: rows, records: records)
     }
 }

@@ -4,16 +4,33 @@
 /// `crashPaths` K, also the most common last-K-screen sequences before an unclean end.
 /// Rows are sorted by exits, descending, then by screen.
 public struct ExitsQuery: ViewQuery {
+    /// One screen's row.
     public struct Row: Sendable, Hashable {
+        /// The screen of the sessions' last views.
         public var screen: String
+        /// The sessions whose last view it was: all of them, those whose view did not crash,
+        /// and those whose view did.
         public var exits: Int, clean: Int, unclean: Int
     }
 
+    /// One sequence of last screens before unclean ends.
     public struct CrashPath: Sendable, Hashable {
+        /// The session's last screens, the last one last (fewer when the session had fewer views).
         public var screens: [String]
+        /// The sessions that ended uncleanly after them.
         public var sessions: Int
     }
 
+    /// What the query answers.
+    public struct Result: Sendable, Hashable {
+        /// The rows, sorted by exits, descending, then by screen.
+        public var rows: [Row]
+        /// The last-``ExitsQuery/crashPaths``-screen sequences before unclean ends, sorted by
+        /// sessions, descending, then by sequence; empty when ``ExitsQuery/crashPaths`` is 0.
+        public var crashPaths: [CrashPath]
+    }
+
+    /// How many last screens make a crash path; 0 for none.
     public let crashPaths: Int
     /// Screens and scenes are kept as numbers: a session's views are forgotten at its end without
     /// releasing any name. The exits of each screen are kept by its number.
@@ -28,8 +45,10 @@ public struct ExitsQuery: ViewQuery {
     }
     private var views: [View] = []
 
+    /// Creates a query that also counts the last-`crashPaths`-screen sequences before unclean ends.
     public init(crashPaths: Int = 0) { self.crashPaths = max(0, crashPaths) }
 
+    /// Adds a view; a session's views must come together, in any order.
     public mutating func add(_ view: AnalyticsView) {
         if view.session != session {
             endSession()
@@ -37,9 +56,6 @@ public struct ExitsQuery: ViewQuery {
         }
         views.append(View(seq: view.startSeq, scene: scenes.id(view.scene), screen: screens.id(view.screen), crashed: view.crashed))
     }
-
-    /// Ends the last session; call once after the last view.
-    public mutating func finish() { endSession() }
 
     private mutating func endSession() {
         defer { views.removeAll(keepingCapacity: true) }
@@ -58,7 +74,10 @@ public struct ExitsQuery: ViewQuery {
         if crashed { tallies[screen].unclean += times } else { tallies[screen].clean += times }
     }
 
-    public mutating func merge(_ later: ExitsQuery) {
+    /// Adds the counts of `later`, which counted other sessions.
+    public mutating func merge(_ later: consuming ExitsQuery) {
+        endSession()
+        later.endSession()
         session = nil
         let ids = screens.ids(of: later.screens)
         for (k, tally) in later.tallies.enumerated() where tally.clean + tally.unclean > 0 {
@@ -68,15 +87,14 @@ public struct ExitsQuery: ViewQuery {
         crashTallies.merge(later.crashTallies, uniquingKeysWith: +)
     }
 
-    public var rows: [Row] {
-        tallies.indices.filter { tallies[$0].clean + tallies[$0].unclean > 0 }.map { k in
+    /// The exits per screen, and the crash paths.
+    public consuming func finalize() -> Result {
+        endSession()
+        let rows = tallies.indices.filter { tallies[$0].clean + tallies[$0].unclean > 0 }.map { k in
             Row(screen: screens.names[k], exits: tallies[k].clean + tallies[k].unclean, clean: tallies[k].clean, unclean: tallies[k].unclean)
         }.sorted { ($0.exits, $1.screen) > ($1.exits, $0.screen) }
-    }
-
-    /// The last-K-screen sequences before unclean ends, by sessions, descending, then sequence.
-    public var crashPathRows: [CrashPath] {
-        crashTallies.map { CrashPath(screens: $0.key, sessions: $0.value) }
+        let crashPaths = crashTallies.map { CrashPath(screens: $0.key, sessions: $0.value) }
             .sorted { $0.sessions != $1.sessions ? $0.sessions > $1.sessions : $0.screens.lexicographicallyPrecedes($1.screens) }
+        return Result(rows: rows, crashPaths: crashPaths)
     }
 }

@@ -5,14 +5,19 @@ import NavigationHistory
 /// screen outside the `top` most common at its position is `p_other`. Rows are sorted by step, then
 /// count, descending, then from and to.
 public struct FlowQuery: ViewQuery {
+    /// One transition's row.
     public struct Row: Sendable, Hashable {
         /// The position of the transition's `from` view.
         public var step: Int
+        /// The nodes: `p_screen`, or `p_other` for a screen outside the top at position p.
         public var from: String, to: String
+        /// The paths that go from the one to the other.
         public var count: Int
     }
 
+    /// The views of each path counted (at least 2).
     public let steps: Int
+    /// The screens kept at each position (at least 1); the others are `other`.
     public let top: Int
     // Screens are numbered: a path is a short array of Int32, and the rows are counted in arrays.
     private var screens = NameIDs()
@@ -25,11 +30,13 @@ public struct FlowQuery: ViewQuery {
     private var openScenes = SceneIndex()
     private var session: String?
 
+    /// Creates a flow over the first `steps` views of every path, `top` screens a position.
     public init(steps: Int, top: Int = 5) {
         self.steps = max(2, steps)
         self.top = max(1, top)
     }
 
+    /// Adds `view` to its path.
     public mutating func add(_ view: AnalyticsView) {
         if view.session != session {
             endSession()
@@ -41,25 +48,26 @@ public struct FlowQuery: ViewQuery {
         if open[k].count < steps { open[k].append(screen) }
     }
 
-    /// Ends the last session's paths; call once after the last view.
-    public mutating func finish() { endSession() }
-
     private mutating func endSession() {
         done += open
         open.removeAll(keepingCapacity: true)
         openScenes.removeAll(keepingCapacity: true)
     }
 
-    public mutating func merge(_ later: FlowQuery) {
+    /// Adds the paths of `later`, which counted other sessions.
+    public mutating func merge(_ later: consuming FlowQuery) {
+        endSession()
+        later.endSession()
         session = nil
         // Paths are of sessions: the queries merged share none.
         let ids = screens.ids(of: later.screens)
         for path in later.done { done.append(path.map { ids[Int($0)] }) }
     }
 
-    public var rows: [Row] {
+    /// The rows, sorted by step, then by count, descending, then by from and to.
+    public consuming func finalize() -> [Row] {
+        endSession()
         let names = screens.names
-        let done = done + open   // the last session's paths, when finish() was not called
         // The top screens at each position, by the paths that have them there, then by name.
         var atPosition = Array(repeating: Array(repeating: 0, count: names.count), count: steps)
         for path in done { for (p, screen) in path.enumerated() { atPosition[p][Int(screen)] += 1 } }

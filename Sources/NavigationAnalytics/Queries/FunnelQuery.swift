@@ -11,13 +11,36 @@ import NavigationHistory
 /// With ``Entry/first`` only a session's first step-1 view starts an attempt (Mixpanel's rule);
 /// with ``Entry/any`` every step-1 view may, and the attempt that gets furthest counts (the
 /// earliest of those; PostHog's rule). A session's views are taken in seq order, all scenes together.
-public struct FunnelQuery: ViewQuery, InPlaceViewQuery {
-    public enum Mode: String, Sendable, CaseIterable { case ordered, strict, any }
-    public enum Entry: String, Sendable, CaseIterable { case first, any }
+///
+/// ```swift
+/// let funnel = FunnelQuery(steps: ["home", "recipe", "reviews"], mode: .strict, window: .seconds(600))
+/// let (rows, _) = try ViewStream.run(funnel, over: "app.navlog")
+/// for row in rows { print(row.step, row.screen, row.sessions, row.conversionFromFirst ?? 0) }
+/// ```
+public struct FunnelQuery: ViewQuery, ScreenViewQuery {
+    /// How a session's views must follow the step-1 view to reach the next steps.
+    public enum Mode: String, Sendable, CaseIterable {
+        /// In order; other views may come between.
+        case ordered
+        /// In order and consecutive.
+        case strict
+        /// In any order after the step-1 view.
+        case any
+    }
+
+    /// Which step-1 views start an attempt.
+    public enum Entry: String, Sendable, CaseIterable {
+        /// Only a session's first (Mixpanel's rule).
+        case first
+        /// Every one; the attempt that gets furthest counts (PostHog's rule).
+        case any
+    }
 
     /// One step's row.
     public struct Row: Sendable, Hashable {
+        /// The step's position, from 1.
         public var step: Int
+        /// The step's screen.
         public var screen: String
         /// Sessions that reached this step.
         public var sessions: Int
@@ -30,9 +53,13 @@ public struct FunnelQuery: ViewQuery, InPlaceViewQuery {
         public var medianMilliseconds: Int64?, p90Milliseconds: Int64?
     }
 
+    /// The steps' screens, in order.
     public let steps: [String]
+    /// How the views must follow one another.
     public let mode: Mode
+    /// Which step-1 views start an attempt.
     public let entry: Entry
+    /// How long after the step-1 view a step may be reached.
     public let window: Duration
 
     private var reached: [Int]
@@ -43,6 +70,7 @@ public struct FunnelQuery: ViewQuery, InPlaceViewQuery {
     private var screens = NameIDs(), scenes = NameIDs()
     private let stepIDs: [Int32]
 
+    /// Creates a funnel over `steps` (at least one), reached within `window` of the step-1 view.
     public init(steps: [String], mode: Mode = .ordered, entry: Entry = .first, window: Duration = .seconds(86_400)) {
         precondition(!steps.isEmpty, "a funnel needs at least one step")
         self.steps = steps
@@ -59,20 +87,20 @@ public struct FunnelQuery: ViewQuery, InPlaceViewQuery {
     /// Adds a view; a session's views must come together (a log's sessions do not interleave), in
     /// any order — they are sorted by seq when the session ends.
     public mutating func add(_ view: AnalyticsView) {
-        withUnsafePointer(to: view.screenView) { add(viewAt: $0, app: view.app) }
+        add(view.screenView)
     }
 
     /// Session, scene, screen, seq and start only.
     static var readsDetails: Bool { false }
 
-    mutating func add(viewAt view: UnsafePointer<ScreenView>, app _: String?) {
+    mutating func add(_ view: borrowing ScreenView) {
         // The view's members read where they lie: passed on as arguments, each was copied.
-        if view.pointee.session != session {
+        if view.session != session {
             endSession()
-            session = view.pointee.session
+            session = view.session
         }
-        pending.append(Pending(seq: view.pointee.startSeq, scene: scenes.id(view.pointee.scene),
-                               screen: screens.id(view.pointee.screen.route.screen), start: view.pointee.start.millisecondsSince1970))
+        pending.append(Pending(seq: view.startSeq, scene: scenes.id(view.scene), screen: screens.id(view.screen.route.screen),
+                               start: view.start.millisecondsSince1970))
     }
 
     private struct Pending: BegunView {
@@ -82,10 +110,10 @@ public struct FunnelQuery: ViewQuery, InPlaceViewQuery {
     }
     private var pending: [Pending] = []
 
-    /// Ends the last session; call once after the last view.
-    public mutating func finish() { endSession() }
-
-    public mutating func merge(_ later: FunnelQuery) {
+    /// Adds the counts of `later`, which counted other sessions.
+    public mutating func merge(_ later: consuming FunnelQuery) {
+        endSession()
+        later.endSession()
         session = nil
         for k in steps.indices {
             reached[k] += later.reached[k]
@@ -138,7 +166,9 @@ public struct FunnelQuery: ViewQuery, InPlaceViewQuery {
         return result
     }
 
-    public var rows: [Row] {
+    /// One row per step, in order.
+    public consuming func finalize() -> [Row] {
+        endSession()
         func basisPoints(_ part: Int, _ whole: Int) -> Int? { whole > 0 ? (part * 10_000 + whole / 2) / whole : nil }
         let quantiles = times.map { $0.quantiles(percent: [50, 90]) }
         return steps.indices.map { k in

@@ -4,14 +4,26 @@ import NavigationHistory
 /// often each occurs and in how many sessions. With `from`, each path is taken from its first view
 /// of that screen on; with `to`, up to its last view of that screen. Rows are sorted by
 /// occurrences, descending, then by the sequence.
+///
+/// ```swift
+/// let (rows, _) = try ViewStream.run(PathsQuery(length: 3, from: "home"), over: "app.navlog")
+/// for row in rows.prefix(10) { print(row.screens.joined(separator: " → "), row.occurrences) }
+/// ```
 public struct PathsQuery: ViewQuery {
+    /// One sequence's row.
     public struct Row: Sendable, Hashable {
+        /// The `length` screens, in path order.
         public var screens: [String]
+        /// How often the sequence occurs over all paths.
         public var occurrences: Int
+        /// The sessions it occurs in.
         public var sessions: Int
     }
 
+    /// The screens in a sequence (at least 1).
     public let length: Int
+    /// The screen each path is taken from (its first view of it), and the one it is taken up to
+    /// (its last view of it); nil for the path's start and end.
     public let from: String?, to: String?
 
     // Screens are numbered: n-grams are then runs of Int32, cheap to hash and compare.
@@ -25,6 +37,8 @@ public struct PathsQuery: ViewQuery {
     private var currentSession: String?
     private var sessionNumber = 0
 
+    /// Creates a query of sequences of `length` screens (1 if less), taken `from` a screen and
+    /// `to` a screen when they are given.
     public init(length: Int, from: String? = nil, to: String? = nil) {
         self.length = max(1, length)
         self.from = from
@@ -32,6 +46,7 @@ public struct PathsQuery: ViewQuery {
         counts = NGramCounts(length: self.length)
     }
 
+    /// Adds `view` to its path, counting the sequence it ends.
     public mutating func add(_ view: AnalyticsView) {
         // A log's sessions do not interleave: when one begins, the paths of the one before are done.
         if view.session != currentSession {
@@ -57,11 +72,6 @@ public struct PathsQuery: ViewQuery {
         if count >= 2 * length { open[index].removeFirst(count - length + 1) }
     }
 
-    /// Counts what the last paths held back until their end; call once after the last view.
-    public mutating func finish() {
-        endPaths()
-    }
-
     /// With `to`, counts the n-grams of each open path up to its last `to`; then forgets the paths.
     private mutating func endPaths() {
         defer {
@@ -78,7 +88,10 @@ public struct PathsQuery: ViewQuery {
         }
     }
 
-    public mutating func merge(_ later: PathsQuery) {
+    /// Adds the counts of `later`, which counted other sessions.
+    public mutating func merge(_ later: consuming PathsQuery) {
+        endPaths()
+        later.endPaths()
         currentSession = nil
         let ids = screens.ids(of: later.screens)
         for k in later.counts.tallies.indices {
@@ -86,8 +99,10 @@ public struct PathsQuery: ViewQuery {
         }
     }
 
-    public var rows: [Row] {
-        counts.tallies.indices.map { k in
+    /// The rows, sorted by occurrences, descending, then by the sequence.
+    public consuming func finalize() -> [Row] {
+        endPaths()
+        return counts.tallies.indices.map { k in
             Row(screens: counts.gram(k).map { screens.names[Int($0)] }, occurrences: counts.tallies[k].occurrences,
                 sessions: counts.tallies[k].sessions)
         }

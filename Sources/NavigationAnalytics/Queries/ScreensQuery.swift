@@ -2,14 +2,24 @@
 ///
 /// Crashed views count as views but are left out of dwell (they ended when the app died, not when
 /// the user moved on). Rows are sorted by views, descending, then by screen.
+///
+/// ```swift
+/// let (rows, _) = try ViewStream.run(ScreensQuery(), over: "app.navlog")
+/// for row in rows { print(row.screen, row.views, row.dwellMedian ?? 0) }
+/// ```
 public struct ScreensQuery: ViewQuery {
     /// One screen's row.
     public struct Row: Sendable, Hashable {
+        /// The screen's name, after path cleaning.
         public var screen: String
+        /// Its views.
         public var views: Int
+        /// The sessions with at least one of its views.
         public var sessions: Int
-        /// Dwell over the views that did not crash, in milliseconds (nil when every view crashed).
+        /// Dwell over the views that did not crash, in milliseconds, by nearest rank (nil when
+        /// every view crashed).
         public var dwellMedian: Int64?, dwellP90: Int64?
+        /// The dwell of the views that did not crash, summed, in milliseconds.
         public var dwellTotal: Int64
     }
 
@@ -45,8 +55,10 @@ public struct ScreensQuery: ViewQuery {
     private var session: String?
     private var sessionNumber = 0
 
+    /// Creates a query that has counted nothing.
     public init() {}
 
+    /// Counts `view`.
     public mutating func add(_ view: AnalyticsView) {
         if view.session != session {
             session = view.session
@@ -57,7 +69,8 @@ public struct ScreensQuery: ViewQuery {
         tallies[id].add(view, session: sessionNumber)   // changed in place
     }
 
-    public mutating func merge(_ later: ScreensQuery) {
+    /// Adds the counts of `later`, which counted other sessions.
+    public mutating func merge(_ later: consuming ScreensQuery) {
         session = nil
         for (k, id) in screens.ids(of: later.screens).enumerated() {
             if Int(id) == tallies.count { tallies.append(Tally()) }
@@ -65,7 +78,8 @@ public struct ScreensQuery: ViewQuery {
         }
     }
 
-    public var rows: [Row] {
+    /// The rows, sorted by views, descending, then by screen.
+    public consuming func finalize() -> [Row] {
         tallies.indices.map { k in
             let tally = tallies[k]
             let dwell = tally.dwell.quantiles(percent: [50, 90])

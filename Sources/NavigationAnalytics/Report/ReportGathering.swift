@@ -63,8 +63,15 @@ struct ReportGathering: PositionedViewQuery {
         funnels = options.funnels.map { FunnelQuery(steps: $0, mode: .ordered, entry: .first) }
     }
 
+    /// What the views and events gathered come to, each query finished.
+    struct Result: Sendable {
+        var screens: [ScreensQuery.Row], bounces: [BouncesQuery.Row], exits: ExitsQuery.Result
+        var flow: [FlowQuery.Row], funnels: [[FunnelQuery.Row]]
+        var sessions: [SessionSummary], replays: [ReportReplay]
+    }
+
     /// The sessions to replay: the named ones, then the latest first.
-    var replays: [ReportReplay] {
+    private var replays: [ReportReplay] {
         var (namedReplays, recentReplays) = (namedKept, recentKept)
         Self.close(current, named: named, keeping: recent, into: &namedReplays, &recentReplays)
         return namedReplays + recentReplays.reversed()
@@ -93,13 +100,12 @@ struct ReportGathering: PositionedViewQuery {
         current!.lastSeq = event.seq
     }
 
-    mutating func finish() {
-        exits.finish()
-        flow.finish()
-        for k in funnels.indices { funnels[k].finish() }
+    consuming func finalize() -> Result {
+        Result(screens: screens.finalize(), bounces: bounces.finalize(), exits: exits.finalize(), flow: flow.finalize(),
+               funnels: funnels.map { $0.finalize() }, sessions: tracker.sessions, replays: replays)
     }
 
-    mutating func merge(_ later: ReportGathering) {
+    mutating func merge(_ later: consuming ReportGathering) {
         screens.merge(later.screens)
         bounces.merge(later.bounces)
         exits.merge(later.exits)

@@ -41,14 +41,14 @@ extension ReportQuery.Result {
             w.raw("{"); w.key("day", first: true); w.string(day.key); w.key("sessions"); w.integer(day.value); w.raw("}")
         }
         w.key("flow")
-        w.array(flow.rows) { w, row in
+        w.array(flow) { w, row in
             w.raw("{"); w.key("step", first: true); w.integer(row.step); w.key("from"); w.string(row.from)
             w.key("to"); w.string(row.to); w.key("count"); w.integer(row.count); w.raw("}")
         }
-        let bounceRows = Dictionary(uniqueKeysWithValues: bounces.rows.map { ($0.screen, $0) })
+        let bounceRows = Dictionary(uniqueKeysWithValues: bounces.map { ($0.screen, $0) })
         let exitRows = Dictionary(uniqueKeysWithValues: exits.rows.map { ($0.screen, $0) })
         w.key("screens")
-        w.array(screens.rows) { w, row in
+        w.array(screens) { w, row in
             w.raw("{"); w.key("screen", first: true); w.string(row.screen)
             w.key("views"); w.integer(row.views)
             w.key("sessions"); w.integer(row.sessions)
@@ -61,7 +61,7 @@ extension ReportQuery.Result {
         }
         w.key("funnels")
         w.array(funnels) { w, funnel in
-            w.array(funnel.rows) { w, row in
+            w.array(funnel) { w, row in
                 w.raw("{"); w.key("screen", first: true); w.string(row.screen); w.key("sessions"); w.integer(row.sessions)
                 w.key("dropOff"); w.integer(row.dropOff)
                 w.key("conversionBp"); if let c = row.conversionFromFirst { w.integer(c) } else { w.raw("null") }
@@ -70,7 +70,7 @@ extension ReportQuery.Result {
             }
         }
         w.key("crashPaths")
-        w.array(exits.crashPathRows.prefix(20)) { w, row in
+        w.array(exits.crashPaths.prefix(20)) { w, row in
             w.raw("{"); w.key("path", first: true); w.value(.array(row.screens.map { .string($0) })); w.key("sessions"); w.integer(row.sessions); w.raw("}")
         }
         w.key("clockWentBack"); w.integer(clockWentBack)

@@ -90,22 +90,22 @@ public struct ReportQuery: Sendable {
         /// spans scenes, so the scene filter does not apply to it).
         public internal(set) var sessions: [SessionSummary]
         /// Views, sessions and dwell per screen.
-        public var screens: ScreensQuery { gathered.screens }
+        public var screens: [ScreensQuery.Row] { gathered.screens }
         /// Pushes and bounces per screen.
-        public var bounces: BouncesQuery { gathered.bounces }
+        public var bounces: [BouncesQuery.Row] { gathered.bounces }
         /// Exits per screen, and the paths before unclean ends.
-        public var exits: ExitsQuery { gathered.exits }
+        public var exits: ExitsQuery.Result { gathered.exits }
         /// The first steps of every path.
-        public var flow: FlowQuery { gathered.flow }
+        public var flow: [FlowQuery.Row] { gathered.flow }
         /// The funnels of ``Options/funnels``, in order.
-        public var funnels: [FunnelQuery] { gathered.funnels }
+        public var funnels: [[FunnelQuery.Row]] { gathered.funnels }
         /// How many of the views ended before they began (the clock went back while they were visible).
         public internal(set) var clockWentBack: Int
         /// In how many chunks the log was read at once; 1 when in order.
         package internal(set) var chunks: Int
         /// The options it was gathered with.
         public let options: Options
-        var gathered: ReportGathering
+        var gathered: ReportGathering.Result
         /// The sessions to replay with their events: the named ones, then the latest first.
         var replays: [ReportReplay]
     }
@@ -139,11 +139,11 @@ public struct ReportQuery: Sendable {
         let run = try ViewStream.run(ReportGathering(options: options), over: path, mode: mode, filter: filter, cleaning: cleaning,
                                      idle: idle, threads: threads, chunkedFrom: chunkedFrom, progress: progress)
         let (files, segmented) = try LogFiles.resolve(path)
-        let replays = try run.query.replays.map { try $0.readingEvents(of: path, files: files, segmented: segmented, mode: mode) }
+        let replays = try run.result.replays.map { try $0.readingEvents(of: path, files: files, segmented: segmented, mode: mode) }
         var sessionFilter = filter
         sessionFilter.scenes = []
-        let sessions = run.query.tracker.sessions.filter { sessionFilter.admits(start: $0.start, app: $0.app, session: $0.id, scene: "") }
+        let sessions = run.result.sessions.filter { sessionFilter.admits(start: $0.start, app: $0.app, session: $0.id, scene: "") }
         return Result(report: run.report, sessions: sessions, clockWentBack: run.clockWentBack, chunks: run.chunks, options: options,
-                      gathered: run.query, replays: replays)
+                      gathered: run.result, replays: replays)
     }
 }

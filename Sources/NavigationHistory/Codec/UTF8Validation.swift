@@ -40,3 +40,10 @@ package enum UTF8Validation {
         return nil
     }
 }
+
+extension UTF8Validation {
+    /// Whether all of `bytes` is valid UTF-8, as ``firstInvalidOffset(_:)`` checks it.
+    package static func isValid(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { firstInvalidOffset($0) } == nil
+    }
+}

@@ -142,7 +142,7 @@ public struct ScreenViewTracker: Sendable {
         endAll(at: last, crashed: false, keepInstant: true, into: ended)
         for scene in scenes {
             guard let now = state.scenes[scene] else { continue }
-            let screen = withUnsafePointer(to: now) { SceneState.visibleScreen(of: $0, detailed: detailed) }
+            let screen = SceneState.visibleScreen(of: now, detailed: detailed)
             open.append(ScreenView(session: event.session, scene: scene, tab: detailed ? now.tab : nil, screen: screen,
                                    enteredBy: detailed ? "resume" : "", startSeq: event.seq, start: event.timestamp, endSeq: event.seq,
                                    end: event.timestamp, crashed: false))
@@ -157,11 +157,7 @@ public struct ScreenViewTracker: Sendable {
         // its id, and read in place.
         let detailed = detailed
         let found = folding.withScene(scene) { scene, lastStack in
-            withUnsafePointer(to: scene) {
-                // Each way with a constant, for the screen's code to be made for it.
-                detailed ? (SceneState.visibleScreen(of: $0, detailed: true, lastStack: lastStack), $0.pointee.tab)
-                    : (SceneState.visibleScreen(of: $0, detailed: false, lastStack: lastStack), nil)
-            }
+            SceneState.visibleScreenAndTab(of: scene, detailed: detailed, lastStack: lastStack)
         }
         guard let (screen, tab) = found else {
             if let index { ended.end(open.remove(at: index), at: now, crashed: false) }
@@ -181,12 +177,7 @@ public struct ScreenViewTracker: Sendable {
     /// Ends the open view at `index`, moved out into `ended`, and begins `next` in its place.
     private mutating func end(at index: Int, _ end: (seq: Int, timestamp: Timestamp), into ended: EndedViews,
                               beginning next: consuming ScreenView) {
-        var next: ScreenView? = consume next   // for the closure to take
-        open.withViews { views in
-            let slot = views.baseAddress! + index
-            ended.end(moving: slot, at: end, crashed: false)
-            slot.initialize(to: next.take()!)
-        }
+        ended.end(replacing: &open.views[index], with: next, at: end, crashed: false)
     }
 
     private mutating func endAll(at end: (seq: Int, timestamp: Timestamp), crashed: Bool, keepInstant: Bool = false,
@@ -199,7 +190,9 @@ public struct ScreenViewTracker: Sendable {
 
 /// The open view of each scene that has one, in no particular order, found by scene.
 private struct OpenViews {
-    private(set) var views: [ScreenView] = []
+    /// Changed in place only: a view is added or removed through the methods below, which keep
+    /// ``index`` in step.
+    var views: [ScreenView] = []
     /// The scene of each view, by its place in ``views``.
     private var index = SceneIndex()
 
@@ -225,10 +218,5 @@ private struct OpenViews {
         var all: [ScreenView] = []
         swap(&all, &views)
         return all
-    }
-
-    /// Runs `body` on the views' storage, to change one in place.
-    mutating func withViews<T>(_ body: (inout UnsafeMutableBufferPointer<ScreenView>) -> T) -> T {
-        views.withUnsafeMutableBufferPointer(body)
     }
 }

@@ -51,32 +51,40 @@ extension SceneState {
     }
 
     /// What the scene shows now.
-    public var visibleScreen: VisibleScreen { withUnsafePointer(to: self) { Self.visibleScreen(of: $0) } }
+    public var visibleScreen: VisibleScreen { Self.visibleScreen(of: self) }
 
-    /// What the scene at `scene` shows, its members read where they lie. A scene's method gets
-    /// the scene as a value: the 148-byte scene was copied for each call, and its members read
-    /// back at once, before the copy's stores were done (0-4% of a funnel's time). Unless
-    /// `detailed`, without the stack and the route's params (nil).
+    /// What `scene` shows and its tab, unless `detailed` without the stack, the route's params and
+    /// the tab (nil).
     @inline(__always)
-    static func visibleScreen(of scene: UnsafePointer<SceneState>, detailed: Bool = true, lastStack: Lookup<[Route]>? = nil) -> VisibleScreen {
-        if let sheet = scene.pointee.sheets.last {
+    static func visibleScreenAndTab(of scene: borrowing SceneState, detailed: Bool, lastStack: Lookup<[Route]>?) -> (VisibleScreen, String?) {
+        // Each way with a constant, for the screen's code to be made for it.
+        detailed ? (visibleScreen(of: scene, detailed: true, lastStack: lastStack), scene.tab)
+            : (visibleScreen(of: scene, detailed: false, lastStack: lastStack), nil)
+    }
+
+    /// What `scene` shows, its members read where they lie: a method gets its scene as a value,
+    /// copied for each call. Unless `detailed`, without the stack and the route's params (nil).
+    /// `lastStack` is where the fold last found a stack of this scene, if it did.
+    @inline(__always)
+    static func visibleScreen(of scene: borrowing SceneState, detailed: Bool = true, lastStack: Lookup<[Route]>? = nil) -> VisibleScreen {
+        if let sheet = scene.sheets.last {
             return VisibleScreen(route: (sheet.stack.last ?? sheet.root).kept(detailed: detailed), source: .sheet,
-                                 stack: detailed ? sheet.id : nil, depth: sheet.stack.count, sheets: scene.pointee.sheets.count)
+                                 stack: detailed ? sheet.id : nil, depth: sheet.stack.count, sheets: scene.sheets.count)
         }
-        let stack = scene.pointee.currentStack
+        let stack = scene.currentStack
         // Found as the fold finds it, without hashing `stack` when it is the stack found last.
-        if let index = scene.pointee.stacks.index(forKey: stack, after: lastStack),
-           let top = scene.pointee.stacks.values[index].last {
+        if let index = scene.stacks.index(forKey: stack, after: lastStack),
+           let top = scene.stacks.values[index].last {
             return VisibleScreen(route: top.kept(detailed: detailed), source: .stack, stack: detailed ? stack : nil,
-                                 depth: scene.pointee.stacks.values[index].count, sheets: 0)
+                                 depth: scene.stacks.values[index].count, sheets: 0)
         }
-        if let content = scene.pointee.split?.content {
+        if let content = scene.split?.content {
             return VisibleScreen(route: content.kept(detailed: detailed), source: .splitContent, stack: nil, depth: 0, sheets: 0)
         }
-        if let sidebar = scene.pointee.split?.sidebar {
+        if let sidebar = scene.split?.sidebar {
             return VisibleScreen(route: sidebar.kept(detailed: detailed), source: .splitSidebar, stack: nil, depth: 0, sheets: 0)
         }
-        let tab = scene.pointee.tab
+        let tab = scene.tab
         return VisibleScreen(route: Route(screen: tab ?? "root"), source: .root, stack: detailed ? tab : nil, depth: 0, sheets: 0)
     }
 }

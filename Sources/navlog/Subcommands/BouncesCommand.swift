@@ -24,10 +24,10 @@ enum BouncesCommand: Subcommand {
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
         let within = try parsed.value("--within").map { try AnalyticsOutput.duration($0, option: "--within") } ?? .seconds(5)
-        let (query, report, filter) = try AnalyticsOutput.run(BouncesQuery(within: within), over: input.path, parsed)
+        let (rows, report, filter) = try AnalyticsOutput.run(BouncesQuery(within: within), over: input.path, parsed)
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               table: QueryTable(columns: [.text("screen"), .count("pushes"), .count("bounces"), .rate("rate_bp", "bounce rate")],
-                                                rows: query.rows.map { [.text($0.screen), .number(Int64($0.pushes)), .number(Int64($0.bounces)),
+                                                rows: rows.map { [.text($0.screen), .number(Int64($0.pushes)), .number(Int64($0.bounces)),
                                                                         .number(Int64($0.rateBasisPoints))] }))
         return
     }

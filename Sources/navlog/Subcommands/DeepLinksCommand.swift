@@ -30,7 +30,7 @@ enum DeepLinksCommand: Subcommand {
                                          events: { event, app, state in query.consume(event, app: app, stateAfter: state) }) { _ in }
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               table: QueryTable(columns: [.text("outcome"), .text("pattern"), .count("links"), .count("backed_out", "backed out")],
-                                                rows: query.rows.map { [.text($0.outcome), .text($0.pattern), .number(Int64($0.links)), .number(Int64($0.backedOut))] }))
+                                                rows: query.finalize().rows.map { [.text($0.outcome), .text($0.pattern), .number(Int64($0.links)), .number(Int64($0.backedOut))] }))
         return
     }
 }

@@ -22,10 +22,10 @@ enum DepthCommand: Subcommand {
         let input = try LogInput(parsed.path())
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
-        let (query, report, filter) = try AnalyticsOutput.run(DepthQuery(), over: input.path, parsed)
+        let (rows, report, filter) = try AnalyticsOutput.run(DepthQuery(), over: input.path, parsed)
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               table: QueryTable(columns: [.ordinal("depth"), .count("stack_views", "stack views"), .count("sheet_views", "sheet views")],
-                                                rows: query.rows.map { [.number(Int64($0.depth)), .number(Int64($0.stackViews)), .number(Int64($0.sheetViews))] }))
+                                                rows: rows.map { [.number(Int64($0.depth)), .number(Int64($0.stackViews)), .number(Int64($0.sheetViews))] }))
         return
     }
 }

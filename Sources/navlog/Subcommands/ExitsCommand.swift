@@ -24,16 +24,16 @@ enum ExitsCommand: Subcommand {
         let input = try LogInput(parsed.path())
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
-        let (query, report, filter) = try AnalyticsOutput.run(ExitsQuery(crashPaths: try parsed.integer("--crash-paths", range: 1...100) ?? 0),
-                                                              over: input.path, parsed)
+        let crashPaths = try parsed.integer("--crash-paths", range: 1...100) ?? 0
+        let (exits, report, filter) = try AnalyticsOutput.run(ExitsQuery(crashPaths: crashPaths), over: input.path, parsed)
         var sections: [AnalyticsOutput.Section] = []
-        if query.crashPaths > 0 {
+        if crashPaths > 0 {
             sections.append(.init(name: "crash_paths", table: QueryTable(columns: [.list("path"), .count("sessions")],
-                                                                         rows: query.crashPathRows.map { [.list($0.screens), .number(Int64($0.sessions))] })))
+                                                                         rows: exits.crashPaths.map { [.list($0.screens), .number(Int64($0.sessions))] })))
         }
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               table: QueryTable(columns: [.text("screen"), .count("exits"), .count("clean"), .count("unclean")],
-                                                rows: query.rows.map { [.text($0.screen), .number(Int64($0.exits)), .number(Int64($0.clean)),
+                                                rows: exits.rows.map { [.text($0.screen), .number(Int64($0.exits)), .number(Int64($0.clean)),
                                                                         .number(Int64($0.unclean))] }),
                               sections: sections)
         return

@@ -85,7 +85,7 @@ enum ExportCommand: Subcommand {
             var links = DeepLinksQuery(filter: try AnalyticsOutput.filter(parsed), keepsRecords: true)
             try ViewStream.read(input.path, mode: try parsed.choice("--mode", default: .tolerateTornTail),
                                 events: { event, app, state in links.consume(event, app: app, stateAfter: state) }) { _ in }
-            for record in links.records { try output.line(line(export.line(record))) }
+            for record in links.finalize().records { try output.line(line(export.line(record))) }
         } else {
             _ = try AnalyticsOutput.views(input.path, parsed) { view in
                 if let text = export.line(for: view) { try output.line(line(text)) }

@@ -39,14 +39,14 @@ enum FunnelCommand: Subcommand {
         let entry = try parsed.choice("--entry", default: FunnelQuery.Entry.first)
         let window = try parsed.value("--window").map { try AnalyticsOutput.duration($0, option: "--window") } ?? .seconds(86_400)
         // --mode is the recovery mode elsewhere; here it names the funnel's mode, so the log is read tolerating a torn tail.
-        let (query, report, filter) = try AnalyticsOutput.run(FunnelQuery(steps: steps, mode: mode, entry: entry, window: window),
+        let (rows, report, filter) = try AnalyticsOutput.run(FunnelQuery(steps: steps, mode: mode, entry: entry, window: window),
                                                               over: input.path, parsed, recoveryModeOption: false)
         func ratio(_ value: Int?) -> Cell { .number(value.map(Int64.init)) }
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               table: QueryTable(columns: [.ordinal("step"), .text("screen"), .count("sessions"), .count("drop_off", "drop-off"),
                                                           .rate("conversion_from_previous_bp", "conversion"), .rate("conversion_from_first_bp", "from step 1"),
                                                           .duration("median_ms", "median time"), .duration("p90_ms", "p90 time")],
-                                                rows: query.rows.map { [.number(Int64($0.step)), .text($0.screen), .number(Int64($0.sessions)),
+                                                rows: rows.map { [.number(Int64($0.step)), .text($0.screen), .number(Int64($0.sessions)),
                                                                         .number(Int64($0.dropOff)), ratio($0.conversionFromPrevious), ratio($0.conversionFromFirst),
                                                                         .number($0.medianMilliseconds), .number($0.p90Milliseconds)] }))
         return

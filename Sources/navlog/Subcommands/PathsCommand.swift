@@ -32,9 +32,9 @@ enum PathsCommand: Subcommand {
         let format = try AnalyticsOutput.style(parsed)
         let length = try parsed.integer("--length", range: 1...100) ?? 3
         let top = try parsed.integer("--top", range: 0...Int.max) ?? 20
-        let (query, report, filter) = try AnalyticsOutput.run(PathsQuery(length: length, from: parsed.value("--from"), to: parsed.value("--to")),
+        let (found, report, filter) = try AnalyticsOutput.run(PathsQuery(length: length, from: parsed.value("--from"), to: parsed.value("--to")),
                                                               over: input.path, parsed)
-        let rows = top == 0 ? query.rows : Array(query.rows.prefix(top))
+        let rows = top == 0 ? found : Array(found.prefix(top))
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               table: QueryTable(columns: [.list("path"), .count("occurrences"), .count("sessions")],
                                                 rows: rows.map { [.list($0.screens), .number(Int64($0.occurrences)), .number(Int64($0.sessions))] }),

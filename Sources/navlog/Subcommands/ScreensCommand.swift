@@ -24,11 +24,11 @@ enum ScreensCommand: Subcommand {
         let input = try LogInput(parsed.path())
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
-        let (query, report, filter) = try AnalyticsOutput.run(ScreensQuery(), over: input.path, parsed)
+        let (rows, report, filter) = try AnalyticsOutput.run(ScreensQuery(), over: input.path, parsed)
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               table: QueryTable(columns: [.text("screen"), .count("views"), .count("sessions"), .duration("dwell_median_ms", "dwell median"),
                                                           .duration("dwell_p90_ms", "dwell p90"), .duration("dwell_total_ms", "dwell total")],
-                                                rows: query.rows.map { [.text($0.screen), .number(Int64($0.views)), .number(Int64($0.sessions)),
+                                                rows: rows.map { [.text($0.screen), .number(Int64($0.views)), .number(Int64($0.sessions)),
                                                                         .number($0.dwellMedian), .number($0.dwellP90), .number($0.dwellTotal)] }))
         return
     }

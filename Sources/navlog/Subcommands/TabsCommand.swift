@@ -22,13 +22,13 @@ enum TabsCommand: Subcommand {
         let input = try LogInput(parsed.path())
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
-        let (query, report, filter) = try AnalyticsOutput.run(TabsQuery(), over: input.path, parsed)
+        let (tabs, report, filter) = try AnalyticsOutput.run(TabsQuery(), over: input.path, parsed)
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               table: QueryTable(columns: [.text("tab"), .count("views"), .duration("dwell_ms", "dwell"), .rate("share_bp", "share")],
-                                                rows: query.rows.map { [.text($0.tab), .number(Int64($0.views)), .number($0.dwellMilliseconds),
+                                                rows: tabs.rows.map { [.text($0.tab), .number(Int64($0.views)), .number($0.dwellMilliseconds),
                                                                         .number(Int64($0.shareBasisPoints))] }),
                               sections: [.init(name: "switches", table: QueryTable(columns: [.text("from"), .text("to"), .count("count")],
-                                                                                   rows: query.switchRows.map { [.text($0.from), .text($0.to), .number(Int64($0.count))] }))])
+                                                                                   rows: tabs.switches.map { [.text($0.from), .text($0.to), .number(Int64($0.count))] }))])
         return
     }
 }

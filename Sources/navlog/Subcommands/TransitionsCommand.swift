@@ -34,13 +34,13 @@ enum TransitionsCommand: Subcommand {
             let (flow, report, filter) = try AnalyticsOutput.run(FlowQuery(steps: steps, top: try parsed.integer("--top", range: 1...1000) ?? 5),
                                                                  over: input.path, parsed)
             try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, table: QueryTable(columns: [.ordinal("step"), .text("from"), .text("to"), .count("count")],
-                                                    rows: flow.rows.map { [.number(Int64($0.step)), .text($0.from), .text($0.to), .number(Int64($0.count))] }),
-                                  extra: [("steps", flow.steps)])
+                                                    rows: flow.map { [.number(Int64($0.step)), .text($0.from), .text($0.to), .number(Int64($0.count))] }),
+                                  extra: [("steps", steps)])
             return
         }
-        let (query, report, filter) = try AnalyticsOutput.run(TransitionsQuery(), over: input.path, parsed)
+        let (rows, report, filter) = try AnalyticsOutput.run(TransitionsQuery(), over: input.path, parsed)
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, table: QueryTable(columns: [.text("from"), .text("to"), .count("count")],
-                                                rows: query.rows.map { [.text($0.from), .text($0.to), .number(Int64($0.count))] }))
+                                                rows: rows.map { [.text($0.from), .text($0.to), .number(Int64($0.count))] }))
         return
     }
 }

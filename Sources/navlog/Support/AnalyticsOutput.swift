@@ -83,16 +83,16 @@ enum AnalyticsOutput {
     }
 
     /// Runs `query` over the screen views of `path` with the common options, as ``views(_:_:recoveryModeOption:_:)``
-    /// reads them, on every core when the log is large.
+    /// reads them, on every core when the log is large, and returns its answer.
     static func run<Query: ViewQuery>(_ query: Query, over path: String, _ parsed: Arguments,
-                                      recoveryModeOption: Bool = true) throws -> (Query, ViewsRead, AnalyticsFilter) {
+                                      recoveryModeOption: Bool = true) throws -> (Query.Result, ViewsRead, AnalyticsFilter) {
         let common = try Common(parsed, recoveryModeOption: recoveryModeOption)
         let progress = SharedProgress(path)
         let run = try ViewStream.run(query, over: path, mode: common.mode, filter: common.filter, cleaning: common.cleaning, idle: common.idle,
                                      threads: ProcessInfo.processInfo.activeProcessorCount, chunkedFrom: LogReader.chunkedBytes,
                                      progress: progress.enabled ? progress.add : nil)
         progress.finish()
-        return (run.query, ViewsRead(report: run.report, clockWentBack: run.clockWentBack), common.filter)
+        return (run.result, ViewsRead(report: run.report, clockWentBack: run.clockWentBack), common.filter)
     }
 
     /// Warns that `count` views ended before they began: the clock went back while they were
