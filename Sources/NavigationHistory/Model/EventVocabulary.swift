@@ -5,10 +5,16 @@
 /// Adding a type is its case here, its descriptor, its two conversions below, its case in the fold,
 /// and its schema entry and docs.
 public enum EventType: String, Sendable, Hashable, CaseIterable {
+    /// A session begins, and one ends cleanly; a scene opens.
     case sessionStart = "session.start", sessionEnd = "session.end", sceneOpen = "scene.open"
+    /// A scene closes, becomes the active one; a tab is selected.
     case sceneClose = "scene.close", sceneActivate = "scene.activate", tabSelect = "tab.select"
+    /// What happens to one stack, and a deep link.
     case push, pop, popToRoot, replace, setPath, deeplink
+    /// A sheet is presented, or dismissed.
     case sheetPresent = "sheet.present", sheetDismiss = "sheet.dismiss"
+    /// A split view's selection or visibility changes; the store restates the state; a session
+    /// starts from a restored state.
     case splitSelect = "split.select", splitVisibility = "split.visibility", snapshot, restore
 
     /// What the format says about this type.
