@@ -30,4 +30,10 @@ enum DocCommentExamples {
         try ViewStream.read("app.navlog", events: { event, app, state in links.consume(event, app: app, stateAfter: state) }) { _ in }
         for row in links.finalize().rows { print(row.outcome, row.pattern, row.links, row.backedOut) }
     }
+
+    static func report() throws {
+        let result = try ReportQuery(options: .init(funnels: [["home", "recipe"]])).run(over: "app.jsonl")
+        let (data, leftOut) = result.json(path: "app.jsonl", filter: AnalyticsFilter())
+        print(data.count, leftOut.omitted.count)
+    }
 }
