@@ -102,9 +102,8 @@ public enum NavigationAction: Sendable, Hashable {
 
     /// The `type` member for this action.
     public var type: String {
-        if let type = eventType { return type.rawValue }
         if case .unknown(let type, _) = self { return type }
-        return ""
+        return eventType?.rawValue ?? ""
     }
 
     /// The scene the action happened in, for scene-scoped actions.

@@ -19,7 +19,8 @@ package struct FoldCursor: Sendable {
     /// stack found last.
     @inline(__always)
     mutating func sceneIndex(_ key: String, in scenes: [String: SceneState]) -> [String: SceneState].Index? {
-        if let scene, scene.key == key { return scene.index }
+        // Compared where it lies: bound with `if let`, the lookup was copied, its key retained.
+        if scene?.key == key, let index = scene?.index { return index }
         stack = nil
         guard let index = scenes.index(forKey: key, after: nil) else {
             scene = nil
@@ -48,7 +49,7 @@ extension Dictionary where Key == String, Value: Sendable {
     /// through its type's value witnesses (`Tools/bench/run --only analytics`).
     @inline(__always)
     func index(forKey key: String, remembering last: inout Lookup<Value>?) -> Index? {
-        if let last, last.key == key { return last.index }
+        if last?.key == key, let index = last?.index { return index }
         guard let index = index(forKey: key, after: nil) else { return nil }
         last = Lookup(key: key, index: index)
         return index
@@ -58,7 +59,7 @@ extension Dictionary where Key == String, Value: Sendable {
     /// changed, as the screen-view tracker reads a scene.
     @inline(__always)
     func index(forKey key: String, after last: Lookup<Value>?) -> Index? {
-        if let last, last.key == key { return last.index }
+        if last?.key == key, let index = last?.index { return index }
         return count <= 8 ? indexByComparing(key) : index(forKey: key)
     }
 
@@ -109,9 +110,9 @@ package struct StateFolding: Sendable {
     /// --only analytics`), with the stack the fold found last in it; nil when it is not open.
     @inline(__always)
     mutating func withScene<T>(_ id: String, _ body: (borrowing SceneState, _ lastStack: Lookup<[Route]>?) -> T) -> T? {
-        guard let index = state.scenes.index(forKey: id, after: cursor.scene) else { return nil }
-        let lastStack = cursor.scene?.key == id ? cursor.stack : nil
-        func borrow(_ scene: inout SceneState) -> T { body(scene, lastStack) }
+        let found = cursor.scene?.key == id
+        guard let index = found ? cursor.scene?.index : state.scenes.index(forKey: id, after: nil) else { return nil }
+        func borrow(_ scene: inout SceneState) -> T { found ? body(scene, cursor.stack) : body(scene, nil) }
         return borrow(&state.scenes.values[index])
     }
 
