@@ -20,15 +20,20 @@ public enum EventType: String, Sendable, Hashable, CaseIterable {
     /// What the format says about this type.
     package var descriptor: EventDescriptor { EventDescriptor.table[index] }
 
-    // The descriptor's flags, read where they lie in the table: copying the descriptor out
-    // retained and released its members for each event asked (`Tools/bench/run --only analytics`).
+    // How a type bears on sessions and on the state: the one place these are said, as constants
+    // per case, so that asking an event's action folds into a test of its case; a table read
+    // for every event cost `navlog paths` 1.4% of its instructions (callgrind). The descriptor
+    // gives them too.
 
-    /// ``EventDescriptor/beginsSession`` of this type.
-    package var beginsSession: Bool { EventDescriptor.table[index].beginsSession }
-    /// ``EventDescriptor/setsWholeState`` of this type.
-    package var setsWholeState: Bool { EventDescriptor.table[index].setsWholeState }
-    /// ``EventDescriptor/restatesState`` of this type.
-    package var restatesState: Bool { EventDescriptor.table[index].restatesState }
+    /// Whether an event of this type begins a new session, whatever its `session` member.
+    package var beginsSession: Bool { self == .sessionStart }
+    /// Whether an event of this type sets the whole state, whatever came before it: a fold may
+    /// begin there.
+    package var setsWholeState: Bool { self == .sessionStart || self == .snapshot || self == .restore }
+    /// Whether an event of this type only restates the state the events before it made: it never
+    /// begins a session, whatever its `session` member (the store stamps a segment's snapshot with
+    /// the session of the event after it), and counts as no event of its session.
+    package var restatesState: Bool { self == .snapshot }
 
     /// The type's position in ``allCases``.
     @inline(__always) var index: Int {
@@ -100,33 +105,25 @@ package struct EventDescriptor: Sendable {
     package var members: [Member]
     package var scope: Scope
     package var origin: Origin
-    /// Whether an event of this type begins a new session, whatever its `session` member.
-    package var beginsSession: Bool
-    /// Whether an event of this type sets the whole state, whatever came before it: a fold may
-    /// begin there.
-    package var setsWholeState: Bool
-    /// Whether an event of this type only restates the state the events before it made: it never
-    /// begins a session, whatever its `session` member (the store stamps a segment's snapshot with
-    /// the session of the event after it), and counts as no event of its session.
-    package var restatesState: Bool
+    /// ``EventType/beginsSession``.
+    package var beginsSession: Bool { type.beginsSession }
+    /// ``EventType/setsWholeState``.
+    package var setsWholeState: Bool { type.setsWholeState }
+    /// ``EventType/restatesState``.
+    package var restatesState: Bool { type.restatesState }
 
-    private init(_ type: EventType, _ scope: Scope, _ members: [(EventMember, Presence)], origin: Origin = .app,
-                 beginsSession: Bool = false, setsWholeState: Bool = false, restatesState: Bool = false) {
+    private init(_ type: EventType, _ scope: Scope, _ members: [(EventMember, Presence)], origin: Origin = .app) {
         self.type = type
         self.scope = scope
         self.origin = origin
         self.members = (scope == .session ? [] : scope == .scene ? [Member(member: .scene, presence: .required)]
                         : [Member(member: .scene, presence: .required), Member(member: .stack, presence: .required)])
             + members.map { Member(member: $0.0, presence: $0.1) }
-        self.beginsSession = beginsSession
-        self.setsWholeState = setsWholeState
-        self.restatesState = restatesState
     }
 
     /// One descriptor per type, in the order of ``EventType/allCases``.
     static let table: [EventDescriptor] = [
-        EventDescriptor(.sessionStart, .session, [(.app, .optional), (.launch, .required), (.meta, .optional)],
-                        beginsSession: true, setsWholeState: true),
+        EventDescriptor(.sessionStart, .session, [(.app, .optional), (.launch, .required), (.meta, .optional)]),
         EventDescriptor(.sessionEnd, .session, [(.reason, .optional)]),
         EventDescriptor(.sceneOpen, .scene, [(.kind, .optional)]),
         EventDescriptor(.sceneClose, .scene, [(.kind, .optional)]),
@@ -143,16 +140,15 @@ package struct EventDescriptor: Sendable {
         EventDescriptor(.sheetDismiss, .scene, [(.sheet, .optional)]),
         EventDescriptor(.splitSelect, .scene, [(.column, .required), (.route, .nullable)]),
         EventDescriptor(.splitVisibility, .scene, [(.visibility, .required)]),
-        EventDescriptor(.snapshot, .session, [(.state, .required)], origin: .store, setsWholeState: true, restatesState: true),
-        EventDescriptor(.restore, .session, [(.state, .required), (.from, .required), (.dropped, .required)], origin: .restoration,
-                        setsWholeState: true),
+        EventDescriptor(.snapshot, .session, [(.state, .required)], origin: .store),
+        EventDescriptor(.restore, .session, [(.state, .required), (.from, .required), (.dropped, .required)], origin: .restoration),
     ]
 }
 
 extension NavigationAction {
     /// The action's type; nil for a type this version does not know.
     public var eventType: EventType? {
-        get {
+        @inline(__always) get {
             switch self {
             case .sessionStart: .sessionStart
             case .sessionEnd: .sessionEnd

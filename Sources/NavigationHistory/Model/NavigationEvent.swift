@@ -46,6 +46,7 @@ public struct NavigationEvent: Sendable, Hashable {
     /// start of a log): a type whose descriptor says so (`session.start`) does, and so does an
     /// event of another session, unless it only restates the state (a store snapshot is stamped
     /// with the session of the event after it, which may be the next session's start).
+    @inline(__always)
     public func beginsSession(after current: String?) -> Bool {
         if let type = action.eventType {
             if type.restatesState { return false }
