@@ -7,6 +7,10 @@ protocol ViewSink {
     /// Takes `view` as the row of `app`; `seen` says whether the view's session, as named, is one
     /// of the stream's ``ViewStreamState/seen`` ids, added by an event before the one being consumed.
     mutating func take(_ view: consuming ScreenView, app: String?, seen: Bool) throws
+    /// Whether it reads views borrowed, through ``borrow(_:app:seen:)``, rather than taking them.
+    var borrowsViews: Bool { get }
+    /// Reads `view` as ``take(_:app:seen:)`` takes it, without keeping it.
+    mutating func borrow(_ view: borrowing ScreenView, app: String?, seen: Bool) throws
     mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) throws
     /// Sees `event`, its line at `position`, with its session's app version and the state after it.
     mutating func see(_ event: NavigationEvent, at position: EventPosition, app: String?, stateAfter: NavigationState) throws
@@ -21,6 +25,8 @@ struct ClosureSink: ViewSink {
     func take(_ view: consuming ScreenView, app: String?, seen _: Bool) throws {
         try body(AnalyticsView(view, app: app))
     }
+    var borrowsViews: Bool { false }
+    func borrow(_ view: borrowing ScreenView, app: String?, seen: Bool) throws { try take(copy view, app: app, seen: seen) }
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {}   // the closures take events only
     func see(_ event: NavigationEvent, at _: EventPosition, app: String?, stateAfter: NavigationState) throws {
         try events?(event, app, stateAfter)
@@ -60,6 +66,16 @@ struct QuerySink: ViewSink {
         holder.add(view, app: app)
     }
 
+    var borrowsViews: Bool { holder.borrowsViews }
+
+    mutating func borrow(_ view: borrowing ScreenView, app: String?, seen: Bool) {
+        if tracksSessions, view.session != lastSession {
+            lastSession = view.session
+            if !seen { unseenSessions.insert(view.session) }
+        }
+        holder.borrow(view, app: app)
+    }
+
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) { holder.beginSession(event, stateBefore: stateBefore) }
     func see(_ event: NavigationEvent, at position: EventPosition, app _: String?, stateAfter _: NavigationState) {
         holder.see(event, at: position)
@@ -89,6 +105,10 @@ private protocol QueryHolding: AnyObject {
     var query: any ViewQuery { get }
     /// Counts `view` as the row of `app`.
     func add(_ view: consuming ScreenView, app: String?)
+    /// Whether the query reads views borrowed, through ``borrow(_:app:)``.
+    var borrowsViews: Bool { get }
+    /// Counts `view` as ``add(_:app:)`` does, reading it where it lies.
+    func borrow(_ view: borrowing ScreenView, app: String?)
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState)
     func see(_ event: NavigationEvent, at position: EventPosition)
 }
@@ -101,6 +121,8 @@ private class QueryHolder<Query: ViewQuery>: QueryHolding {
 
     var query: any ViewQuery { held }
     func add(_ view: consuming ScreenView, app: String?) { held.add(AnalyticsView(view, app: app)) }
+    var borrowsViews: Bool { false }
+    func borrow(_ view: borrowing ScreenView, app: String?) { add(copy view, app: app) }
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) { held.beginSession(event, stateBefore: stateBefore) }
     func see(_ event: NavigationEvent, at _: EventPosition) { held.see(event) }
 }
@@ -108,6 +130,8 @@ private class QueryHolder<Query: ViewQuery>: QueryHolding {
 /// A query that reads screen views borrowed, for ``QuerySink``.
 private final class ScreenViewQueryHolder<Query: ScreenViewQuery>: QueryHolder<Query> {
     override func add(_ view: consuming ScreenView, app _: String?) { held.add(view) }
+    override var borrowsViews: Bool { true }
+    override func borrow(_ view: borrowing ScreenView, app _: String?) { held.add(view) }
 }
 
 /// A query that sees events with their positions, for ``QuerySink``.

@@ -116,27 +116,43 @@ struct ViewStreamState {
     /// and empties `ended` (unless `sink` throws).
     private mutating func deliverEnded<Sink: ViewSink>(into sink: inout Sink) throws {
         let ended = ended
-        try ended.removeEach { (view: consuming ScreenView) in
-            // Views come session by session: look each session's app version up once.
-            if viewApp?.session != view.session {
-                // Mostly the session that started last, whose app version is at hand.
-                if eventApp?.session == view.session {
-                    viewApp = (view.session, eventApp!.app, true)
-                } else {
-                    // An id the event being consumed added was not seen before it (a chunk's last
-                    // event adds the next chunk's first id, and may end a view a snapshot began).
-                    let index = seen.index(of: view.session)
-                    let seenBefore = index != nil && !(addedSession && view.session == last?.session)
-                    viewApp = (view.session, index.flatMap { apps[$0] }, seenBefore)
-                }
+        // A sink that reads views borrowed gets each where it lies; one that keeps them, moved.
+        if sink.borrowsViews {
+            try ended.forEachRemoving { (view: inout ScreenView) in
+                guard let (app, seen) = prepare(&view) else { return }
+                try sink.borrow(view, app: app, seen: seen)
             }
-            let app = viewApp!.app   // filtered on the session id as the log has it
-            guard admitsAll || filter.admits(start: view.start, app: app, session: view.session, scene: view.scene) else { return }
-            let number = cuts.isEmpty ? 1 : part(view.session, at: view.startSeq)
-            if number > 1 { view.session += "#\(number)" }
-            if let clean { view.screen.route.screen = clean(view.screen.route.screen) }
-            if view.clockWentBack { clockWentBack += 1 }
-            try sink.take(view, app: app, seen: number == 1 && viewApp!.seen)
+        } else {
+            try ended.removeEach { (view: consuming ScreenView) in
+                guard let (app, seen) = prepare(&view) else { return }
+                try sink.take(view, app: app, seen: seen)
+            }
         }
+    }
+
+    /// Readies `view` for its sink: its session numbered by part and its screen cleaned; returns
+    /// its session's app version and whether its session, as named, is one of ``seen``, or nil
+    /// when the filter leaves it out.
+    private mutating func prepare(_ view: inout ScreenView) -> (app: String?, seen: Bool)? {
+        // Views come session by session: look each session's app version up once.
+        if viewApp?.session != view.session {
+            // Mostly the session that started last, whose app version is at hand.
+            if eventApp?.session == view.session {
+                viewApp = (view.session, eventApp!.app, true)
+            } else {
+                // An id the event being consumed added was not seen before it (a chunk's last
+                // event adds the next chunk's first id, and may end a view a snapshot began).
+                let index = seen.index(of: view.session)
+                let seenBefore = index != nil && !(addedSession && view.session == last?.session)
+                viewApp = (view.session, index.flatMap { apps[$0] }, seenBefore)
+            }
+        }
+        let app = viewApp!.app   // filtered on the session id as the log has it
+        guard admitsAll || filter.admits(start: view.start, app: app, session: view.session, scene: view.scene) else { return nil }
+        let number = cuts.isEmpty ? 1 : part(view.session, at: view.startSeq)
+        if number > 1 { view.session += "#\(number)" }
+        if let clean { view.screen.route.screen = clean(view.screen.route.screen) }
+        if view.clockWentBack { clockWentBack += 1 }
+        return (app, number == 1 && viewApp!.seen)
     }
 }

@@ -9,7 +9,7 @@ import NavigationHistory
 /// let (rows, _) = try ViewStream.run(PathsQuery(length: 3, from: "home"), over: "app.navlog")
 /// for row in rows.prefix(10) { print(row.screens.joined(separator: " → "), row.occurrences) }
 /// ```
-public struct PathsQuery: ViewQuery {
+public struct PathsQuery: ViewQuery, ScreenViewQuery {
     /// One sequence's row.
     public struct Row: Sendable, Hashable {
         /// The `length` screens, in path order.
@@ -48,6 +48,13 @@ public struct PathsQuery: ViewQuery {
 
     /// Adds `view` to its path, counting the sequence it ends.
     public mutating func add(_ view: AnalyticsView) {
+        add(view.screenView)
+    }
+
+    /// Session, scene and screen only.
+    static var readsDetails: Bool { false }
+
+    mutating func add(_ view: borrowing ScreenView) {
         // A log's sessions do not interleave: when one begins, the paths of the one before are done.
         if view.session != currentSession {
             endPaths()
@@ -58,12 +65,12 @@ public struct PathsQuery: ViewQuery {
         if let found = openScenes.index(of: view.scene) {
             index = found
         } else {
-            if let from, view.screen != from { return }   // before the path's first `from`
+            if let from, view.screen.route.screen != from { return }   // before the path's first `from`
             openScenes.append(view.scene)
             open.append([])
             index = open.count - 1
         }
-        open[index].append(screens.id(view.screen))
+        open[index].append(screens.id(view.screen.route.screen))
         guard to == nil else { return }
         let count = open[index].count
         if count >= length { counts.count(open[index][(count - length)...], session: sessionNumber) }
