@@ -133,6 +133,7 @@ struct ViewStreamState {
     /// Readies `view` for its sink: its session numbered by part and its screen cleaned; returns
     /// its session's app version and whether its session, as named, is one of ``seen``, or nil
     /// when the filter leaves it out.
+    @inline(__always)
     private mutating func prepare(_ view: inout ScreenView) -> (app: String?, seen: Bool)? {
         // Views come session by session: look each session's app version up once.
         if viewApp?.session != view.session {
