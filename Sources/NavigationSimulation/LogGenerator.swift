@@ -16,7 +16,9 @@ import NavigationHistory
 /// ```
 public struct LogGenerator: Sendable {
     /// The navigation state after the last draft, folded by ``Projection``.
-    public private(set) var state = NavigationState()
+    public var state: NavigationState { folding.state }
+    /// The state with the fold's lookup memory.
+    private var folding = StateFolding()
     private var random: SeededRandom
     private let crashRate: Double
     private var clock: Int64
@@ -48,7 +50,7 @@ public struct LogGenerator: Sendable {
         let action = queue.removeFirst()
         let draft = EventDraft(action: action, session: session, timestamp: Timestamp(millisecondsSince1970: clock))
         let event = NavigationEvent(seq: 1, timestamp: draft.timestamp, session: session, action: action)
-        let anomaly = Projection.fold(&state, event)
+        let anomaly = folding.fold(event)
         precondition(anomaly == nil, "the generator produced an anomaly: \(anomaly!)")
         return draft
     }

@@ -48,8 +48,17 @@ import Testing
         for type in EventType.allCases {
             let action = Self.sample(type)
             #expect(action.eventType == type)
-            var reader = EventMemberValues.Reader(action.memberValues)
+            var writer = ValuesWriter()
+            action.writeMembers(to: &writer)
+            #expect(writer.order == type.descriptor.members.map(\.member), "\(type)")
+            var reader = EventMemberValues.Reader(writer.values)
             #expect(NavigationAction(type, reading: &reader) == action, "\(type)")
+        }
+    }
+
+    @Test func eachMembersKeyIsItsNameAsTheEncoderWritesIt() {
+        for member in EventMember.allCases {
+            #expect(member.key.description == ",\"\(member.name)\":", "\(member)")
         }
     }
 
@@ -173,4 +182,32 @@ import Testing
             }
         }
     }
+}
+
+/// Gathers what ``NavigationAction/writeMembers(to:)`` hands on, and in which order.
+private struct ValuesWriter: EventMemberWriter {
+    var values = EventMemberValues()
+    var order: [EventMember] = []
+
+    mutating func string(_ member: EventMember, _ value: String) { order.append(member); values[string: member] = value }
+    mutating func optionalString(_ member: EventMember, _ value: String?) { order.append(member); values[string: member] = value }
+    mutating func enumeration<E: FormatEnumeration>(_ member: EventMember, _ value: E) {
+        order.append(member)
+        values[caseIndex: member] = member.caseNames.firstIndex(of: value.rawValue)
+    }
+    mutating func optionalEnumeration<E: FormatEnumeration>(_ member: EventMember, _ value: E?) {
+        order.append(member)
+        values[caseIndex: member] = value.flatMap { member.caseNames.firstIndex(of: $0.rawValue) }
+    }
+    mutating func integer(_ member: EventMember, _ value: Int) { order.append(member); values[integer: member] = value }
+    mutating func optionalStringMap(_ member: EventMember, _ value: [String: String]?) { order.append(member); values.meta = value }
+    mutating func route(_ member: EventMember, _ value: Route) { order.append(member); values.route = value }
+    mutating func nullableRoute(_ member: EventMember, _ value: Route?) {
+        order.append(member)
+        values.route = value
+        values.routeIsNull = value == nil
+    }
+    mutating func routes(_ member: EventMember, _ value: [Route]) { order.append(member); values[routes: member] = value }
+    mutating func optionalRoutes(_ member: EventMember, _ value: [Route]?) { order.append(member); values[routes: member] = value }
+    mutating func state(_ member: EventMember, _ value: NavigationState) { order.append(member); values.state = value }
 }

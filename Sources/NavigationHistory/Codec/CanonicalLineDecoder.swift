@@ -120,41 +120,8 @@ private struct CanonicalCursor: EventMemberReader {
 
     // MARK: Reading members for NavigationAction(_:reading:)
 
-    /// Consumes `member`'s key when it comes next. Compared with a literal: the member is a
-    /// constant where it is asked, so each comparison is made into a word or two; read from a
-    /// table of keys, it cost the fast decoder a tenth more instructions (callgrind, `navlog
-    /// paths`). The decoding tests of every type hold these to ``EventMember/name``.
-    @inline(__always) mutating func key(_ member: EventMember) -> Bool {
-        switch member {
-        case .v: literal(",\"v\":")
-        case .seq: literal(",\"seq\":")
-        case .ts: literal(",\"ts\":")
-        case .session: literal(",\"session\":")
-        case .type: literal(",\"type\":")
-        case .scene: literal(",\"scene\":")
-        case .stack: literal(",\"stack\":")
-        case .crc: literal(",\"crc\":")
-        case .app: literal(",\"app\":")
-        case .launch: literal(",\"launch\":")
-        case .meta: literal(",\"meta\":")
-        case .reason: literal(",\"reason\":")
-        case .kind: literal(",\"kind\":")
-        case .tab: literal(",\"tab\":")
-        case .route: literal(",\"route\":")
-        case .count: literal(",\"count\":")
-        case .path: literal(",\"path\":")
-        case .cause: literal(",\"cause\":")
-        case .url: literal(",\"url\":")
-        case .outcome: literal(",\"outcome\":")
-        case .sheet: literal(",\"sheet\":")
-        case .style: literal(",\"style\":")
-        case .column: literal(",\"column\":")
-        case .visibility: literal(",\"visibility\":")
-        case .state: literal(",\"state\":")
-        case .from: literal(",\"from\":")
-        case .dropped: literal(",\"dropped\":")
-        }
-    }
+    /// Consumes `member`'s key (``EventMember/key``) when it comes next.
+    @inline(__always) mutating func key(_ member: EventMember) -> Bool { literal(member.key) }
 
     @inline(__always) mutating func string(_ member: EventMember) -> String? {
         guard key(member), literal("\"") else { return nil }

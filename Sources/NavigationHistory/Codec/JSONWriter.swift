@@ -13,7 +13,6 @@ package struct JSONWriter {
 
     package mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
-    @inline(__always) package mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes.append(contentsOf: bytes) }
 
     package mutating func string(_ text: String) {
         // Most strings need no escape: their bytes checked, then appended at once.

@@ -27,54 +27,73 @@ public enum LineEncoder {
         w.closeLineWithChecksum(from: lineStart)
     }
 
-    /// The action's own members, by the rules of its type's descriptor; an unknown type's as it
+    /// The action's own members, in the order of its type's descriptor; an unknown type's as it
     /// was read.
     private static func members(of action: NavigationAction, to w: inout JSONWriter) {
-        guard let type = action.eventType else {
-            if case .unknown(_, let others) = action {
-                for member in others {
-                    w.key(named: member.key)
-                    w.value(member.value)
-                }
+        if case .unknown(_, let others) = action {
+            for member in others {
+                w.key(named: member.key)
+                w.value(member.value)
             }
             return
         }
-        let values = action.memberValues
-        for rule in MemberRules.all.members(of: type) {
-            let member = rule.member
-            switch member.shape {
-            case .identifier, .text:
-                guard let text = values[string: member] else { continue }
-                w.raw(MemberKeys.all.key(of: member))
-                w.string(text)
-            case .enumeration:
-                guard let name = values[caseName: member] else { continue }
-                w.raw(MemberKeys.all.key(of: member))
-                w.string(name)
-            case .count, .seq:
-                guard let value = values[integer: member] else { continue }
-                w.raw(MemberKeys.all.key(of: member))
-                w.integer(value)
-            case .stringMap:
-                guard let map = values.meta else { continue }
-                w.raw(MemberKeys.all.key(of: member))
-                w.stringMap(map)
-            case .route:
-                guard values.route != nil || rule.presence == .nullable else { continue }
-                w.raw(MemberKeys.all.key(of: member))
-                w.optionalRoute(values.route)
-            case .routes:
-                guard let routes = values[routes: member] else { continue }
-                w.raw(MemberKeys.all.key(of: member))
-                w.routes(routes)
-            case .state:
-                guard let state = values.state else { continue }
-                w.raw(MemberKeys.all.key(of: member))
-                w.state(state)
-            case .common:
-                continue
-            }
-        }
+        action.writeMembers(to: &w)
+    }
+}
+
+/// The encoder's writing of each member: its key, then its value; an optional member that is nil
+/// is left out.
+extension JSONWriter: EventMemberWriter {
+    @inline(__always) package mutating func string(_ member: EventMember, _ value: String) {
+        raw(member.key)
+        string(value)
+    }
+
+    @inline(__always) package mutating func optionalString(_ member: EventMember, _ value: String?) {
+        if let value { string(member, value) }
+    }
+
+    @inline(__always) package mutating func enumeration<E: FormatEnumeration>(_ member: EventMember, _ value: E) {
+        string(member, value.rawValue)
+    }
+
+    @inline(__always) package mutating func optionalEnumeration<E: FormatEnumeration>(_ member: EventMember, _ value: E?) {
+        if let value { enumeration(member, value) }
+    }
+
+    @inline(__always) package mutating func integer(_ member: EventMember, _ value: Int) {
+        raw(member.key)
+        integer(value)
+    }
+
+    @inline(__always) package mutating func optionalStringMap(_ member: EventMember, _ value: [String: String]?) {
+        guard let value else { return }
+        raw(member.key)
+        stringMap(value)
+    }
+
+    @inline(__always) package mutating func route(_ member: EventMember, _ value: Route) {
+        raw(member.key)
+        route(value)
+    }
+
+    @inline(__always) package mutating func nullableRoute(_ member: EventMember, _ value: Route?) {
+        raw(member.key)
+        optionalRoute(value)
+    }
+
+    @inline(__always) package mutating func routes(_ member: EventMember, _ value: [Route]) {
+        raw(member.key)
+        routes(value)
+    }
+
+    @inline(__always) package mutating func optionalRoutes(_ member: EventMember, _ value: [Route]?) {
+        if let value { routes(member, value) }
+    }
+
+    @inline(__always) package mutating func state(_ member: EventMember, _ value: NavigationState) {
+        raw(member.key)
+        state(value)
     }
 }
 
