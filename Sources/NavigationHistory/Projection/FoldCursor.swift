@@ -77,21 +77,32 @@ extension Dictionary where Key == String, Value: Sendable {
 }
 
 /// A navigation state changed one event at a time by ``Projection``'s fold, with the fold's
-/// ``FoldCursor``: what every reader that folds a log into one state holds. The state can be read
-/// and replaced, never changed on the side, so the cursor always fits it.
-package struct StateFolding: Sendable {
+/// lookup memory: the way to fold many events into one state. ``Projection/fold(_:_:)`` folds one
+/// event into any state, and finds its scene and stack anew each time; this remembers where it
+/// found them, which the next event mostly names again (`NavlogBench timeline`, the full fold).
+///
+/// The state can be read and replaced, never changed on the side, so the memory always fits it.
+///
+/// ```swift
+/// var folding = StateFolding()
+/// try LogReader(path: "app.navlog").read { event in folding.fold(event) }
+/// print(folding.state.scenes.keys.sorted())
+/// ```
+public struct StateFolding: Sendable {
     /// The state after the events folded so far.
-    package private(set) var state: NavigationState
+    public private(set) var state: NavigationState
     package private(set) var cursor = FoldCursor()
 
     /// Begins at `state`.
-    package init(_ state: NavigationState = NavigationState()) {
+    public init(_ state: NavigationState = NavigationState()) {
         self.state = state
     }
 
     /// Applies `event`, as ``Projection/fold(_:_:)`` does.
+    ///
+    /// - Returns: The anomaly, or nil when the event applied cleanly.
     @discardableResult @inline(__always)
-    package mutating func fold(_ event: NavigationEvent) -> Projection.Anomaly? {
+    public mutating func fold(_ event: NavigationEvent) -> Projection.Anomaly? {
         var scene: String?
         var edits = NoFoldEdits()
         return Projection.fold(&state, event, cursor: &cursor, changing: &scene, edits: &edits)
@@ -117,7 +128,7 @@ package struct StateFolding: Sendable {
     }
 
     /// Replaces the state, as a fold that begins again from `state` does.
-    package mutating func reset(to state: NavigationState) {
+    public mutating func reset(to state: NavigationState) {
         self.state = state
         cursor.forget()
     }

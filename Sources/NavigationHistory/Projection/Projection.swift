@@ -16,6 +16,9 @@ public enum Projection {
     /// on an empty stack, a push to a scene that is not open, a dismiss with no sheet) leaves the
     /// state unchanged and is returned as an anomaly; the fold goes on.
     ///
+    /// To fold many events into one state, ``StateFolding`` does this and remembers where it found
+    /// the event's scene and stack, which the next event mostly names again.
+    ///
     /// - Returns: The anomaly, or nil when the event applied cleanly.
     /// - Complexity: O(1) for most actions; O(n) in the size of the routes or state it replaces.
     @discardableResult

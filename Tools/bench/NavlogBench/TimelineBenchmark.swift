@@ -2,7 +2,7 @@
 // and with a JSONDecoder fold.
 //
 // Measures:
-//   a) the full fold of FILE (a 1M-event .jsonl): LogReader + Projection.fold on one core and on all
+//   a) the full fold of FILE (a 1M-event .jsonl): LogReader + StateFolding.fold on one core and on all
 //      cores, beside the plain read of the same file and beside a JSONDecoder + Codable decode mapped
 //      to the same fold (what an app would write by hand) on its first N lines;
 //   b) building the snapshot index of FILE (default interval 4096), on one core and on all, as a
@@ -108,15 +108,15 @@ func runTimeline(_ arguments: [String]) throws -> Int32 {
         let read = try best(repeats) { _ = try LogReader(path: path, threads: threads).read { _ in } }
         var folded = NavigationState()
         let fold = try best(repeats) {
-            var state = NavigationState()
-            _ = try LogReader(path: path, threads: threads).read { Projection.fold(&state, $0) }
-            folded = state
+            var folding = StateFolding()
+            _ = try LogReader(path: path, threads: threads).read { folding.fold($0) }
+            folded = folding.state
         }
         let source = try LogSource(path: path)
         let build = try best(repeats) { _ = try SnapshotIndex.updated(source, save: false, threads: threads) }
         results.append(Measurement(name: "plain read, \(threads) core\(threads == 1 ? "" : "s")", threads: threads, events: lines, runs: read, note: "LogReader.read"))
         results.append(Measurement(name: "full fold, \(threads) core\(threads == 1 ? "" : "s")", threads: threads, events: lines, runs: fold,
-                                   note: "LogReader.read + Projection.fold"))
+                                   note: "LogReader.read + StateFolding.fold"))
         results.append(Measurement(name: "index build, \(threads) core\(threads == 1 ? "" : "s")", threads: threads, events: lines, runs: build,
                                    note: "snapshot index, interval 4096, built in memory"))
         json.append("{\"threads\":\(threads),\"read_s\":\(read.min()!),\"fold_s\":\(fold.min()!),\"build_s\":\(build.min()!)}")
