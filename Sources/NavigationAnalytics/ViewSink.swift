@@ -91,6 +91,7 @@ struct QuerySink: ViewSink {
     }
 
     private static func holder(of query: some ViewQuery) -> any QueryHolding {
+        if let both = query as? any PositionedViewQuery & ScreenViewQuery { return positionedScreenViewHolder(of: both) }
         if let borrowing = query as? any ScreenViewQuery { return screenViewHolder(of: borrowing) }
         if let positioned = query as? any PositionedViewQuery { return positionedHolder(of: positioned) }
         return QueryHolder(query)
@@ -98,6 +99,9 @@ struct QuerySink: ViewSink {
 
     private static func screenViewHolder(of query: some ScreenViewQuery) -> any QueryHolding { ScreenViewQueryHolder(query) }
     private static func positionedHolder(of query: some PositionedViewQuery) -> any QueryHolding { PositionedQueryHolder(query) }
+    private static func positionedScreenViewHolder(of query: some PositionedViewQuery & ScreenViewQuery) -> any QueryHolding {
+        PositionedScreenViewQueryHolder(query)
+    }
 }
 
 /// A query behind a reference, for ``QuerySink``.
@@ -136,5 +140,13 @@ private final class ScreenViewQueryHolder<Query: ScreenViewQuery>: QueryHolder<Q
 
 /// A query that sees events with their positions, for ``QuerySink``.
 private final class PositionedQueryHolder<Query: PositionedViewQuery>: QueryHolder<Query> {
+    override func see(_ event: NavigationEvent, at position: EventPosition) { held.see(event, at: position) }
+}
+
+/// A query that reads screen views borrowed and sees events with their positions (the report's).
+private final class PositionedScreenViewQueryHolder<Query: PositionedViewQuery & ScreenViewQuery>: QueryHolder<Query> {
+    override func add(_ view: consuming ScreenView, app _: String?) { held.add(view) }
+    override var borrowsViews: Bool { true }
+    override func borrow(_ view: borrowing ScreenView, app _: String?) { held.add(view) }
     override func see(_ event: NavigationEvent, at position: EventPosition) { held.see(event, at: position) }
 }

@@ -4,7 +4,7 @@ import NavigationHistory
 /// the push left (the path's view before it) and came within `within`. Per screen: its pushes (views
 /// entered by push), its bounces and the bounce rate in basis points. Rows are sorted by bounces,
 /// descending, then by pushes, descending, then by screen.
-public struct BouncesQuery: ViewQuery {
+public struct BouncesQuery: ViewQuery, ScreenViewQuery {
     /// One screen's row.
     public struct Row: Sendable, Hashable {
         /// The screen pushed.
@@ -41,12 +41,19 @@ public struct BouncesQuery: ViewQuery {
 
     /// Adds `view` to its path, counting its push and the bounce it ends.
     public mutating func add(_ view: AnalyticsView) {
+        add(view.screenView)
+    }
+
+    /// How a view was entered is a detail.
+    static var readsDetails: Bool { true }
+
+    mutating func add(_ view: borrowing ScreenView) {
         if view.session != session {
             recent.removeAll(keepingCapacity: true)
             recentScenes.removeAll(keepingCapacity: true)
             session = view.session
         }
-        let screen = screens.id(view.screen)
+        let screen = screens.id(view.screen.route.screen)
         if Int(screen) == tallies.count { tallies.append((0, 0)) }
         let step = Step(screen: screen, byPush: view.enteredBy == "push", dwell: view.dwellMilliseconds)
         if step.byPush { tallies[Int(screen)].pushes += 1 }

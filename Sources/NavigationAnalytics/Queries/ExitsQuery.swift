@@ -1,9 +1,11 @@
+import NavigationHistory
+
 /// Where sessions end: per screen, the sessions whose last view (the one that began last; of views
 /// that began with the same event, the one of the last scene by name) it was,
 /// split into clean ends and unclean ones (that view crashed: a crash or a kill). With
 /// `crashPaths` K, also the most common last-K-screen sequences before an unclean end.
 /// Rows are sorted by exits, descending, then by screen.
-public struct ExitsQuery: ViewQuery {
+public struct ExitsQuery: ViewQuery, ScreenViewQuery {
     /// One screen's row.
     public struct Row: Sendable, Hashable {
         /// The screen of the sessions' last views.
@@ -50,11 +52,18 @@ public struct ExitsQuery: ViewQuery {
 
     /// Adds a view; a session's views must come together, in any order.
     public mutating func add(_ view: AnalyticsView) {
+        add(view.screenView)
+    }
+
+    /// Session, scene, screen, seq and whether it crashed only.
+    static var readsDetails: Bool { false }
+
+    mutating func add(_ view: borrowing ScreenView) {
         if view.session != session {
             endSession()
             session = view.session
         }
-        views.append(View(seq: view.startSeq, scene: scenes.id(view.scene), screen: screens.id(view.screen), crashed: view.crashed))
+        views.append(View(seq: view.startSeq, scene: scenes.id(view.scene), screen: screens.id(view.screen.route.screen), crashed: view.crashed))
     }
 
     private mutating func endSession() {

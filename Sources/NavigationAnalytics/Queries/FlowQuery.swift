@@ -4,7 +4,7 @@ import NavigationHistory
 /// path, the count of each transition from position p to p + 1, where each node is `p_screen` and a
 /// screen outside the `top` most common at its position is `p_other`. Rows are sorted by step, then
 /// count, descending, then from and to.
-public struct FlowQuery: ViewQuery {
+public struct FlowQuery: ViewQuery, ScreenViewQuery {
     /// One transition's row.
     public struct Row: Sendable, Hashable {
         /// The position of the transition's `from` view.
@@ -38,11 +38,18 @@ public struct FlowQuery: ViewQuery {
 
     /// Adds `view` to its path.
     public mutating func add(_ view: AnalyticsView) {
+        add(view.screenView)
+    }
+
+    /// Session, scene and screen only.
+    static var readsDetails: Bool { false }
+
+    mutating func add(_ view: borrowing ScreenView) {
         if view.session != session {
             endSession()
             session = view.session
         }
-        let screen = screens.id(view.screen)
+        let screen = screens.id(view.screen.route.screen)
         let (k, inserted) = openScenes.index(inserting: view.scene)
         guard !inserted else { return open.append([screen]) }
         if open[k].count < steps { open[k].append(screen) }

@@ -1,3 +1,5 @@
+import NavigationHistory
+
 /// Per screen: views, sessions with at least one view, and dwell median, p90 and total.
 ///
 /// Crashed views count as views but are left out of dwell (they ended when the app died, not when
@@ -7,7 +9,7 @@
 /// let (rows, _) = try ViewStream.run(ScreensQuery(), over: "app.navlog")
 /// for row in rows { print(row.screen, row.views, row.dwellMedian ?? 0) }
 /// ```
-public struct ScreensQuery: ViewQuery {
+public struct ScreensQuery: ViewQuery, ScreenViewQuery {
     /// One screen's row.
     public struct Row: Sendable, Hashable {
         /// The screen's name, after path cleaning.
@@ -30,7 +32,7 @@ public struct ScreensQuery: ViewQuery {
         var lastSession = -1
         var dwell = QuantileCounter()
 
-        mutating func add(_ view: AnalyticsView, session: Int) {
+        mutating func add(_ view: borrowing ScreenView, session: Int) {
             views += 1
             if lastSession != session {
                 lastSession = session
@@ -60,11 +62,18 @@ public struct ScreensQuery: ViewQuery {
 
     /// Counts `view`.
     public mutating func add(_ view: AnalyticsView) {
+        add(view.screenView)
+    }
+
+    /// Session, screen, dwell and whether it crashed only.
+    static var readsDetails: Bool { false }
+
+    mutating func add(_ view: borrowing ScreenView) {
         if view.session != session {
             session = view.session
             sessionNumber += 1
         }
-        let id = Int(screens.id(view.screen))
+        let id = Int(screens.id(view.screen.route.screen))
         if id == tallies.count { tallies.append(Tally()) }
         tallies[id].add(view, session: sessionNumber)   // changed in place
     }

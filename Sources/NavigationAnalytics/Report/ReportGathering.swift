@@ -42,7 +42,7 @@ struct ReportReplay: Sendable {
 
 /// What the report gathers from the views and the events: a query, so that it runs over chunks
 /// of a large log at once.
-struct ReportGathering: PositionedViewQuery {
+struct ReportGathering: PositionedViewQuery, ScreenViewQuery {
     static var seesEvents: Bool { true }
 
     let recent: Int, named: Set<String>, limit: Int
@@ -78,6 +78,13 @@ struct ReportGathering: PositionedViewQuery {
     }
 
     mutating func add(_ view: AnalyticsView) {
+        add(view.screenView)
+    }
+
+    /// Bounces read how views were entered, a detail.
+    static var readsDetails: Bool { true }
+
+    mutating func add(_ view: borrowing ScreenView) {
         screens.add(view)
         bounces.add(view)
         exits.add(view)
