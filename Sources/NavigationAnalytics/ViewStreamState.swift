@@ -115,6 +115,8 @@ struct ViewStreamState {
     /// Hands the views in `ended` that pass the filter to `sink`, cleaned and numbered by part,
     /// and empties `ended` (unless `sink` throws).
     private mutating func deliverEnded<Sink: ViewSink>(into sink: inout Sink) throws {
+        // Most events end no view: the buffer is not taken hold of for them.
+        guard ended.held > 0 else { return }
         let ended = ended
         // A sink that reads views borrowed gets each where it lies; one that keeps them, moved.
         if sink.borrowsViews {

@@ -23,14 +23,14 @@ struct NameIDs {
     mutating func id(_ name: String) -> Int32 {
         let slot = (name.utf8.count & 63) << 1
         if recent[slot].id >= 0, recent[slot].name == name { return recent[slot].id }
+        if recent[slot + 1].id >= 0, recent[slot + 1].name == name { return recent[slot + 1].id }
         return idRemembered(name, in: slot)
     }
 
-    /// The id of `name`, found by the second name kept of its length or by its bytes, and kept
-    /// as the first.
+    /// The id of `name`, found by its bytes, and kept as the first of its length.
     @inline(never)
     private mutating func idRemembered(_ name: String, in slot: Int) -> Int32 {
-        let id = recent[slot + 1].id >= 0 && recent[slot + 1].name == name ? recent[slot + 1].id : idOfContent(name)
+        let id = idOfContent(name)
         recent[slot + 1] = recent[slot]
         recent[slot] = (name, id)
         return id
