@@ -67,11 +67,11 @@ enum ReadmeExamples {
     static func reading() throws {
         // Read a log — a directory of segments NNNNNNNN.jsonl, or one .jsonl file — as checked events.
         let reader = LogReader(path: "Library/NavigationLog", mode: .tolerateTornTail)
-        var state = NavigationState()
+        var folding = StateFolding()                // the state, and where the fold last looked
         let report = try reader.read { event in
-            Projection.fold(&state, event)          // the one function that defines what an event does
+            folding.fold(event)                     // Projection.fold: the one function that defines what an event does
         }
-        print(report.events, report.lastSeq ?? 0, report.tornTail as Any)
+        print(report.events, report.lastSeq ?? 0, report.tornTail as Any, folding.state.scenes.count)
 
         // Encode an event as a line of the store's format (fixed member order, CRC-32C last).
         let line = LineEncoder.encode(NavigationEvent(
