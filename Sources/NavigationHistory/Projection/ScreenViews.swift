@@ -155,11 +155,7 @@ public struct ScreenViewTracker: Sendable {
         let now = (event.seq, event.timestamp)
         // For a scene-scoped event the fold has just found the scene: found again without hashing
         // its id, and read in place.
-        let detailed = detailed
-        let found = folding.withScene(scene) { scene, lastStack in
-            SceneState.visibleScreenAndTab(of: scene, detailed: detailed, lastStack: lastStack)
-        }
-        guard let (screen, tab) = found else {
+        guard let (screen, tab) = folding.visibleScreenAndTab(ofScene: scene, detailed: detailed) else {
             if let index { ended.end(open.remove(at: index), at: now, crashed: false) }
             return
         }

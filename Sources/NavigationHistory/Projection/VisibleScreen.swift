@@ -54,9 +54,10 @@ extension SceneState {
     public var visibleScreen: VisibleScreen { Self.visibleScreen(of: self) }
 
     /// What `scene` shows and its tab, unless `detailed` without the stack, the route's params and
-    /// the tab (nil).
+    /// the tab (nil). The scene is `inout` only to be read where it lies, through a dictionary's
+    /// modify accessor.
     @inline(__always)
-    static func visibleScreenAndTab(of scene: borrowing SceneState, detailed: Bool, lastStack: Lookup<[Route]>?) -> (VisibleScreen, String?) {
+    static func visibleScreenAndTab(of scene: inout SceneState, detailed: Bool, lastStack: Lookup<[Route]>?) -> (VisibleScreen, String?) {
         // Each way with a constant, for the screen's code to be made for it.
         detailed ? (visibleScreen(of: scene, detailed: true, lastStack: lastStack), scene.tab)
             : (visibleScreen(of: scene, detailed: false, lastStack: lastStack), nil)
