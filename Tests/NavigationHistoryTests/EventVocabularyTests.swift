@@ -119,9 +119,9 @@ import Testing
                 #expect(values[string: member] == "x", "\(member)")
             case .enumeration:
                 #expect(!member.caseNames.isEmpty, "\(member)")
-                for index in member.caseNames.indices {
-                    values[caseIndex: member] = index
-                    #expect(values[caseIndex: member] == index && values[caseName: member] == member.caseNames[index], "\(member)")
+                for name in member.caseNames {
+                    values[string: member] = name
+                    #expect(values[string: member] == name, "\(member)")
                 }
             case .count, .seq:
                 values[integer: member] = 5
@@ -193,11 +193,11 @@ private struct ValuesWriter: EventMemberWriter {
     mutating func optionalString(_ member: EventMember, _ value: String?) { order.append(member); values[string: member] = value }
     mutating func enumeration<E: FormatEnumeration>(_ member: EventMember, _ value: E) {
         order.append(member)
-        values[caseIndex: member] = member.caseNames.firstIndex(of: value.rawValue)
+        values[string: member] = value.rawValue
     }
     mutating func optionalEnumeration<E: FormatEnumeration>(_ member: EventMember, _ value: E?) {
         order.append(member)
-        values[caseIndex: member] = value.flatMap { member.caseNames.firstIndex(of: $0.rawValue) }
+        values[string: member] = value?.rawValue
     }
     mutating func integer(_ member: EventMember, _ value: Int) { order.append(member); values[integer: member] = value }
     mutating func optionalStringMap(_ member: EventMember, _ value: [String: String]?) { order.append(member); values.meta = value }

@@ -73,11 +73,11 @@ struct LineFields {
             case .text: values[string: member] = try Self.string(&s, member)
             case .enumeration:
                 let text = try Self.string(&s, member)
-                guard let index = member.caseNames.firstIndex(of: text) else {
+                guard member.caseNames.contains(text) else {
                     let allowed = member.caseNames.map { "'\($0)'" }.joined(separator: ", ")
                     throw LineError(.invalidMember, at: start, "'\(member.name)' is '\(text)', expecting one of \(allowed)")
                 }
-                values[caseIndex: member] = index
+                values[string: member] = text
             case .count:
                 let n = try Self.integer(&s, member)
                 guard n >= 1 else { throw LineError(.invalidMember, at: start, "'\(member.name)' is \(n), expecting at least 1") }

@@ -72,12 +72,9 @@ package enum EventMember: Int, CaseIterable, Sendable {
 package struct EventMemberValues: Sendable {
     package var scene, stack, tab, sheet: String?
     package var app, reason, kind, url: String?
-    package var launch: LaunchKind?
-    package var cause: PathCause?
-    package var outcome: DeepLinkOutcome?
-    package var style: SheetStyle?
-    package var column: SplitColumn?
-    package var visibility: SplitVisibility?
+    /// The enumeration members, by the names of their cases (checked against
+    /// ``EventMember/caseNames`` by the decoder that sets them).
+    package var launch, cause, outcome, style, column, visibility: String?
     package var count: Int?
     package var from: Int?
     package var meta: [String: String]?
@@ -90,7 +87,8 @@ package struct EventMemberValues: Sendable {
 
     package init() {}
 
-    /// The string of an ``EventMember/Shape/identifier`` or ``EventMember/Shape/text`` member.
+    /// The string of an ``EventMember/Shape/identifier`` or ``EventMember/Shape/text`` member, or
+    /// the case name of an ``EventMember/Shape/enumeration`` member.
     package subscript(string member: EventMember) -> String? {
         get {
             switch member {
@@ -102,6 +100,12 @@ package struct EventMemberValues: Sendable {
             case .reason: reason
             case .kind: kind
             case .url: url
+            case .launch: launch
+            case .cause: cause
+            case .outcome: outcome
+            case .style: style
+            case .column: column
+            case .visibility: visibility
             default: nil
             }
         }
@@ -115,47 +119,14 @@ package struct EventMemberValues: Sendable {
             case .reason: reason = newValue
             case .kind: kind = newValue
             case .url: url = newValue
+            case .launch: launch = newValue
+            case .cause: cause = newValue
+            case .outcome: outcome = newValue
+            case .style: style = newValue
+            case .column: column = newValue
+            case .visibility: visibility = newValue
             default: break
             }
-        }
-    }
-
-    /// The position in ``EventMember/caseNames`` of an ``EventMember/Shape/enumeration`` member's case.
-    package subscript(caseIndex member: EventMember) -> Int? {
-        get {
-            switch member {
-            case .launch: launch.map { LaunchKind.allCases.firstIndex(of: $0)! }
-            case .cause: cause.map { PathCause.allCases.firstIndex(of: $0)! }
-            case .outcome: outcome.map { DeepLinkOutcome.allCases.firstIndex(of: $0)! }
-            case .style: style.map { SheetStyle.allCases.firstIndex(of: $0)! }
-            case .column: column.map { SplitColumn.allCases.firstIndex(of: $0)! }
-            case .visibility: visibility.map { SplitVisibility.allCases.firstIndex(of: $0)! }
-            default: nil
-            }
-        }
-        set {
-            switch member {
-            case .launch: launch = newValue.map { LaunchKind.allCases[$0] }
-            case .cause: cause = newValue.map { PathCause.allCases[$0] }
-            case .outcome: outcome = newValue.map { DeepLinkOutcome.allCases[$0] }
-            case .style: style = newValue.map { SheetStyle.allCases[$0] }
-            case .column: column = newValue.map { SplitColumn.allCases[$0] }
-            case .visibility: visibility = newValue.map { SplitVisibility.allCases[$0] }
-            default: break
-            }
-        }
-    }
-
-    /// The name of an ``EventMember/Shape/enumeration`` member's case.
-    package subscript(caseName member: EventMember) -> String? {
-        switch member {
-        case .launch: launch?.rawValue
-        case .cause: cause?.rawValue
-        case .outcome: outcome?.rawValue
-        case .style: style?.rawValue
-        case .column: column?.rawValue
-        case .visibility: visibility?.rawValue
-        default: nil
         }
     }
 

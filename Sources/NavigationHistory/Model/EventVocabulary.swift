@@ -348,7 +348,7 @@ extension EventMemberValues {
         package mutating func string(_ member: EventMember) -> String? { values[string: member] }
         package mutating func optionalString(_ member: EventMember) -> String?? { .some(values[string: member]) }
         package mutating func enumeration<E: FormatEnumeration>(_ member: EventMember, _ type: E.Type) -> E? {
-            values[caseName: member].flatMap(E.init(rawValue:))
+            values[string: member].flatMap(E.init(rawValue:))
         }
         package mutating func optionalEnumeration<E: FormatEnumeration>(_ member: EventMember, _ type: E.Type) -> E?? {
             .some(enumeration(member, type))

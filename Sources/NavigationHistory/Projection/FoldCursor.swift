@@ -91,7 +91,7 @@ extension Dictionary where Key == String, Value: Sendable {
 public struct StateFolding: Sendable {
     /// The state after the events folded so far.
     public private(set) var state: NavigationState
-    package private(set) var cursor = FoldCursor()
+    private var cursor = FoldCursor()
 
     /// Begins at `state`.
     public init(_ state: NavigationState = NavigationState()) {
