@@ -31,13 +31,14 @@ import NavigationSimulation
         func route() -> Route { randomRoute(&random) }
         func routes() -> [Route] { (0..<Int(random.next() % 3)).map { _ in route() } }
         func pick<E: CaseIterable>(_: E.Type) -> E { Array(E.allCases)[Int(random.next() % UInt64(E.allCases.count))] }
-        switch random.next() % 18 {
+        switch random.next() % 19 {
         case 0: return .sessionStart(app: maybe { randomText(&random) }, launch: pick(LaunchKind.self),
                                      meta: random.chance(0.5) ? [text(): randomText(&random)] : nil)
         case 1: return .sessionEnd(reason: maybe { randomText(&random) })
         case 2: return .sceneOpen(scene: text(), kind: maybe { randomText(&random) })
         case 3: return .sceneClose(scene: text(), kind: maybe { randomText(&random) })
         case 4: return .sceneActivate(scene: text())
+        case 18: return .scenePhase(scene: text(), phase: pick(ScenePhase.self))
         case 5: return .tabSelect(scene: text(), tab: text())
         case 6: return .push(scene: text(), stack: text(), route: route())
         case 7: return .pop(scene: text(), stack: text(), count: 1 + Int(random.next() % 20))

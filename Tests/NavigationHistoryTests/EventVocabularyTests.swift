@@ -16,6 +16,7 @@ import Testing
         case .sceneOpen: .sceneOpen(scene: "main", kind: "window")
         case .sceneClose: .sceneClose(scene: "main", kind: "window")
         case .sceneActivate: .sceneActivate(scene: "main")
+        case .scenePhase: .scenePhase(scene: "main", phase: .background)
         case .tabSelect: .tabSelect(scene: "main", tab: "home")
         case .push: .push(scene: "main", stack: "home", route: route)
         case .pop: .pop(scene: "main", stack: "home", count: 2)

@@ -20,6 +20,7 @@ import TestSupport
             .sessionStart(app: "3.2.1", launch: .cold, meta: ["device": "iPad"]), .sessionStart(app: nil, launch: .warm, meta: nil),
             .sessionEnd(reason: "background"), .sessionEnd(reason: nil),
             .sceneOpen(scene: "main", kind: "window"), .sceneClose(scene: "main", kind: nil), .sceneActivate(scene: "w2"),
+            .scenePhase(scene: "main", phase: .inactive),
             .tabSelect(scene: "main", tab: "search"), .push(scene: "main", stack: "home", route: recipe),
             .pop(scene: "main", stack: "home", count: 3), .popToRoot(scene: "main", stack: "home"),
             .replace(scene: "main", stack: "detail", route: Route(screen: "x")),
@@ -148,9 +149,9 @@ import TestSupport
         #expect(event.action == .pop(scene: "main", stack: "home", count: 1))
     }
 
-    @Test func theKnownTypesAreTheFormatsEighteenInTheOrderOfItsTable() {
+    @Test func theKnownTypesAreTheFormatsNineteenInTheOrderOfItsTable() {
         #expect(NavigationAction.knownTypes == [
-            "session.start", "session.end", "scene.open", "scene.close", "scene.activate", "tab.select",
+            "session.start", "session.end", "scene.open", "scene.close", "scene.activate", "scene.phase", "tab.select",
             "push", "pop", "popToRoot", "replace", "setPath", "deeplink", "sheet.present", "sheet.dismiss",
             "split.select", "split.visibility", "snapshot", "restore",
         ])

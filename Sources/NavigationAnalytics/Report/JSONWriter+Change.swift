@@ -33,6 +33,9 @@ extension JSONWriter {
             key("sidebar"); optionalRoute(to?.sidebar)
             key("content"); optionalRoute(to?.content)
             key("visibility"); if let to { string(to.visibility.rawValue) } else { raw("null") }
+        case .phase(let scene, let from, let to):
+            key("change", first: true); string("phase"); key("scene"); string(scene)
+            key("from"); string(from.rawValue); key("to"); string(to.rawValue)
         }
         raw("}")
     }

@@ -10,6 +10,7 @@ extension NavigationEvent {
         case .sceneOpen(let scene, _): return "scene.open \(scene)"
         case .sceneClose(let scene, _): return "scene.close \(scene)"
         case .sceneActivate(let scene): return "scene.activate \(scene)"
+        case .scenePhase(let scene, let phase): return "scene.phase \(scene) \(phase.rawValue)"
         case .tabSelect(let scene, let tab): return "tab.select \(scene) \(tab)"
         case .push(let scene, let stack, let route): return "push \(scene)/\(stack) \(route.text)"
         case .pop(let scene, let stack, let count): return "pop \(scene)/\(stack)" + (count == 1 ? "" : " \(count)")

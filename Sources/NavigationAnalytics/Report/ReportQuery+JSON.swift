@@ -186,7 +186,7 @@ extension StateDiff.Change {
     fileprivate var scene: String? {
         switch self {
         case .sceneOpened(let scene), .sceneClosed(let scene), .tab(let scene, _, _), .stack(let scene, _, _, _),
-             .sheetPresented(let scene, _), .sheetDismissed(let scene, _), .split(let scene, _, _):
+             .sheetPresented(let scene, _), .sheetDismissed(let scene, _), .split(let scene, _, _), .phase(let scene, _, _):
             scene
         case .activeScene:
             nil

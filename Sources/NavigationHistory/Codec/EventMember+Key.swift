@@ -33,6 +33,7 @@ extension EventMember {
         case .state: ",\"state\":"
         case .from: ",\"from\":"
         case .dropped: ",\"dropped\":"
+        case .phase: ",\"phase\":"
         }
     }
 }

@@ -208,6 +208,8 @@ package struct JSONWriter {
             key("visibility"); string(split.visibility.rawValue)
             bytes.append(0x7D)
         }
+        // Left out when active, so that a state without phases is written as before them.
+        if scene.phase != .active { key("phase"); string(scene.phase.rawValue) }
         bytes.append(0x7D)
     }
 }

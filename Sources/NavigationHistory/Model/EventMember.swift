@@ -2,7 +2,7 @@
 package enum EventMember: Int, CaseIterable, Sendable {
     case v, seq, ts, session, type, scene, stack, crc
     case app, launch, meta, reason, kind, tab, route, count, path, cause
-    case url, outcome, sheet, style, column, visibility, state, from, dropped
+    case url, outcome, sheet, style, column, visibility, state, from, dropped, phase
 
     /// The kinds of value a member holds.
     package enum Shape: Sendable {
@@ -39,7 +39,7 @@ package enum EventMember: Int, CaseIterable, Sendable {
         case .v, .seq, .ts, .session, .type, .crc: .common
         case .scene, .stack, .tab, .sheet: .identifier
         case .app, .reason, .kind, .url: .text
-        case .launch, .cause, .outcome, .style, .column, .visibility: .enumeration
+        case .launch, .cause, .outcome, .style, .column, .visibility, .phase: .enumeration
         case .count: .count
         case .from: .seq
         case .meta: .stringMap
@@ -61,6 +61,7 @@ package enum EventMember: Int, CaseIterable, Sendable {
         case .style: SheetStyle.allCases.map(\.rawValue)
         case .column: SplitColumn.allCases.map(\.rawValue)
         case .visibility: SplitVisibility.allCases.map(\.rawValue)
+        case .phase: ScenePhase.allCases.map(\.rawValue)
         default: []
         }
     }
@@ -74,7 +75,7 @@ package struct EventMemberValues: Sendable {
     package var app, reason, kind, url: String?
     /// The enumeration members, by the names of their cases (checked against
     /// ``EventMember/caseNames`` by the decoder that sets them).
-    package var launch, cause, outcome, style, column, visibility: String?
+    package var launch, cause, outcome, style, column, visibility, phase: String?
     package var count: Int?
     package var from: Int?
     package var meta: [String: String]?
@@ -106,6 +107,7 @@ package struct EventMemberValues: Sendable {
             case .style: style
             case .column: column
             case .visibility: visibility
+            case .phase: phase
             default: nil
             }
         }
@@ -125,6 +127,7 @@ package struct EventMemberValues: Sendable {
             case .style: style = newValue
             case .column: column = newValue
             case .visibility: visibility = newValue
+            case .phase: phase = newValue
             default: break
             }
         }

@@ -4,6 +4,13 @@ public enum LaunchKind: String, Sendable, Hashable, CaseIterable {
     case cold, warm
 }
 
+/// A scene's lifecycle phase, as SwiftUI's `ScenePhase` names it.
+public enum ScenePhase: String, Sendable, Hashable, CaseIterable {
+    /// In the foreground and interactive; visible but not interactive (the app switcher, a
+    /// system alert); not visible, and may be terminated without notice.
+    case active, inactive, background
+}
+
 /// Why a whole stack was replaced by a `setPath` event.
 public enum PathCause: String, Sendable, Hashable, CaseIterable {
     /// Set by the app, by a deep link, or by restoring the last state at launch.

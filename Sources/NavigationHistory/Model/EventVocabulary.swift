@@ -7,8 +7,8 @@
 public enum EventType: String, Sendable, Hashable, CaseIterable {
     /// A session begins, and one ends cleanly; a scene opens.
     case sessionStart = "session.start", sessionEnd = "session.end", sceneOpen = "scene.open"
-    /// A scene closes, becomes the active one; a tab is selected.
-    case sceneClose = "scene.close", sceneActivate = "scene.activate", tabSelect = "tab.select"
+    /// A scene closes, becomes the active one, changes its lifecycle phase; a tab is selected.
+    case sceneClose = "scene.close", sceneActivate = "scene.activate", scenePhase = "scene.phase", tabSelect = "tab.select"
     /// What happens to one stack, and a deep link.
     case push, pop, popToRoot, replace, setPath, deeplink
     /// A sheet is presented, or dismissed.
@@ -43,19 +43,20 @@ public enum EventType: String, Sendable, Hashable, CaseIterable {
         case .sceneOpen: 2
         case .sceneClose: 3
         case .sceneActivate: 4
-        case .tabSelect: 5
-        case .push: 6
-        case .pop: 7
-        case .popToRoot: 8
-        case .replace: 9
-        case .setPath: 10
-        case .deeplink: 11
-        case .sheetPresent: 12
-        case .sheetDismiss: 13
-        case .splitSelect: 14
-        case .splitVisibility: 15
-        case .snapshot: 16
-        case .restore: 17
+        case .scenePhase: 5
+        case .tabSelect: 6
+        case .push: 7
+        case .pop: 8
+        case .popToRoot: 9
+        case .replace: 10
+        case .setPath: 11
+        case .deeplink: 12
+        case .sheetPresent: 13
+        case .sheetDismiss: 14
+        case .splitSelect: 15
+        case .splitVisibility: 16
+        case .snapshot: 17
+        case .restore: 18
         }
     }
 }
@@ -128,6 +129,7 @@ package struct EventDescriptor: Sendable {
         EventDescriptor(.sceneOpen, .scene, [(.kind, .optional)]),
         EventDescriptor(.sceneClose, .scene, [(.kind, .optional)]),
         EventDescriptor(.sceneActivate, .scene, []),
+        EventDescriptor(.scenePhase, .scene, [(.phase, .required)]),
         EventDescriptor(.tabSelect, .scene, [(.tab, .required)]),
         EventDescriptor(.push, .stack, [(.route, .required)]),
         EventDescriptor(.pop, .stack, [(.count, .optional)]),
@@ -155,6 +157,7 @@ extension NavigationAction {
             case .sceneOpen: .sceneOpen
             case .sceneClose: .sceneClose
             case .sceneActivate: .sceneActivate
+            case .scenePhase: .scenePhase
             case .tabSelect: .tabSelect
             case .push: .push
             case .pop: .pop
@@ -196,6 +199,9 @@ extension NavigationAction {
         case .sceneActivate:
             guard let scene = r.string(.scene) else { return nil }
             self = .sceneActivate(scene: scene)
+        case .scenePhase:
+            guard let scene = r.string(.scene), let phase = r.enumeration(.phase, ScenePhase.self) else { return nil }
+            self = .scenePhase(scene: scene, phase: phase)
         case .tabSelect:
             guard let scene = r.string(.scene), let tab = r.string(.tab) else { return nil }
             self = .tabSelect(scene: scene, tab: tab)
@@ -257,6 +263,8 @@ extension NavigationAction {
             w.string(.scene, scene); w.optionalString(.kind, kind)
         case .sceneActivate(let scene):
             w.string(.scene, scene)
+        case .scenePhase(let scene, let phase):
+            w.string(.scene, scene); w.enumeration(.phase, phase)
         case .tabSelect(let scene, let tab):
             w.string(.scene, scene); w.string(.tab, tab)
         case .push(let scene, let stack, let route), .replace(let scene, let stack, let route):
@@ -336,6 +344,7 @@ extension DeepLinkOutcome: FormatEnumeration { package static let names = NameTa
 extension SheetStyle: FormatEnumeration { package static let names = NameTable(allCases.map { ($0.rawValue, $0) }) }
 extension SplitColumn: FormatEnumeration { package static let names = NameTable(allCases.map { ($0.rawValue, $0) }) }
 extension SplitVisibility: FormatEnumeration { package static let names = NameTable(allCases.map { ($0.rawValue, $0) }) }
+extension ScenePhase: FormatEnumeration { package static let names = NameTable(allCases.map { ($0.rawValue, $0) }) }
 
 extension EventMemberValues {
     /// Gives the values a line held, taken out one by one: the general decoder's reader, once the

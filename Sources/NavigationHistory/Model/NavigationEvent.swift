@@ -68,6 +68,8 @@ public enum NavigationAction: Sendable, Hashable {
     case sceneClose(scene: String, kind: String?)
     /// A scene became the active (foreground) one.
     case sceneActivate(scene: String)
+    /// A scene's lifecycle phase changed; a scene opens `active`.
+    case scenePhase(scene: String, phase: ScenePhase)
     /// A tab was selected; each tab keeps its own stack.
     case tabSelect(scene: String, tab: String)
     /// A route was pushed on a stack.
@@ -110,7 +112,7 @@ public enum NavigationAction: Sendable, Hashable {
     /// The scene the action happened in, for scene-scoped actions.
     public var scene: String? {
         switch self {
-        case .sceneOpen(let scene, _), .sceneClose(let scene, _), .sceneActivate(let scene),
+        case .sceneOpen(let scene, _), .sceneClose(let scene, _), .sceneActivate(let scene), .scenePhase(let scene, _),
              .tabSelect(let scene, _), .push(let scene, _, _), .pop(let scene, _, _),
              .popToRoot(let scene, _), .replace(let scene, _, _), .setPath(let scene, _, _, _),
              .deeplink(let scene, _, _, _, _, _), .sheetPresent(let scene, _, _, _),

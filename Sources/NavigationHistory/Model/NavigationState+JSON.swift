@@ -73,6 +73,12 @@ extension SceneState {
             }
             scene.split = state
         }
+        if let phase = members["phase"] {
+            guard case .string(let text) = phase, let parsed = ScenePhase(rawValue: text) else {
+                throw StateReading.wrong("\(name).phase", "one of active, inactive, background")
+            }
+            scene.phase = parsed
+        }
         self = scene
     }
 }

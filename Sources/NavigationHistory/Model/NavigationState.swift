@@ -26,13 +26,17 @@ public struct SceneState: Sendable, Hashable {
     public var sheets: [Sheet]
     /// The split view's column selections and visibility, if the scene has a split view.
     public var split: SplitState?
+    /// The scene's lifecycle phase: `active` unless a `scene.phase` event said otherwise.
+    public var phase: ScenePhase
 
-    /// Creates a scene state; the default is a scene with nothing shown.
-    public init(tab: String? = nil, stacks: [String: [Route]] = [:], sheets: [Sheet] = [], split: SplitState? = nil) {
+    /// Creates a scene state; the default is an active scene with nothing shown.
+    public init(tab: String? = nil, stacks: [String: [Route]] = [:], sheets: [Sheet] = [], split: SplitState? = nil,
+                phase: ScenePhase = .active) {
         self.tab = tab
         self.stacks = stacks
         self.sheets = sheets
         self.split = split
+        self.phase = phase
     }
 }
 

@@ -72,7 +72,7 @@ public enum Projection {
         case .sheetDismiss(let scene, _): scene
         case .splitSelect(let scene, _, _): scene
         case .splitVisibility(let scene, _): scene
-        case .sessionStart, .sessionEnd, .sceneOpen, .sceneClose, .sceneActivate, .deeplink, .snapshot, .restore, .unknown: nil
+        case .sessionStart, .sessionEnd, .sceneOpen, .sceneClose, .sceneActivate, .scenePhase, .deeplink, .snapshot, .restore, .unknown: nil
         }
     }
 
@@ -106,6 +106,11 @@ public enum Projection {
         case .sceneActivate(let scene):
             guard state.scenes[scene] != nil else { return anomaly(.sceneNotOpen, "scene '\(scene)' is not open") }
             state.active = scene
+        case .scenePhase(let scene, let phase):
+            // The same phase again changes nothing; written only when it changes, the scene is
+            // not made unique for a repeat.
+            guard let index = cursor.sceneIndex(scene, in: state.scenes) else { return anomaly(.sceneNotOpen, "scene '\(scene)' is not open") }
+            if state.scenes.values[index].phase != phase { state.scenes.values[index].phase = phase }
         case .deeplink(let scene, _, let outcome, let tab, let stack, let path):
             guard outcome != .unmatched else { return nil }
             guard let index = cursor.sceneIndex(scene, in: state.scenes) else {
@@ -276,7 +281,7 @@ extension SceneState {
         case .splitVisibility(_, let visibility):
             if split == nil { split = SplitState() }
             split!.visibility = visibility
-        case .sessionStart, .sessionEnd, .sceneOpen, .sceneClose, .sceneActivate, .deeplink, .snapshot, .restore, .unknown:
+        case .sessionStart, .sessionEnd, .sceneOpen, .sceneClose, .sceneActivate, .scenePhase, .deeplink, .snapshot, .restore, .unknown:
             // Not scene-scoped in the sense of this function: ``Projection`` folds them itself.
             break
         }

@@ -35,16 +35,6 @@ public struct ScreenView: Sendable, Hashable {
     public var clockWentBack: Bool { end.millisecondsSince1970 < start.millisecondsSince1970 }
 }
 
-/// How a session ended.
-public enum SessionEnd: String, Sendable, Hashable {
-    /// With a `session.end` event.
-    case clean
-    /// Another `session.start` came without a `session.end` first: a crash or a kill.
-    case unclean
-    /// The log ends during the session: it may still be running.
-    case open
-}
-
 /// Follows a log in seq order, folding each event, and reports the screen views as they end.
 ///
 /// ```swift

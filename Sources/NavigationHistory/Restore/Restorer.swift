@@ -209,6 +209,7 @@ public struct Restorer: Sendable {
         var result = state
         for name in state.scenes.keys.sorted() {
             var scene = state.scenes[name]!
+            scene.phase = .active   // a restored state begins a new launch
             for id in scene.stacks.keys.sorted() { scene.stacks[id] = stack(scene.stacks[id]!) }
             var sheets: [Sheet] = []
             for (k, sheet) in scene.sheets.enumerated() {

@@ -1,5 +1,5 @@
 /// What changed between two navigation states: scenes opened and closed, the active scene, tabs,
-/// which stacks gained or lost which routes, sheets, and split views.
+/// which stacks gained or lost which routes, sheets, split views, and lifecycle phases.
 ///
 /// A stack's change is given as the routes removed from its top and the routes added after the
 /// part both states share, so a push is one route added and a pop of two is two removed.
@@ -26,6 +26,8 @@ public struct StateDiff: Sendable, Hashable {
         case sheetDismissed(scene: String, sheet: Sheet)
         /// A scene's split view changed: its selections or visible columns.
         case split(scene: String, from: SplitState?, to: SplitState?)
+        /// A scene's lifecycle phase changed.
+        case phase(scene: String, from: ScenePhase, to: ScenePhase)
 
         public var description: String {
             func routes(_ list: [Route]) -> String { list.map(\.text).joined(separator: ", ") }
@@ -47,6 +49,7 @@ public struct StateDiff: Sendable, Hashable {
                     return "sidebar \(split.sidebar?.text ?? "none"), content \(split.content?.text ?? "none"), \(split.visibility.rawValue)"
                 }
                 return "\(scene): split \(text(from)) → \(text(to))"
+            case .phase(let scene, let from, let to): return "\(scene): phase \(from.rawValue) → \(to.rawValue)"
             }
         }
     }
@@ -98,7 +101,7 @@ public struct StateDiff: Sendable, Hashable {
     }
 
     /// The sheets dismissed and presented above the first `shared` the two scenes have alike,
-    /// then the split view's change.
+    /// then the split view's change and the phase's.
     private static func sheetsAndSplit(in scene: String, from old: SceneState, to new: SceneState, sharing shared: Int) -> [Change] {
         var changes: [Change] = []
         for sheet in old.sheets[shared...].reversed() { changes.append(.sheetDismissed(scene: scene, sheet: sheet)) }
@@ -107,6 +110,7 @@ public struct StateDiff: Sendable, Hashable {
             if let change = stackChange(scene, sheet.id, [], sheet.stack) { changes.append(change) }
         }
         if old.split != new.split { changes.append(.split(scene: scene, from: old.split, to: new.split)) }
+        if old.phase != new.phase { changes.append(.phase(scene: scene, from: old.phase, to: new.phase)) }
         return changes
     }
 
@@ -122,7 +126,7 @@ public struct StateDiff: Sendable, Hashable {
 
 extension StateDiff {
     /// The changes from `old` to `new`, two states that differ at most in `scene` (if any) and in
-    /// the active scene, and in that scene at most in its tab, its split view and the routes and sheets
+    /// the active scene, and in that scene at most in its tab, its split view, its phase and the routes and sheets
     /// `edits` names: what one event the fold told `edits` of changed. They are the changes
     /// ``init(from:to:)`` finds, in the same order, found in time that grows with the change,
     /// not with the states.

@@ -194,6 +194,9 @@ extension ReportPage {
             if (c.visibility === null) delete scene.split;
             else scene.split = { sidebar: c.sidebar, content: c.content, visibility: c.visibility };
             break;
+          case "phase":
+            if (c.to === "active") delete scene.phase; else scene.phase = c.to;
+            break;
         }
       }
       for (const [name, visible] of Object.entries(step.visible)) {

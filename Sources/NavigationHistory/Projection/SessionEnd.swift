@@ -1,0 +1,74 @@
+/// How a session ended (event format v1, "Lifecycle: background is not a crash").
+public enum SessionEnd: String, Sendable, Hashable, CaseIterable {
+    /// With a `session.end` event.
+    case clean
+    /// Terminated in the background, without notice: no `session.end`, and every scene open at
+    /// its last event was in `background` (or none was open), in a session that recorded phases.
+    /// Not a crash.
+    case background
+    /// Terminated in the foreground — a crash, a watchdog, a kill: another `session.start` came
+    /// without a `session.end`, and the session did not end in the background.
+    case unclean
+    /// The log ends during the session: it may still be running.
+    case open
+}
+
+/// What tells how a session ended, gathered as its events are folded: the one place the format's
+/// rules for a session's end are applied, by every tool that says how sessions ended.
+///
+/// ```swift
+/// var ending = SessionEnding()
+/// var state = NavigationState()
+/// for event in session {
+///     Projection.fold(&state, event)
+///     ending.see(event, stateAfter: state)
+/// }
+/// print(ending.end(over: true))   // another session began after it
+/// ```
+public struct SessionEnding: Sendable, Hashable {
+    /// Whether the session's `session.end` was seen.
+    public private(set) var sawEnd = false
+    /// Whether the session recorded a `scene.phase`, or restated a state with a scene not `active`.
+    public private(set) var sawPhase = false
+    /// Whether, after the last event seen, every open scene was in `background` (or none was
+    /// open); kept only once a phase was seen.
+    public private(set) var inBackground = false
+
+    /// A session of which nothing was seen yet.
+    public init() {}
+
+    /// Takes in `event`, one of the session's, and `state`, the state the fold made of it.
+    ///
+    /// The scenes' phases are read again only after an event that can change them or the set of
+    /// open scenes, and only once the session recorded a phase: a session without phases costs a
+    /// test per event (`Tools/bench`, fold).
+    @inline(__always)
+    public mutating func see(_ event: NavigationEvent, stateAfter state: NavigationState) {
+        switch event.action {
+        case .sessionEnd:
+            sawEnd = true
+        case .scenePhase:
+            sawPhase = true
+            inBackground = Self.inBackground(state)
+        case .sceneOpen, .sceneClose, .sessionStart:
+            if sawPhase { inBackground = Self.inBackground(state) }
+        case .snapshot, .restore:
+            if !sawPhase { sawPhase = state.scenes.values.contains { $0.phase != .active } }
+            if sawPhase { inBackground = Self.inBackground(state) }
+        default:
+            break
+        }
+    }
+
+    /// How the session ended: `over` when a later session began after it (or a later launch reads
+    /// the log), else it is ``SessionEnd/open`` unless its `session.end` was seen.
+    public func end(over: Bool) -> SessionEnd {
+        if sawEnd { return .clean }
+        if !over { return .open }
+        return sawPhase && inBackground ? .background : .unclean
+    }
+
+    private static func inBackground(_ state: NavigationState) -> Bool {
+        state.scenes.values.allSatisfy { $0.phase == .background }
+    }
+}
