@@ -2,10 +2,14 @@
 ///
 /// As event format v1 defines it: a view begins whenever a scene's visible route (screen and id)
 /// changes, and ends at the scene's next change, the scene's close, or the session's end; when the
-/// session ended uncleanly it ends at the session's last event and is marked ``crashed``. A view that
-/// ends in the millisecond it began is transient and not reported, unless it crashed. A view that
-/// ends before it began — the device's clock went back while it was visible — is reported, with a
-/// dwell of 0 and ``clockWentBack`` set: it was seen, for how long is not known.
+/// session ended ``SessionEnd/unclean`` it ends at the session's last event and is marked
+/// ``crashed``; when it ended ``SessionEnd/background``, a view whose scene was in the background
+/// ends when the scene went there, not crashed. Going to the background and back does not begin a
+/// new view: the view pauses, and its time in the background is ``backgroundMilliseconds``, apart
+/// from its ``dwellMilliseconds``. A view with no foreground time is transient and not reported,
+/// unless it crashed. A view that ends before it began — the device's clock went back while it was
+/// visible — is reported, with a dwell of 0 and ``clockWentBack`` set: it was seen, for how long
+/// is not known.
 public struct ScreenView: Sendable, Hashable {
     /// The session.
     public var session: String
@@ -27,9 +31,15 @@ public struct ScreenView: Sendable, Hashable {
     public var end: Timestamp
     /// Whether the session ended uncleanly while this was visible.
     public var crashed: Bool
+    /// How long, of its time, its scene was in the `background` phase, in milliseconds.
+    public var backgroundMilliseconds: Int64 = 0
 
-    /// How long the view lasted, in milliseconds; 0 when it ended before it began.
-    public var dwellMilliseconds: Int64 { max(0, end.millisecondsSince1970 - start.millisecondsSince1970) }
+    /// How long the view was seen, in milliseconds: its time less ``backgroundMilliseconds`` (an
+    /// `inactive` scene is still seen); 0 when it ended before it began.
+    public var dwellMilliseconds: Int64 { max(0, foregroundMilliseconds) }
+
+    /// Its time less its time in the background, negative when the clock went back.
+    var foregroundMilliseconds: Int64 { end.millisecondsSince1970 - start.millisecondsSince1970 - backgroundMilliseconds }
 
     /// Whether the view ended before it began: the clock went back while it was visible.
     public var clockWentBack: Bool { end.millisecondsSince1970 < start.millisecondsSince1970 }
@@ -53,7 +63,14 @@ public struct ScreenViewTracker: Sendable {
     private var open = OpenViews()
     /// The session of the last event that began one.
     package private(set) var session: String?
-    private var sessionEnded = false
+    /// What tells how that session ended.
+    private var ending = SessionEnding()
+    /// The scenes in the background with a view open, and since when: a few, asked only while
+    /// some scene is there.
+    private var paused: [(scene: String, since: Timestamp)] = []
+    /// The session the last event consumed ended, with how it ended: one that another began
+    /// after. Nil when that event ended none.
+    package private(set) var endedSession: (id: String, ending: SessionEnd)?
     private var last: (seq: Int, timestamp: Timestamp)?
     /// Whether views carry their details: see ``init(detailed:)``.
     private let detailed: Bool
@@ -81,24 +98,28 @@ public struct ScreenViewTracker: Sendable {
     package mutating func consume(_ event: NavigationEvent, into ended: EndedViews) -> Projection.Anomaly? {
         let first = ended.held
         defer { ended.sortByScene(from: first) }
+        endedSession = nil
         let begins = event.beginsSession(after: session)
-        if session != nil, begins {
-            endAll(at: last!, crashed: !sessionEnded, into: ended)
+        if let session, begins {
+            let end = ending.end(over: true)
+            endAll(at: last!, ending: end, into: ended)
+            endedSession = (session, end)
         }
         if begins {
             session = event.session
-            sessionEnded = false
+            ending = SessionEnding()
         }
         var changed: String?
         var edits = NoFoldEdits()
         let anomaly = folding.fold(event, changing: &changed, edits: &edits)
+        ending.see(event, stateAfter: folding.state)
         if event.isSnapshot && session != nil { return anomaly }   // equal to the folded state: no view changes
         last = (event.seq, event.timestamp)
         if case .sessionEnd = event.action {
-            endAll(at: (event.seq, event.timestamp), crashed: false, into: ended)
-            sessionEnded = true
+            endAll(at: (event.seq, event.timestamp), ending: .clean, into: ended)
             return anomaly
         }
+        if case .scenePhase(let scene, _) = event.action, anomaly == nil { changePhase(of: scene, at: event.timestamp) }
         // The scene the fold changed, else the one a scene-scoped event names (a deep link's, an
         // opening's, a closing's), else every scene when the event replaces the state. Taken, not
         // copied: `??` copied it, a retain and a release for every event (1% of a funnel's
@@ -117,8 +138,9 @@ public struct ScreenViewTracker: Sendable {
     public mutating func finish() -> (views: [ScreenView], lastSession: SessionEnd?) {
         guard let last, session != nil else { return ([], nil) }
         let ended = EndedViews()
-        endAll(at: last, crashed: false, into: ended)   // in the order of their scenes
-        return (ended.takeAll(), sessionEnded ? .clean : .open)
+        let end = ending.end(over: false)
+        endAll(at: last, ending: end, into: ended)   // in the order of their scenes
+        return (ended.takeAll(), end)
     }
 
     /// Ends every open view at the last event (not crashed) and begins each again at `event`, which
@@ -129,13 +151,14 @@ public struct ScreenViewTracker: Sendable {
         guard let last else { return [] }
         let scenes = open.scenes.sorted()
         let ended = EndedViews()
-        endAll(at: last, crashed: false, keepInstant: true, into: ended)
+        endAll(at: last, ending: .open, keepInstant: true, into: ended)
         for scene in scenes {
             guard let now = state.scenes[scene] else { continue }
             let screen = SceneState.visibleScreen(of: now, detailed: detailed)
             open.append(ScreenView(session: event.session, scene: scene, tab: detailed ? now.tab : nil, screen: screen,
                                    enteredBy: detailed ? "resume" : "", startSeq: event.seq, start: event.timestamp, endSeq: event.seq,
                                    end: event.timestamp, crashed: false))
+            if now.phase == .background { paused.append((scene, event.timestamp)) }
         }
         return ended.takeAll()
     }
@@ -146,7 +169,11 @@ public struct ScreenViewTracker: Sendable {
         // For a scene-scoped event the fold has just found the scene: found again without hashing
         // its id, and read in place.
         guard let (screen, tab) = folding.visibleScreenAndTab(ofScene: scene, detailed: detailed) else {
-            if let index { ended.end(open.remove(at: index), at: now, crashed: false) }
+            if let index {
+                var view = open.remove(at: index)
+                if !paused.isEmpty, let pause = unpause(scene) { view.backgroundMilliseconds += Self.milliseconds(from: pause, to: now.1) }
+                ended.end(view, at: now, crashed: false)
+            }
             return
         }
         if let index, open.views[index].screen.showsSameRoute(as: screen) { return }
@@ -155,7 +182,14 @@ public struct ScreenViewTracker: Sendable {
                               end: event.timestamp, crashed: false)
         guard let index else {
             open.append(view)
+            pauseIfInBackground(scene, at: now.1)   // a scene's first view, seldom
             return
+        }
+        // A view that ends in the background: its time there since it paused is background time,
+        // and the view after it begins paused.
+        if !paused.isEmpty, let place = paused.firstIndex(where: { $0.scene == scene }) {
+            open.views[index].backgroundMilliseconds += Self.milliseconds(from: paused[place].since, to: now.1)
+            paused[place].since = now.1
         }
         end(at: index, now, into: ended, beginning: view)
     }
@@ -166,11 +200,54 @@ public struct ScreenViewTracker: Sendable {
         ended.end(replacing: &open.views[index], with: next, at: end, crashed: false)
     }
 
-    private mutating func endAll(at end: (seq: Int, timestamp: Timestamp), crashed: Bool, keepInstant: Bool = false,
+    /// Ends every open view at `end`, the end of a session that ended as `ending` says (or of a
+    /// part of one, ``SessionEnd/open``): crashed when it is ``SessionEnd/unclean``. A view paused in
+    /// the background ends when it paused if the session ended ``SessionEnd/background``, else at
+    /// `end` with its time since as background time.
+    private mutating func endAll(at end: (seq: Int, timestamp: Timestamp), ending: SessionEnd, keepInstant: Bool = false,
                                  into ended: EndedViews) {
         var views = open.removeAll()
         views.sort { $0.scene > $1.scene }   // popped from the last, in the order of their scenes
-        while let view = views.popLast() { ended.end(view, at: end, crashed: crashed, keepInstant: keepInstant) }
+        while var view = views.popLast() {
+            if !paused.isEmpty, let pause = unpause(view.scene) {
+                if ending == .background {
+                    ended.end(view, at: (end.seq, pause), crashed: false, keepInstant: keepInstant)
+                    continue
+                }
+                view.backgroundMilliseconds += Self.milliseconds(from: pause, to: end.timestamp)
+            }
+            ended.end(view, at: end, crashed: ending == .unclean, keepInstant: keepInstant)
+        }
+        paused.removeAll()
+    }
+
+    /// Follows `scene`'s new phase: its open view pauses when it went to the background, and
+    /// resumes, its time there counted, when it came back.
+    private mutating func changePhase(of scene: String, at time: Timestamp) {
+        guard let phase = folding.state.scenes[scene]?.phase else { return }
+        if phase == .background {
+            pauseIfInBackground(scene, at: time)
+        } else if let pause = unpause(scene), let index = open.index(of: scene) {
+            open.views[index].backgroundMilliseconds += Self.milliseconds(from: pause, to: time)
+        }
+    }
+
+    /// Pauses the open view of `scene` from `time`, when the scene is in the background and its
+    /// view is not paused already.
+    private mutating func pauseIfInBackground(_ scene: String, at time: Timestamp) {
+        guard folding.state.scenes[scene]?.phase == .background, open.index(of: scene) != nil,
+              !paused.contains(where: { $0.scene == scene }) else { return }
+        paused.append((scene, time))
+    }
+
+    /// Resumes `scene`'s view, if it was paused: returns since when.
+    private mutating func unpause(_ scene: String) -> Timestamp? {
+        guard let place = paused.firstIndex(where: { $0.scene == scene }) else { return nil }
+        return paused.remove(at: place).since
+    }
+
+    private static func milliseconds(from start: Timestamp, to end: Timestamp) -> Int64 {
+        end.millisecondsSince1970 - start.millisecondsSince1970
     }
 }
 

@@ -28,7 +28,7 @@ package final class EndedViews: @unchecked Sendable {
     package var held: Int { count - taken }
 
     /// Ends the view in `slot` at `end`, moved out, and moves `next` into `slot` in its place; a
-    /// view that ends in the millisecond it began is dropped unless it `crashed`.
+    /// view with no time in the foreground is dropped unless it `crashed`.
     func end(replacing slot: inout ScreenView, with next: consuming ScreenView, at end: (seq: Int, timestamp: Timestamp),
              crashed: Bool) {
         reserveOne()
@@ -42,7 +42,7 @@ package final class EndedViews: @unchecked Sendable {
         endLast(at: end, crashed: crashed, keepInstant: false)
     }
 
-    /// Ends `view` at `end`; a view that ends in the millisecond it began is dropped unless it
+    /// Ends `view` at `end`; a view with no time in the foreground is dropped unless it
     /// `crashed` or is to be kept anyway.
     func end(_ view: consuming ScreenView, at end: (seq: Int, timestamp: Timestamp), crashed: Bool, keepInstant: Bool = false) {
         reserveOne()
@@ -57,7 +57,7 @@ package final class EndedViews: @unchecked Sendable {
         view.pointee.end = end.timestamp
         view.pointee.crashed = crashed
         // Kept when it ended before it began too: the clock went back, and the view was seen.
-        if view.pointee.end.millisecondsSince1970 != view.pointee.start.millisecondsSince1970 || crashed || keepInstant {
+        if view.pointee.foregroundMilliseconds != 0 || crashed || keepInstant {
             count += 1
         } else {
             view.deinitialize(count: 1)
