@@ -98,9 +98,9 @@ public struct ScreenViewTracker: Sendable {
     package mutating func consume(_ event: NavigationEvent, into ended: EndedViews) -> Projection.Anomaly? {
         let first = ended.held
         defer { ended.sortByScene(from: first) }
-        endedSession = nil
+        if endedSession != nil { endedSession = nil }   // released only when there is one
         let begins = event.beginsSession(after: session)
-        if let session, begins {
+        if begins, let session {
             let end = ending.end(over: true)
             endAll(at: last!, ending: end, into: ended)
             endedSession = (session, end)
