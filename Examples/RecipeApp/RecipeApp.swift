@@ -82,7 +82,8 @@ public enum RecipeApp {
         return table
     }
 
-    /// A user's session: browse, read reviews, open a deep link, look at settings in a sheet.
+    /// A user's session: browse, read reviews, lock the phone and come back, open a deep link, look
+    /// at settings in a sheet. It ends in the foreground; ``goToBackground(_:)`` sends it away.
     @MainActor
     public static func scriptedSession(_ router: Router<Screen>) {
         router.open(scene: "main")
@@ -91,6 +92,9 @@ public enum RecipeApp {
         router.push(.recipe("apple-pie"))
         router.push(.reviews(recipe: "apple-pie", sort: "recent"))
         router.setPath([.category("desserts"), .recipe("apple-pie")], for: "home")   // a swipe back: one pop
+        goToBackground(router)                // the phone is locked: the session goes on
+        router.setPhase(.inactive)            // and unlocked, as SwiftUI's scenePhase says
+        router.setPhase(.active)
         router.select(tab: "search")
         router.push(.recipe("lemonade"))
         router.open(url: "recipes://category/soups/recipe/pumpkin-soup")
@@ -99,5 +103,14 @@ public enum RecipeApp {
         router.dismiss()
         router.select(tab: "home")
         router.push(.recipe("carrot-cake"))
+    }
+
+    /// The app leaves the screen, as SwiftUI's `scenePhase` says: `inactive`, then `background`.
+    /// No `session.end`: the session goes on until the process ends, which the system may do
+    /// without notice — a session ended so is not a crash.
+    @MainActor
+    public static func goToBackground(_ router: Router<Screen>, in scene: String = "main") {
+        router.setPhase(.inactive, in: scene)
+        router.setPhase(.background, in: scene)
     }
 }

@@ -98,6 +98,24 @@ public final class Router<R: NavigationRoute> {
     /// Makes a scene the active one.
     public func activate(scene: String) { apply(.sceneActivate(scene: scene)) }
 
+    /// Records a scene's lifecycle phase — call it from SwiftUI's `scenePhase` — as a
+    /// `scene.phase` event, only when it changes (a scene opens `active`).
+    ///
+    /// Going to the background does not end the session: a session is one process lifetime, and
+    /// the system may end a suspended app without notice. Do not call ``end(reason:)`` on
+    /// backgrounding: a session whose scenes were all in the background at its last event ended
+    /// `background`, which is not a crash — the next launch restores as after any end, and the
+    /// crash-loop guard does not count it. A scene that is not open records an anomaly, as any
+    /// action on it does: open the scene first.
+    ///
+    /// SwiftUI's `ScenePhase` is another type; map its three cases:
+    /// `.onChange(of: scenePhase) { _, phase in router.setPhase(ScenePhase(phase), in: "main") }`
+    /// with an `init(_: SwiftUI.ScenePhase)` of your own (see the README).
+    public func setPhase(_ phase: ScenePhase, in scene: String = "main") {
+        guard state.scenes[scene]?.phase != phase else { return }
+        apply(.scenePhase(scene: scene, phase: phase))
+    }
+
     // MARK: Stacks
 
     /// Selects a tab; each tab keeps its own path.

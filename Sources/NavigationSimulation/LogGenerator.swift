@@ -6,9 +6,17 @@ import NavigationHistory
 ///
 /// Each session opens the main scene, moves between four tabs that each keep their own stack,
 /// pushes and pops recipes, presents sheets with stacks of their own, follows deep links
-/// (resolved, partial and unmatched), and on iPad uses a split view and a second window. Sessions
-/// end cleanly, or — with probability `crashRate` — just stop, as a crash does. Dwell times are
-/// log-normal around a few seconds. The same seed always gives the same events.
+/// (resolved, partial and unmatched), and on iPad uses a split view and a second window. Now and
+/// then the app goes to the background (`scene.phase` `inactive`, then `background`, for every open
+/// scene) and comes back (`inactive`, then `active`) after seconds to hours, or is briefly
+/// interrupted (`inactive`, then `active`). Dwell times are log-normal around a few seconds.
+///
+/// A session ends in one of three ways (``SessionEnd``): with probability `crashRate` it crashes
+/// in the foreground (its events just stop, its scenes `active`: `unclean`); of the rest, about a
+/// quarter end cleanly (the user swipes the app away: `inactive`, then `session.end`), and the
+/// others are ended by the system in the background (`inactive`, then `background`, and no
+/// `session.end`: `background`, not a crash). The next `session.start` follows a gap of a minute to
+/// hours. The same seed always gives the same events.
 ///
 /// ```swift
 /// var generator = LogGenerator(seed: 42)
@@ -26,19 +34,27 @@ public struct LogGenerator: Sendable {
     private var session = ""
     private var isPad = false
     private var remaining = 0
-    private var queue: [NavigationAction] = []
+    /// The events planned and not yet given, from `head` on: each with the milliseconds the clock
+    /// moves before it. Its storage is kept from one plan to the next.
+    private var queue: [(action: NavigationAction, delay: Int64)] = []
+    private var head = 0
 
     private static let tabs = ["home", "search", "favorites", "profile"]
     private static let categories = ["desserts", "mains", "soups", "salads", "breakfast", "drinks", "baking", "vegan"]
     private static let versions = ["3.1.0", "3.2.0", "3.2.1"]
+    /// Every scene the app opens, in the order their phases are written.
+    private static let sceneNames = ["main", "window-2"]
+    /// Of the sessions that do not crash, the share that end with a `session.end`.
+    private static let cleanShare = 0.25
 
     /// Creates a generator.
     ///
     /// - Parameters:
     ///   - seed: Determines every event.
-    ///   - crashRate: The probability that a session ends uncleanly (no `session.end`).
+    ///   - crashRate: The probability that a session crashes in the foreground: it ends with its
+    ///     scenes `active` and no `session.end` (``SessionEnd/unclean``).
     ///   - start: The time of the first event.
-    public init(seed: UInt64, crashRate: Double = 0.1, start: Timestamp = Timestamp("2026-11-01T08:00:00.000Z")!) {
+    public init(seed: UInt64, crashRate: Double = 0.02, start: Timestamp = Timestamp("2026-11-01T08:00:00.000Z")!) {
         random = SeededRandom(seed: seed)
         self.crashRate = crashRate
         clock = start.millisecondsSince1970
@@ -46,8 +62,14 @@ public struct LogGenerator: Sendable {
 
     /// The next event of the synthetic app.
     public mutating func next() -> EventDraft {
-        if queue.isEmpty { plan() }
-        let action = queue.removeFirst()
+        if head == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+            plan()
+        }
+        let (action, delay) = queue[head]
+        head += 1
+        clock += delay
         let draft = EventDraft(action: action, session: session, timestamp: Timestamp(millisecondsSince1970: clock))
         let event = NavigationEvent(seq: 1, timestamp: draft.timestamp, session: session, action: action)
         let anomaly = folding.fold(event)
@@ -65,11 +87,53 @@ public struct LogGenerator: Sendable {
         remaining -= 1
         advance(dwell: true)
         if remaining == 0 {
-            if !random.chance(crashRate) { queue = [.sessionEnd(reason: random.chance(0.8) ? "background" : "terminate")] }
-            else { queue = [] ; plan() }
+            endSession()
             return
         }
-        queue = [action()]
+        let roll = random.unit()
+        if roll < 0.025 {
+            goToBackgroundAndBack()
+        } else if roll < 0.035 {
+            // An interruption (a banner, Control Center): visible all along, not interactive.
+            setPhase(.inactive)
+            setPhase(.active, after: 1_000 + Int64(random.next() % 20_000))
+        } else {
+            let next = action()   // may plan an event to follow it
+            queue.insert((next, 0), at: head)
+        }
+    }
+
+    /// Ends the session in one of the three ways ``LogGenerator`` describes.
+    private mutating func endSession() {
+        let roll = random.unit()
+        if roll < crashRate {
+            plan()   // a crash in the foreground: the next session starts
+        } else if roll < crashRate + (1 - crashRate) * Self.cleanShare {
+            setPhase(.inactive)
+            queue.append((.sessionEnd(reason: "terminate"), 200 + Int64(random.next() % 1_500)))
+        } else {
+            setPhase(.inactive)
+            setPhase(.background, after: 300 + Int64(random.next() % 700))
+        }
+    }
+
+    /// The app goes to the background and comes back after seconds to hours (log-uniform).
+    private mutating func goToBackgroundAndBack() {
+        setPhase(.inactive)
+        setPhase(.background, after: 300 + Int64(random.next() % 700))
+        let gap = exp(log(2_000.0) + random.unit() * log(6 * 3_600_000 / 2_000.0))
+        setPhase(.inactive, after: Int64(gap))
+        setPhase(.active, after: 50 + Int64(random.next() % 250))
+    }
+
+    /// Plans a `scene.phase` for every open scene, the first `after` milliseconds from the last
+    /// planned event, the others a millisecond apart.
+    private mutating func setPhase(_ phase: ScenePhase, after delay: Int64 = 0) {
+        var delay = delay
+        for name in Self.sceneNames where state.scenes[name] != nil {
+            queue.append((.scenePhase(scene: name, phase: phase), delay))
+            delay = 1
+        }
     }
 
     private mutating func startSession() {
@@ -79,12 +143,10 @@ public struct LogGenerator: Sendable {
         isPad = random.chance(0.25)
         remaining = 5 + Int(-log1p(-random.unit()) * 40)
         let version = Self.versions[Int(random.next() % UInt64(Self.versions.count))]
-        queue = [
-            .sessionStart(app: version, launch: random.chance(0.7) ? .cold : .warm,
-                          meta: ["device": isPad ? "iPad" : "iPhone", "locale": random.chance(0.7) ? "en_US" : "de_DE"]),
-            .sceneOpen(scene: "main", kind: "window"),
-            .tabSelect(scene: "main", tab: "home"),
-        ]
+        queue.append((.sessionStart(app: version, launch: random.chance(0.7) ? .cold : .warm,
+                                    meta: ["device": isPad ? "iPad" : "iPhone", "locale": random.chance(0.7) ? "en_US" : "de_DE"]), 0))
+        queue.append((.sceneOpen(scene: "main", kind: "window"), 0))
+        queue.append((.tabSelect(scene: "main", tab: "home"), 0))
     }
 
     /// Moves the clock by a log-normal dwell time (median about 4 s), or by a few milliseconds.
@@ -207,7 +269,7 @@ public struct LogGenerator: Sendable {
     private mutating func windowAction(_ sceneID: String) -> NavigationAction {
         let other = sceneID == "main" ? "window-2" : "main"
         if state.scenes[other] == nil {
-            queue.append(.tabSelect(scene: other, tab: "search"))
+            queue.append((.tabSelect(scene: other, tab: "search"), 0))
             return .sceneOpen(scene: other, kind: "window")
         }
         if random.chance(0.3), sceneID != "main" { return .sceneClose(scene: sceneID, kind: "window") }

@@ -45,6 +45,24 @@ enum ReadmeExamples {
         //                                        set: { router.setPath($0, for: "home") }))
     }
 
+    @MainActor
+    static func lifecycle(router: Router<AppRoute>) {
+        router.setPhase(.inactive)            // the scene's lifecycle, recorded only when it changes
+        router.setPhase(.background)          // the session goes on: no router.end(reason:) here
+        // SwiftUI's ScenePhase is another type; map it, then record it from the scene's root view:
+        // extension NavigationHistory.ScenePhase {
+        //     init(_ phase: SwiftUI.ScenePhase) {
+        //         switch phase {
+        //         case .active: self = .active
+        //         case .inactive: self = .inactive
+        //         default: self = .background
+        //         }
+        //     }
+        // }
+        // @Environment(\.scenePhase) private var scenePhase
+        // ... .onChange(of: scenePhase) { _, phase in router.setPhase(NavigationHistory.ScenePhase(phase), in: "main") }
+    }
+
     static func timeTravel(before: NavigationState) throws {
         let timeline = try Timeline(path: "app.navlog")       // builds or extends the snapshot index
         try timeline.seek(to: 1042)                           // or seek(toTime:), stepForward(), stepBackward()

@@ -117,10 +117,18 @@ import NavigationSimulation
         let (files, _) = try LogFiles.resolve(path)
         var ids: [String] = []
         try LogReader(path: path).read { event in if !event.isSnapshot, ids.last != event.session { ids.append(event.session) } }
-        // A line of a named session damaged, for salvage to skip: a byte of its crc changed.
-        let damaged = ids[ids.count / 3]
+        // A line of a named session damaged, for salvage to skip: a byte of its crc changed. The
+        // session: the first from a third of the log on that starts in a third of the files and
+        // has five lines there.
         var lines = try String(contentsOfFile: files[files.count / 3], encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        let ofSession = lines.indices.filter { lines[$0].contains("\"session\":\"\(damaged)\"") && !lines[$0].contains("snapshot") }
+        func linesOf(_ id: String) -> [Int] {
+            lines.indices.filter { lines[$0].contains("\"session\":\"\(id)\"") && !lines[$0].contains("snapshot") }
+        }
+        let damaged = try #require(ids[(ids.count / 3)..<(ids.count - 3)].first { id in
+            let own = linesOf(id)
+            return own.count >= 5 && lines[own[0]].contains("session.start")
+        })
+        let ofSession = linesOf(damaged)
         let line = ofSession[4]   // within the step limit
         let damagedSeq = try #require(Int(lines[line].split(separator: ",")[1].dropFirst("\"seq\":".count)))
         lines[line] = Substring(lines[line].replacingOccurrences(of: "\"crc\":\"", with: "\"crc\":\"g"))

@@ -29,19 +29,100 @@ import TestSupport
         // Every type an app writes; the store writes snapshots, the restorer restores.
         let expected = Set(EventType.allCases.filter { $0.descriptor.origin == .app }.map(\.rawValue))
         #expect(expected.isSubset(of: types), "missing: \(expected.subtracting(types))")
+        #expect(types.contains("scene.phase"))
         #expect(outcomes == Set(DeepLinkOutcome.allCases))
         #expect(sawSheetStack && sawSplit && sawSecondScene)
     }
 
-    @Test func someSessionsEndUncleanlyAtTheCrashRate() {
-        let events = generatedEvents(50_000, seed: 2, crashRate: 0.3)
-        var sessions = [String: Bool]()  // session → ended cleanly
+    /// How each session of `events` ended, by ``SessionEnding`` over the folded events, in order.
+    static func endings(_ events: [NavigationEvent]) -> [(session: String, end: SessionEnd)] {
+        var endings: [(session: String, end: SessionEnd)] = []
+        var state = NavigationState()
+        var ending = SessionEnding()
+        var session: String?
         for event in events {
-            if case .sessionEnd = event.action { sessions[event.session] = true } else if sessions[event.session] == nil { sessions[event.session] = false }
+            if case .sessionStart = event.action, let current = session {
+                endings.append((current, ending.end(over: true)))
+                ending = SessionEnding()
+            }
+            session = event.session
+            Projection.fold(&state, event)
+            ending.see(event, stateAfter: state)
         }
-        let unclean = Double(sessions.values.filter { !$0 }.count) / Double(sessions.count)
-        #expect(unclean > 0.2 && unclean < 0.4, "unclean share \(unclean)")
-        #expect(sessions.count > 300)
+        if let session { endings.append((session, ending.end(over: false))) }
+        return endings
+    }
+
+    @Test func mostSessionsEndInTheBackgroundFewerCleanlyAndCrashesAtTheCrashRate() {
+        let endings = Self.endings(generatedEvents(50_000, seed: 2, crashRate: 0.3))
+        #expect(endings.count > 300)
+        #expect(endings.last?.end == .open && endings.dropLast().allSatisfy { $0.end != .open })
+        let over = Double(endings.count - 1)
+        func share(_ end: SessionEnd) -> Double { Double(endings.filter { $0.end == end }.count) / over }
+        #expect(share(.unclean) > 0.2 && share(.unclean) < 0.4, "unclean share \(share(.unclean))")
+        #expect(share(.background) > 0.4 && share(.clean) > 0.1 && share(.background) > share(.clean),
+                "background \(share(.background)), clean \(share(.clean))")
+    }
+
+    @Test func byDefaultFewSessionsCrashAndMostEndInTheBackground() {
+        let endings = Self.endings(generatedEvents(50_000, seed: 4, crashRate: 0.02)).dropLast()
+        func share(_ end: SessionEnd) -> Double { Double(endings.filter { $0.end == end }.count) / Double(endings.count) }
+        #expect(share(.unclean) < 0.06, "unclean share \(share(.unclean))")
+        #expect(share(.background) > 0.6 && share(.background) < 0.85, "background share \(share(.background))")
+        #expect(share(.clean) > 0.15 && share(.clean) < 0.35, "clean share \(share(.clean))")
+    }
+
+    @Test func theAppGoesToTheBackgroundAndComesBackAfterSecondsToHours() {
+        let events = generatedEvents(50_000, seed: 6)
+        var gaps: [Int64] = []   // from going to the background to coming back, in one session
+        var state = NavigationState()
+        var since: Timestamp?
+        for event in events {
+            Projection.fold(&state, event)
+            if case .sessionStart = event.action { since = nil }
+            guard case .scenePhase(_, let phase) = event.action else { continue }
+            let allInBackground = state.scenes.values.allSatisfy { $0.phase == .background }
+            if phase == .background, allInBackground, since == nil { since = event.timestamp }
+            if phase != .background, let start = since {
+                gaps.append(event.timestamp.millisecondsSince1970 - start.millisecondsSince1970)
+                since = nil
+            }
+        }
+        gaps.sort()
+        #expect(gaps.count > 300, "\(gaps.count) returns from the background")
+        #expect(gaps.first! >= 1_000 && gaps.last! <= 7 * 3_600_000)
+        #expect(gaps.contains { $0 < 60_000 } && gaps.contains { $0 > 3_600_000 }, "seconds and hours")
+    }
+
+    @Test func phasesAreRecordedOnlyForOpenScenesAndOnlyWhenTheyChange() {
+        let events = generatedEvents(50_000, seed: 7, crashRate: 0.2)
+        var state = NavigationState()
+        var phases = Set<ScenePhase>()
+        for event in events {
+            if case .scenePhase(let scene, let phase) = event.action {
+                #expect(state.scenes[scene] != nil, "a phase for a scene not open at \(event.seq)")
+                #expect(state.scenes[scene]?.phase != phase, "the same phase again at \(event.seq)")
+                phases.insert(phase)
+            }
+            #expect(Projection.fold(&state, event) == nil, "anomaly at \(event.seq)")
+        }
+        #expect(phases == Set(ScenePhase.allCases))
+    }
+
+    @Test func aCrashedSessionEndsWithItsScenesActiveAndABackgroundOneWithAllInTheBackground() {
+        let events = generatedEvents(30_000, seed: 8, crashRate: 0.3)
+        let endings = Dictionary(Self.endings(events).map { ($0.session, $0.end) }, uniquingKeysWith: { a, _ in a })
+        var state = NavigationState()
+        for (event, next) in zip(events, events.dropFirst()) {
+            Projection.fold(&state, event)
+            guard next.session != event.session else { continue }
+            switch endings[event.session] {
+            case .unclean?: #expect(state.scenes.values.allSatisfy { $0.phase == .active }, "session \(event.session)")
+            case .background?: #expect(!state.scenes.isEmpty && state.scenes.values.allSatisfy { $0.phase == .background })
+            case .clean?: #expect(event.action == .sessionEnd(reason: "terminate"))
+            default: Issue.record("session \(event.session) ended \(String(describing: endings[event.session]))")
+            }
+        }
     }
 
     @Test func timeMovesForwardWithPlausibleDwellTimes() {

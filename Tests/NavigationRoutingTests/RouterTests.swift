@@ -46,7 +46,8 @@ final class TemporaryLog {
         router.popToRoot()
         router.open(url: "recipes://category/soups")
         router.activate(scene: "main")
-        router.end(reason: "background")
+        router.setPhase(.inactive)
+        router.end(reason: "terminate")
         try await recorder.close()
         let recorded = try log.events().map(\.action)
         #expect(recorded == [
@@ -66,7 +67,8 @@ final class TemporaryLog {
             .deeplink(scene: "main", url: "recipes://category/soups", outcome: .resolved, tab: "home", stack: "home",
                       path: [Route(screen: "category", id: "soups")]),
             .sceneActivate(scene: "main"),
-            .sessionEnd(reason: "background"),
+            .scenePhase(scene: "main", phase: .inactive),
+            .sessionEnd(reason: "terminate"),
         ])
         #expect(router.anomalies.isEmpty)
         var replayed = NavigationState()
@@ -128,6 +130,74 @@ final class TemporaryLog {
         guard case .restore(let state, let from, let dropped)? = second.last else { Issue.record("no restore event"); return }
         #expect(state == before && dropped.isEmpty)
         #expect(from == (try log.events().last { $0.session == "first" }?.seq))
+    }
+
+    @Test func aPhaseIsRecordedOnlyWhenItChanges() async throws {
+        let log = try TemporaryLog()
+        let recorder = try await Recorder(directory: log.path, options: .init(durability: .none))
+        let router = Router<Screen>(recorder: recorder)
+        router.open(scene: "main")
+        router.setPhase(.active)                 // a scene opens active: nothing
+        router.setPhase(.inactive)
+        router.setPhase(.inactive)               // the same again: nothing
+        router.setPhase(.background)
+        router.setPhase(.inactive)
+        router.setPhase(.active)
+        #expect(router.state.scenes["main"]?.phase == .active)
+        try await recorder.close()
+        let phases = try log.events().compactMap { event -> ScenePhase? in
+            if case .scenePhase("main", let phase) = event.action { return phase }
+            return nil
+        }
+        #expect(phases == [.inactive, .background, .inactive, .active])
+        #expect(router.anomalies.isEmpty)
+    }
+
+    @Test func aPhaseOfAnotherSceneChangesOnlyThatSceneAndOneNotOpenIsAnAnomaly() async throws {
+        let router = Router<Screen>(recorder: nil)
+        router.open(scene: "main")
+        router.open(scene: "window-2")
+        router.setPhase(.background, in: "window-2")
+        #expect(router.state.scenes["window-2"]?.phase == .background)
+        #expect(router.state.scenes["main"]?.phase == .active)
+        router.setPhase(.inactive, in: "gone")
+        #expect(router.anomalies.count == 1, "as any action on a scene that is not open")
+        #expect(router.state.scenes["gone"] == nil)
+    }
+
+    @Test func anAppKilledInTheBackgroundEndedItsSessionInTheBackgroundAndIsRestoredActive() async throws {
+        let log = try TemporaryLog()
+        var before = NavigationState()
+        do {
+            let recorder = try await Recorder(directory: log.path, session: "first")
+            let router = Router<Screen>(recorder: recorder, deepLinks: RecipeApp.deepLinks)
+            router.start(app: "1.0")
+            RecipeApp.scriptedSession(router)
+            RecipeApp.goToBackground(router)
+            #expect(router.state.scenes["main"]?.phase == .background)
+            before = router.state
+            try await recorder.close()   // killed in the background: no session.end
+        }
+        var state = NavigationState()
+        var ending = SessionEnding()
+        let events = try log.events()
+        #expect(!events.contains { if case .sessionEnd = $0.action { true } else { false } }, "backgrounding records no session.end")
+        for event in events {
+            Projection.fold(&state, event)
+            ending.see(event, stateAfter: state)
+        }
+        #expect(ending.end(over: true) == .background)
+        let recorder = try await Recorder(directory: log.path, session: "second")
+        let restorer = Restorer(options: .init(resolve: { Screen($0) != nil }, knowsScreen: Screen.knows(screen:), currentSession: "second"))
+        let result = try restorer.restore(from: log.path)
+        #expect(result.guardFired == nil)
+        let router = Router<Screen>(recorder: recorder)
+        router.start(app: "1.0", restoring: result)
+        try await recorder.close()
+        var expected = before
+        expected.scenes["main"]?.phase = .active   // a restore begins a new launch
+        #expect(router.state == expected)
+        #expect(router.path(for: "home") == [.category("soups"), .recipe("pumpkin-soup"), .recipe("carrot-cake")])
     }
 
     @Test(arguments: [Restorer.Policy.truncateAtFirstMissing, .dropMissing])

@@ -218,6 +218,16 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
         #expect(run.status == 0)
         #expect(run.stdout.contains("Read and verified 20,000 events"))
         #expect(run.stdout.contains("no defects"))
+        #expect(run.stdout.contains("scene.phase"), "the generated log has phases")
+    }
+
+    @Test func demoShowsAKillInTheBackgroundRestoredWithoutACrashCounted() throws {
+        let run = try NavlogRun("demo", "--events", "1000")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("the last session ended background"))
+        #expect(run.stdout.contains("crash-loop guard not fired, the same navigation: true"))
+        #expect(run.stdout.contains("home: category(soups) › recipe(pumpkin-soup) › recipe(carrot-cake)"))
+        #expect(run.stdout.contains("visible: recipe(carrot-cake), phase active"))
     }
 
     @Test func repairCutsATornTailKeepsTheBytesAndLeavesALogThatVerifiesAbsolutely() throws {

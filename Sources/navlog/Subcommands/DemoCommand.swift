@@ -14,8 +14,11 @@ enum DemoCommand: Subcommand {
         The main job on a generated log, end to end: writes a synthetic log of N events (default
         1,000,000) as a log directory of segments, reads and verifies every line with the fast reader,
         and prints the counts, the read rate and the first events. Then the app side: the recipe
-        example's Router records a scripted session into a second log, the app "crashes", and a
-        relaunch restores every tab where the user was, as `navlog state` and `navlog restore` see it.
+        example's Router records a scripted session into a second log, with its scene's phases; the
+        app goes to the background (scene.phase inactive, then background) and the system kills it
+        there, without a session.end, as iOS does. A relaunch restores every tab where the user was,
+        as `navlog state` and `navlog restore` see it, and the last session counts as ended in the
+        background, not as a crash.
 
         Options:
           --events N   How many events to generate (default 1000000).
@@ -71,7 +74,8 @@ enum DemoCommand: Subcommand {
         }
     }
 
-    /// The recipe example: a scripted session through the Router, a crash, and a restoring relaunch.
+    /// The recipe example: a scripted session through the Router, a kill in the background, and a
+    /// restoring relaunch.
     private static func appSide(in log: String) async throws {
         try say("")
         try say("The app side (Examples/RecipeApp): a scripted session recorded by the Router into \(log)")
@@ -79,8 +83,16 @@ enum DemoCommand: Subcommand {
         let router = Router<RecipeApp.Screen>(recorder: first, deepLinks: RecipeApp.deepLinks)
         router.start(app: "2.1")
         RecipeApp.scriptedSession(router)
-        let durable = try await first.close()   // and then the app is killed: no session.end
-        try say("  \(counted(durable, "event")) durable; the app is killed before its session ends")
+        RecipeApp.goToBackground(router)   // scene.phase inactive, then background: the session goes on
+        let durable = try await first.close()   // and then the system kills the app: no session.end
+        try say("  \(counted(durable, "event")) durable; the app goes to the background (scene.phase inactive, background)")
+        try say("  and the system kills it there, without notice: no session.end, as iOS does")
+        var ending = SessionEnding()
+        var folded = NavigationState()
+        try LogReader(path: log).read { event in
+            Projection.fold(&folded, event)
+            ending.see(event, stateAfter: folded)
+        }
         let second = try await Recorder(directory: log, session: "second-launch")
         let restorer = Restorer(options: .init(resolve: { RecipeApp.Screen($0) != nil }, knowsScreen: RecipeApp.Screen.knows(screen:),
                                                currentSession: second.session))
@@ -88,11 +100,16 @@ enum DemoCommand: Subcommand {
         let relaunched = Router<RecipeApp.Screen>(recorder: second, deepLinks: RecipeApp.deepLinks)
         relaunched.start(app: "2.1", restoring: result)
         try await second.close()
-        try say("  relaunch: restored from seq \(result.from) (\(result.sessionEnding?.rawValue ?? "-") end), the same state: \(relaunched.state == router.state)")
+        // A restore begins a new launch: its scenes are active, the rest is where the user was.
+        var left = router.state
+        for name in left.scenes.keys { left.scenes[name]!.phase = .active }
+        try say("  the last session ended \(ending.end(over: true).rawValue) (SessionEnding over its events): not a crash")
+        try say("  relaunch: restored from seq \(result.from) (\(result.sessionEnding?.rawValue ?? "-") end), crash-loop guard "
+                + (result.guardFired.map { "fired: \($0)" } ?? "not fired") + ", the same navigation: \(relaunched.state == left)")
         for tab in ["home", "search"] {
             try say("  \(tab): " + relaunched.path(for: tab).map(\.route.text).joined(separator: " › "))
         }
-        try say("  visible: \(relaunched.visibleScreen()?.route.text ?? "-")")
+        try say("  visible: \(relaunched.visibleScreen()?.route.text ?? "-"), phase \(relaunched.state.scenes["main"]?.phase.rawValue ?? "-")")
     }
 
     /// Prints one line at once: the demo shows each step as it is done.

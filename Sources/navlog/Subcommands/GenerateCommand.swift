@@ -11,13 +11,24 @@ enum GenerateCommand: Subcommand {
 
         Writes N events of a synthetic recipe app: four tabs each with its own stack, sheets with their
         own stacks, a split view and a second window on iPad sessions, deep links (resolved, partial,
-        unmatched), sessions that end cleanly and some that end uncleanly, and log-normal dwell times.
-        The same seed always gives the same log.
+        unmatched), log-normal dwell times, and the app going to the background (scene.phase inactive,
+        then background) and coming back (inactive, then active) after seconds to hours. The same
+        seed always gives the same log.
+
+        Sessions end as on a phone (the names are the event format's, Lifecycle):
+          background  most: the system ends the app in the background, without notice: every scene
+                      goes inactive, then background, and no session.end follows. Not a crash.
+          clean       about a quarter of the rest: the user swipes the app away (inactive, then
+                      session.end).
+          unclean     the share --crash-rate: a crash in the foreground; the events just stop,
+                      with the scenes active.
+        The next session.start follows a gap of a minute to hours; the log's last session is open.
 
         Options:
           --events N            How many lines to write (snapshots included).
           --seed S              The random seed (default 1).
-          --crash-rate R        The share of sessions that end uncleanly, 0 to 1 (default 0.1).
+          --crash-rate R        The share of sessions that crash in the foreground, 0 to 1 (default
+                                0.02).
           --segment-size BYTES  Segment size of a log directory (default 8388608).
           -o, --output PATH     A path ending in .jsonl writes one file (written beside it and renamed
                                 over it once complete); - (standard output), a character device or a
@@ -37,7 +48,7 @@ enum GenerateCommand: Subcommand {
         guard let events = try parsed.integer("--events", range: 1...1_000_000_000) else { throw UsageError("missing --events N") }
         guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError("missing -o PATH") }
         let seed = try parsed.integer("--seed", range: 0...Int.max) ?? 1
-        let crashRate = try parsed.double("--crash-rate", range: 0...1) ?? 0.1
+        let crashRate = try parsed.double("--crash-rate", range: 0...1) ?? 0.02
         let segmentSize = try parsed.integer("--segment-size", range: 4096...Int.max) ?? 8 << 20
         let force = parsed.has("--force")
         var generator = LogGenerator(seed: UInt64(seed), crashRate: crashRate)
