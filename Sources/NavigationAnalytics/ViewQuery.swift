@@ -47,8 +47,9 @@ public protocol ViewQuery: Sendable {
 /// every session's events in case it was one of them took a tenth of its time.
 package protocol PositionedViewQuery: ViewQuery {
     /// Sees `event` as ``ViewQuery/see(_:)`` does, its line at `position`: its file and offset
-    /// are the log's; its line number, in chunks, counts from the chunk's start.
-    mutating func see(_ event: NavigationEvent, at position: EventPosition)
+    /// are the log's; its line number, in chunks, counts from the chunk's start. `state` is the
+    /// state the fold made of it.
+    mutating func see(_ event: NavigationEvent, at position: EventPosition, stateAfter state: NavigationState)
 }
 
 /// A query of this module that reads each view borrowed where the stream holds it, rather than

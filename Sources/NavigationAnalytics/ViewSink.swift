@@ -77,8 +77,8 @@ struct QuerySink: ViewSink {
     }
 
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) { holder.beginSession(event, stateBefore: stateBefore) }
-    func see(_ event: NavigationEvent, at position: EventPosition, app _: String?, stateAfter _: NavigationState) {
-        holder.see(event, at: position)
+    func see(_ event: NavigationEvent, at position: EventPosition, app _: String?, stateAfter: NavigationState) {
+        holder.see(event, at: position, stateAfter: stateAfter)
     }
 
     /// The query, as it counted so far.
@@ -114,7 +114,7 @@ private protocol QueryHolding: AnyObject {
     /// Counts `view` as ``add(_:app:)`` does, reading it where it lies.
     func borrow(_ view: borrowing ScreenView, app: String?)
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState)
-    func see(_ event: NavigationEvent, at position: EventPosition)
+    func see(_ event: NavigationEvent, at position: EventPosition, stateAfter: NavigationState)
 }
 
 private class QueryHolder<Query: ViewQuery>: QueryHolding {
@@ -128,7 +128,7 @@ private class QueryHolder<Query: ViewQuery>: QueryHolding {
     var borrowsViews: Bool { false }
     func borrow(_ view: borrowing ScreenView, app: String?) { add(copy view, app: app) }
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) { held.beginSession(event, stateBefore: stateBefore) }
-    func see(_ event: NavigationEvent, at _: EventPosition) { held.see(event) }
+    func see(_ event: NavigationEvent, at _: EventPosition, stateAfter _: NavigationState) { held.see(event) }
 }
 
 /// A query that reads screen views borrowed, for ``QuerySink``.
@@ -140,7 +140,9 @@ private final class ScreenViewQueryHolder<Query: ScreenViewQuery>: QueryHolder<Q
 
 /// A query that sees events with their positions, for ``QuerySink``.
 private final class PositionedQueryHolder<Query: PositionedViewQuery>: QueryHolder<Query> {
-    override func see(_ event: NavigationEvent, at position: EventPosition) { held.see(event, at: position) }
+    override func see(_ event: NavigationEvent, at position: EventPosition, stateAfter: NavigationState) {
+        held.see(event, at: position, stateAfter: stateAfter)
+    }
 }
 
 /// A query that reads screen views borrowed and sees events with their positions (the report's).
@@ -148,5 +150,7 @@ private final class PositionedScreenViewQueryHolder<Query: PositionedViewQuery &
     override func add(_ view: consuming ScreenView, app _: String?) { held.add(view) }
     override var borrowsViews: Bool { true }
     override func borrow(_ view: borrowing ScreenView, app _: String?) { held.add(view) }
-    override func see(_ event: NavigationEvent, at position: EventPosition) { held.see(event, at: position) }
+    override func see(_ event: NavigationEvent, at position: EventPosition, stateAfter: NavigationState) {
+        held.see(event, at: position, stateAfter: stateAfter)
+    }
 }

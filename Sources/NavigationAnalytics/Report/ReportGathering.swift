@@ -97,8 +97,8 @@ struct ReportGathering: PositionedViewQuery, ScreenViewQuery {
         current = ReportReplay(id: event.session, start: event.isSessionStart ? NavigationState() : stateBefore)
     }
 
-    mutating func see(_ event: NavigationEvent, at position: EventPosition) {
-        tracker.consume(event)
+    mutating func see(_ event: NavigationEvent, at position: EventPosition, stateAfter state: NavigationState) {
+        tracker.consume(event, stateAfter: state)
         guard !event.isSnapshot else { return }
         current!.events += 1
         guard current!.count < limit else { return }

@@ -37,6 +37,14 @@ public struct SessionEnding: Sendable, Hashable {
     /// A session of which nothing was seen yet.
     public init() {}
 
+    /// What was gathered of a session at some point, as ``sawEnd``, ``sawPhase`` and
+    /// ``inBackground`` tell it: to go on from a checkpoint kept for a later reading.
+    package init(sawEnd: Bool, sawPhase: Bool, inBackground: Bool) {
+        self.sawEnd = sawEnd
+        self.sawPhase = sawPhase
+        self.inBackground = sawPhase && inBackground
+    }
+
     /// Takes in `event`, one of the session's, and `state`, the state the fold made of it.
     ///
     /// The scenes' phases are read again only after an event that can change them or the set of

@@ -1,13 +1,15 @@
 /// Works out, at launch, where to put the user back: the navigation state at the end of the last
-/// session, whether it ended cleanly or not, with the routes that no longer exist taken out.
+/// session, however it ended (``SessionEnd``), with the routes that no longer exist taken out.
 ///
 /// It reads the log backwards only as far as the nearest `snapshot` (the store writes one every
 /// ``EventLog/Options/snapshotInterval`` events), so its cost does not grow with the log. Guards,
 /// each configurable, decide not to restore:
 /// - **crash loop**: the last ``Options/crashLoopSessions`` sessions each started from a restored
-///   state and ended uncleanly with their last recorded event within ``Options/crashLoopWindow`` of
-///   their start — the user is not put back into the screen that keeps crashing. (The crash itself
-///   is not in the log: a session that sat idle after its last event is judged by that event.);
+///   state and ended ``SessionEnd/unclean`` with their last recorded event within
+///   ``Options/crashLoopWindow`` of their start — the user is not put back into the screen that
+///   keeps crashing. A session terminated in the background (``SessionEnd/background``) is no
+///   crash and breaks a loop as a clean end does. (The crash itself is not in the log: a session
+///   that sat idle after its last event is judged by that event.);
 /// - **staleness**: the state is older than ``Options/maximumAge``;
 /// - **version**: routes whose screen the app does not know are dropped (``Options/knowsScreen``).
 ///
@@ -88,7 +90,8 @@ public struct Restorer: Sendable {
         public var guardFired: Guard?
         /// The session restored from, and how it ended.
         public var session: String?
-        /// How that session ended, if there is one.
+        /// How that session ended, if there is one: as ``SessionEnding`` says over its events, the
+        /// launch reading the log having begun after it (never ``SessionEnd/open``).
         public var sessionEnding: SessionEnd?
 
         /// Creates a result (what ``Restorer/restore(from:now:)`` returns; for previews and tests).
@@ -127,7 +130,9 @@ public struct Restorer: Sendable {
     ///
     /// - Throws: ``NavigationHistoryError`` when the log cannot be read or is damaged before its tail.
     /// - Complexity: O(events since the last snapshot), plus the last sessions for the crash-loop
-    ///   guard — not the log's length.
+    ///   guard — not the log's length. When the last session left no scene open without a
+    ///   `session.end`, and recorded no phase since that snapshot, its events before it are read
+    ///   back for a `scene.phase`, which would make it a ``SessionEnd/background`` end.
     public func restore(from path: String, now: Timestamp = .now) throws -> Result {
         let source: LogSource
         do { source = try LogSource(path: path) } catch let error as NavigationHistoryError where LogFiles.isAbsent(error) {
@@ -145,17 +150,26 @@ public struct Restorer: Sendable {
                 break
             }
         }
-        // From there on, every line is judged as the store judges the log's end, and folded.
+        // From there on, every line is judged as the store judges the log's end, and folded; how
+        // the session of the last line folded ended is gathered as it is (see `LastSessionEnding`).
         var state = NavigationState()
         var lastLine: (event: NavigationEvent, position: EventPosition)?
+        var ending = LastSessionEnding()
         _ = try LogEnd.damage(of: source.files, crcRequired: try crcRule(source),
                               from: start?.position ?? EventPosition(file: 0, offset: 0, line: 1)) { event, position in
             guard event.session != options.currentSession else { return }
             Projection.fold(&state, event)
+            ending.see(event, stateAfter: state, first: lastLine == nil && start != nil)
             lastLine = (event, position)
         }
         guard let (last, position) = lastLine else {
             return Result(state: NavigationState(), from: 0, dropped: [], guardFired: .nothingToRestore)
+        }
+        var sessionEnding = ending.plain.end(over: true)
+        if let start, ending.partial, sessionEnding != ending.phasedBefore.end(over: true) {
+            // The fold began within the last session: whether it recorded a phase before is read back.
+            var earlier = LogTail(before: start.position, seq: start.event.seq, in: source.files)
+            if try Self.recordedPhase(session: last.session, reading: &earlier) { sessionEnding = ending.phasedBefore.end(over: true) }
         }
         // The crash-loop guard reads the sessions back from the last event, as far as it needs.
         var loop = LoopCheck(options: options)
@@ -165,7 +179,7 @@ public struct Restorer: Sendable {
             if line.event.session != options.currentSession { loop.consume(line.event) }
         }
         var result = Result(state: NavigationState(), from: last.seq, dropped: [], guardFired: nil, session: last.session,
-                            sessionEnding: { if case .sessionEnd = last.action { return .clean } else { return .unclean } }())
+                            sessionEnding: sessionEnding)
         let age = Duration.milliseconds(now.millisecondsSince1970 - last.timestamp.millisecondsSince1970)
         if let sessions = loop.firedFor {
             result.guardFired = .crashLoop(sessions: sessions)
@@ -175,6 +189,23 @@ public struct Restorer: Sendable {
             (result.state, result.dropped) = resolved(state)
         }
         return result
+    }
+
+    /// Whether the session `session` recorded a phase, as ``SessionEnding`` tells, in the lines
+    /// `reading` gives, going back to its `session.start` or an event of another session.
+    private static func recordedPhase(session: String, reading lines: inout LogTail) throws -> Bool {
+        while let line = try lines.previous() {
+            let event = line.event
+            if event.session != session && !event.isSnapshot { return false }
+            var probe = SessionEnding()
+            switch event.action {
+            case .snapshot(let state), .restore(let state, _, _): probe.see(event, stateAfter: state)
+            default: probe.see(event, stateAfter: NavigationState())
+            }
+            if probe.sawPhase { return true }
+            if event.isSessionStart { return false }
+        }
+        return false
     }
 
     /// Whether the lines of the log must carry a `crc`: always in segments; in a single file, as
@@ -238,6 +269,34 @@ public struct Restorer: Sendable {
     }
 }
 
+/// How the session of the last line a restore folds ended, as ``SessionEnding`` says over its
+/// events with the state after each. A session begins, as ``SessionTracker`` has it, at a
+/// `session.start` or an event of another session.
+///
+/// The fold may begin within that session, at a snapshot: then whether the session recorded a
+/// phase before it is not known. Both answers are kept — ``plain``, and ``phasedBefore``, as if it
+/// had — so that the events before need be read back only when the two differ.
+private struct LastSessionEnding {
+    var plain = SessionEnding()
+    var phasedBefore = SessionEnding(sawEnd: false, sawPhase: true, inBackground: false)
+    /// Whether the session's first events were not folded: the fold began within it.
+    private(set) var partial = false
+    private var session: String?
+
+    /// Sees `event` with the state after it; `first` when it is the first event of a fold that
+    /// began at a snapshot, not at the log's start.
+    mutating func see(_ event: NavigationEvent, stateAfter state: NavigationState, first: Bool) {
+        if session == nil || event.isSessionStart || event.session != session {
+            session = event.session
+            plain = SessionEnding()
+            phasedBefore = SessionEnding(sawEnd: false, sawPhase: true, inBackground: false)
+            partial = first && !event.isSessionStart
+        }
+        plain.see(event, stateAfter: state)
+        phasedBefore.see(event, stateAfter: state)
+    }
+}
+
 /// The crash-loop guard, fed the log's events newest first.
 private struct LoopCheck {
     let needed: Int
@@ -248,8 +307,9 @@ private struct LoopCheck {
     // The session being walked through, from its last event back to its start.
     private var session: String?
     private var end: Timestamp?
-    private var ended = false
     private var restored = false
+    /// Its events seen so far, newest first: those within the window, so a few.
+    private var events: [NavigationEvent] = []
 
     init(options: Restorer.Options) {
         needed = options.crashLoopSessions
@@ -261,20 +321,31 @@ private struct LoopCheck {
         if event.session != session {
             session = event.session
             end = event.timestamp
-            ended = false
             restored = false
-            if case .sessionEnd = event.action { ended = true }
+            events.removeAll(keepingCapacity: true)
         }
+        events.append(event)
         if case .restore = event.action { restored = true }
         if let end, .milliseconds(end.millisecondsSince1970 - event.timestamp.millisecondsSince1970) > window {
             return settle(false)   // this session lasted longer than the window: no loop
         }
         if case .sessionStart = event.action {
-            // Every session before the newest one ended uncleanly if it has no end: the next began.
-            guard restored, !ended else { return settle(false) }
+            // Every session, the newest too, is over: another began, or the launch reading the log.
+            guard restored, Self.ending(of: events.reversed()) == .unclean else { return settle(false) }
             looping.append(event.session)
             if looping.count >= needed { settle(true) }
         }
+    }
+
+    /// How the session of `events`, from its `session.start` on, ended: folded from an empty state.
+    private static func ending(of events: some Sequence<NavigationEvent>) -> SessionEnd {
+        var state = NavigationState()
+        var ending = SessionEnding()
+        for event in events {
+            Projection.fold(&state, event)
+            ending.see(event, stateAfter: state)
+        }
+        return ending.end(over: true)
     }
 
     private mutating func settle(_ fired: Bool) {

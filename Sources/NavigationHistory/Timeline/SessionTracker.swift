@@ -1,18 +1,18 @@
 /// Follows a log in seq order and sums up its sessions: what `navlog sessions` lists.
 ///
 /// A session is a run of events with the same `session` member; a `session.start` always begins a
-/// new one. It ended cleanly with a `session.end`, uncleanly when another session began without
-/// one, and is open when the log ends during it. Store snapshots are not counted as events, and a
-/// run of nothing but snapshots is not a session.
+/// new one. How it ended — clean, background, unclean, or open when the log ends during it — is
+/// ``SessionEnding``'s to say, fed each of its events with the state the fold made of it. Store
+/// snapshots are not counted as events, and a run of nothing but snapshots is not a session.
 package struct SessionTracker: Sendable {
     /// What the tracker knows at one point, so that a later reading can go on from there.
     package struct Checkpoint: Sendable, Hashable {
         /// How many sessions were complete.
         package var completed: Int
-        /// The session going on, with the scenes its events named and whether it has ended.
+        /// The session going on, with the scenes its events named and what tells how it ended.
         package var current: SessionSummary?
         package var scenes: [String]
-        package var ended: Bool
+        package var ending: SessionEnding
     }
 
     package private(set) var completed: [SessionSummary] = []
@@ -22,7 +22,7 @@ package struct SessionTracker: Sendable {
                                          end: Timestamp(millisecondsSince1970: 0), ending: .open, events: 0, scenes: 0)
     private var inSession = false
     private var scenes: Set<String> = []
-    private var ended = false
+    private var ending = SessionEnding()
     private var lastScene: String?
 
     package init() {}
@@ -35,21 +35,21 @@ package struct SessionTracker: Sendable {
             inSession = true
         }
         scenes = Set(checkpoint.scenes)
-        ended = checkpoint.ended
+        ending = checkpoint.ending
     }
 
     /// How many distinct scenes the session going on named: the size of its ``checkpoint``.
     package var sceneCount: Int { scenes.count }
 
     package var checkpoint: Checkpoint {
-        Checkpoint(completed: completed.count, current: inSession ? current : nil, scenes: scenes.sorted(), ended: ended)
+        Checkpoint(completed: completed.count, current: inSession ? current : nil, scenes: scenes.sorted(), ending: ending)
     }
 
     /// Every session so far; the last one is open unless it ended.
     package var sessions: [SessionSummary] {
         guard inSession, current.events > 0 else { return completed }
         var last = current
-        last.ending = ended ? .clean : .open
+        last.ending = ending.end(over: false)
         return completed + [last]
     }
 
@@ -60,19 +60,20 @@ package struct SessionTracker: Sendable {
         current = later.current
         inSession = later.inSession
         scenes = later.scenes
-        ended = later.ended
+        ending = later.ending
         lastScene = later.lastScene
     }
 
-    package mutating func consume(_ event: NavigationEvent) {
+    /// Takes in `event`, the next of the log, with `state`, the state the fold made of it.
+    package mutating func consume(_ event: NavigationEvent, stateAfter state: NavigationState) {
         let kind = Kind.of(event.action)
         if !inSession || kind == .start || event.session != current.id { begin(event) }
         current.lastSeq = event.seq
         current.end = event.timestamp
+        ending.see(event, stateAfter: state)
         switch kind {
         case .snapshot: return
         case .start: current.app = Self.app(of: event.action)
-        case .end: ended = true
         case .other: break
         }
         current.events += 1
@@ -88,7 +89,7 @@ package struct SessionTracker: Sendable {
         // A run of nothing but store snapshots (the one starting a segment before a
         // `session.start`) is not a session.
         if inSession, current.events > 0 {
-            current.ending = ended ? .clean : .unclean
+            current.ending = ending.end(over: true)
             completed.append(current)
         }
         current = SessionSummary(id: event.session, app: nil, firstSeq: event.seq, lastSeq: event.seq,
@@ -96,18 +97,18 @@ package struct SessionTracker: Sendable {
         inSession = true
         scenes = []
         lastScene = nil
-        ended = false
+        ending = SessionEnding()
     }
 
     private enum Kind {
-        case start, end, snapshot, other
+        case start, snapshot, other
 
         /// Which kind of event, by its type's descriptor.
         static func of(_ action: NavigationAction) -> Kind {
             guard let type = action.eventType else { return .other }
             if type.restatesState { return .snapshot }
             if type.beginsSession { return .start }
-            return type == .sessionEnd ? .end : .other
+            return .other
         }
     }
 

@@ -147,7 +147,7 @@ extension SnapshotIndex {
                 anomalies += 1
                 if firstAnomaly == nil { firstAnomaly = anomaly }
             }
-            tracker.consume(event)
+            tracker.consume(event, stateAfter: folding.state)
         }
 
         /// Which points of the grid, one every `interval` events, get an entry with `state` and a

@@ -33,7 +33,9 @@ extension SnapshotIndex {
                 w.key("completed", first: true); w.integer(entry.sessions.completed)
                 w.key("current"); if let current = entry.sessions.current { w.session(current) } else { w.raw("null") }
                 w.key("scenes"); w.value(.array(entry.sessions.scenes.map { .string($0) }))
-                w.key("ended"); w.bool(entry.sessions.ended)
+                w.key("ended"); w.bool(entry.sessions.ending.sawEnd)
+                w.key("sawPhase"); w.bool(entry.sessions.ending.sawPhase)
+                w.key("inBackground"); w.bool(entry.sessions.ending.inBackground)
                 w.raw("}}")
             }
         }
@@ -96,7 +98,8 @@ extension SnapshotIndex {
               let session = json["session"]?.string, let anomalies = json["anomalies"]?.int,
               let stateJSON = json["state"], let state = try? NavigationState(json: stateJSON),
               let sessions = json["sessions"], let completed = sessions["completed"]?.int,
-              case .array(let scenes)? = sessions["scenes"], case .bool(let ended)? = sessions["ended"] else { return nil }
+              case .array(let scenes)? = sessions["scenes"], case .bool(let ended)? = sessions["ended"],
+              case .bool(let sawPhase)? = sessions["sawPhase"], case .bool(let inBackground)? = sessions["inBackground"] else { return nil }
         let current: SessionSummary?
         switch sessions["current"] {
         case .null?: current = nil
@@ -106,7 +109,8 @@ extension SnapshotIndex {
         let names = scenes.compactMap(\.string)
         guard names.count == scenes.count else { return nil }
         return Entry(seq: seq, file: file, offset: offset, line: line, timestamp: ts, session: session, anomaliesBefore: anomalies,
-                     state: state, sessions: SessionTracker.Checkpoint(completed: completed, current: current, scenes: names, ended: ended))
+                     state: state, sessions: SessionTracker.Checkpoint(completed: completed, current: current, scenes: names,
+                                                                       ending: SessionEnding(sawEnd: ended, sawPhase: sawPhase, inBackground: inBackground)))
     }
 }
 

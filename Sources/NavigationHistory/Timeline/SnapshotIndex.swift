@@ -12,8 +12,9 @@ import Foundation
 /// longer matches the log (a line it points to is not the event it names), it is rebuilt. Deleting
 /// it loses nothing.
 package struct SnapshotIndex: Sendable {
-    /// The format version of the index file.
-    package static let version = 1
+    /// The format version of the index file: 2 since the sessions' checkpoints carry what tells a
+    /// session ended in the background (an index of version 1 is rebuilt).
+    package static let version = 2
     /// The default number of events between two states.
     package static let defaultInterval = 4096
 

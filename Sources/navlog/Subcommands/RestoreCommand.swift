@@ -11,9 +11,11 @@ enum RestoreCommand: Subcommand {
                                    [--format text|json]
 
         Works out, as the app's Restorer would at launch, the state to put the user back into: the
-        state at the end of the last session (clean or not), read back only to the nearest snapshot,
-        with routes that no longer resolve taken out. Prints it, the seq it was restored from, the
-        routes dropped, and the guard that fired, if any. The log is not written to.
+        state at the end of the last session, however it ended, read back only to the nearest
+        snapshot, with routes that no longer resolve taken out. Prints it, the seq it was restored
+        from, how the last session ended (clean: with a `session.end`; background: terminated in
+        the background, not a crash; unclean: a crash or a kill in the foreground), the routes
+        dropped, and the guard that fired, if any. The log is not written to.
 
         Options:
           --known-ids FILE      The ids that still exist, one per line: a route with an id not listed
@@ -23,7 +25,8 @@ enum RestoreCommand: Subcommand {
                                 children go too. drop-missing: only the missing routes go.
           --now TS              The moment of the launch (default now), for the staleness guard.
           --crash-loop N        Sessions in a row that must have crashed soon after a restore for the
-                                crash-loop guard to fire (default 2).
+                                crash-loop guard to fire (default 2). Only unclean ends count: a
+                                session that ended in the background breaks a loop.
           --crash-window SECONDS  How soon such a crash must come (default 10).
           --max-age SECONDS     The oldest state restored (default 604800, 7 days).
           --format FORMAT       text (default), or json: {"format": 1, "from", "session", "sessionEnding",
@@ -64,8 +67,12 @@ enum RestoreCommand: Subcommand {
         case .text:
             if let reason = result.guardFired {
                 out.line("\(path): nothing restored: \(reason)")
+                if let session = result.session, let ending = result.sessionEnding {
+                    out.line("the last session, \(session), ended \(Self.described(ending))")
+                }
             } else {
-                out.line("\(path): restores the state after seq \(result.from) (session \(result.session ?? "-"), ended \(result.sessionEnding?.rawValue ?? "-"))")
+                out.line("\(path): restores the state after seq \(result.from) (session \(result.session ?? "-"), ended "
+                         + "\(result.sessionEnding.map(Self.described) ?? "-"))")
                 if !result.dropped.isEmpty { out.line("dropped: \(result.dropped.map(\.text).joined(separator: ", "))") }
                 for line in TimelineOutput.text(result.state, scene: nil) { out.line(line) }
             }
@@ -74,6 +81,16 @@ enum RestoreCommand: Subcommand {
         }
         try out.flush()
         return
+    }
+
+    /// How a session ended, in words: its name and what it means.
+    static func described(_ ending: SessionEnd) -> String {
+        switch ending {
+        case .clean: "clean, with a session.end"
+        case .background: "background: terminated in the background, not a crash"
+        case .unclean: "unclean: terminated in the foreground, a crash or a kill"
+        case .open: "open: it may still be running"
+        }
     }
 
     /// The most bytes of ids read: a list that never ends (a device, an endless pipe) is refused.

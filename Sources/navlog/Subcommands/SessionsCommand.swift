@@ -3,15 +3,22 @@ import NavigationHistory
 /// `navlog sessions PATH [--format text|json]`
 enum SessionsCommand: Subcommand {
     static let name = "sessions"
-    static let summary = "List a log's sessions: start, end, clean or unclean, events, scenes."
+    static let summary = "List a log's sessions: start, end, how each ended, events, scenes."
     static let help = """
         Usage: navlog sessions PATH [--format text|json] [--mode MODE] [--interval K] [--no-index]
 
         One row per session (a run of events with the same `session`; a `session.start` always begins
-        a new one): its id, app version, first and last seq, start and end time, how it ended — clean
-        (a `session.end`), unclean (another session began without one: a crash or a kill) or open (the
-        log ends during it) — its events (store snapshots left out) and the scenes they named. The
-        list is kept in the snapshot index, so it is read, not recomputed, once the index is built.
+        a new one): its id, app version, first and last seq, start and end time, how it ended, its
+        events (store snapshots left out) and the scenes they named. A session ended:
+          clean       with a `session.end`;
+          background  terminated in the background, not a crash: no `session.end`, it recorded a
+                      `scene.phase`, and at its last event every open scene was in the background
+                      (or none was open);
+          unclean     terminated in the foreground — a crash, a watchdog, a kill: another session
+                      began without a `session.end`, and it did not end in the background;
+          open        the log ends during it: it may still be running.
+        A session that recorded no `scene.phase` is clean, unclean or open as its `session.end` says.
+        The list is kept in the snapshot index, so it is read, not recomputed, once the index is built.
 
         Options:
           --format FORMAT   text (default): an aligned table.
@@ -34,19 +41,19 @@ enum SessionsCommand: Subcommand {
         switch format {
         case .text:
             let counts = Dictionary(grouping: sessions, by: \.ending).mapValues(\.count)
-            out.line("\(path): \(counted(sessions.count, "session")): \(counts[.clean] ?? 0) clean, "
-                     + "\(counts[.unclean] ?? 0) unclean, \(counts[.open] ?? 0) open")
+            out.line("\(path): \(counted(sessions.count, "session")): "
+                     + SessionEnd.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", "))
             // Escaped before padding, so that the columns line up.
             let idWidth = max(7, sessions.map { Terminal.escaped($0.id).count }.max() ?? 0)
             func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
                 let fill = String(repeating: " ", count: max(0, width - text.count))
                 return right ? fill + text : text + fill
             }
-            out.line([pad("session", idWidth), pad("app", 8), pad("start", 24), pad("end", 24), pad("ending", 7),
+            out.line([pad("session", idWidth), pad("app", 8), pad("start", 24), pad("end", 24), pad("ending", 10),
                       pad("events", 7, right: true), pad("scenes", 6, right: true), "seq"].joined(separator: "  "))
             for s in sessions {
                 out.line([pad(Terminal.escaped(s.id), idWidth), pad(Terminal.escaped(s.app ?? "-"), 8), pad(s.start.description, 24), pad(s.end.description, 24),
-                          pad(s.ending.rawValue, 7), pad(TextFormat.count(s.events), 7, right: true), pad(TextFormat.count(s.scenes), 6, right: true),
+                          pad(s.ending.rawValue, 10), pad(TextFormat.count(s.events), 7, right: true), pad(TextFormat.count(s.scenes), 6, right: true),
                           "\(s.firstSeq)...\(s.lastSeq)"].joined(separator: "  "))
             }
         case .json:
