@@ -245,10 +245,10 @@ extension ReportPage {
     // Where a scene comes back from the background at `step`: how long it was there, for each such scene.
     const backgroundGaps = (session, index) => {
       const step = session.steps[index], gaps = [];
-      for (const c of step.changes) {
+      for (const c of step.changes ?? []) {   // a step that restates the state has none
         if (c.change !== "phase" || c.from !== "background" || c.to === "background") continue;
-        for (let i = index - 1; i >= 0; i--) {
-          const went = session.steps[i].changes.find(d => d.change === "phase" && d.scene === c.scene && d.to === "background");
+        for (let i = index - 1; i >= 0 && !session.steps[i].state; i--) {   // not past a restated state
+          const went = (session.steps[i].changes ?? []).find(d => d.change === "phase" && d.scene === c.scene && d.to === "background");
           if (!went) continue;
           gaps.push(`${c.scene}: ${fmtDuration(Date.parse(step.ts) - Date.parse(session.steps[i].ts))} in the background`);
           break;
