@@ -31,6 +31,8 @@ enum ExportCommand: Subcommand {
                         background: the sum, over each of its events but the last, of the time to
                         its next event when after it some open scene was not in the background.
                         For a session with one scene, that is the sum of its views' dwell_ms.
+                        The filters admit a session by its app, id and start_ts; --scene does not
+                        apply to it.
 
         Options:
           --format FORMAT   ndjson (default): one JSON object per line, exact.
