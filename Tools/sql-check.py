@@ -3,7 +3,8 @@
 navlog's own JSON output exactly, on generated logs of several seeds, on redacted exports (with
 the deep-link patterns navlog reports redacted here, independently, as `navlog help export` says),
 and on the first seed with its clock set back now and then (views that end before they begin
-count, with dwell_ms 0).
+count, with dwell_ms 0), and on the first seed with scene phases added (background gaps and
+terminations): the exported sessions table is checked against the views, and exits join it.
 
     python3 Tools/sql-check.py --navlog .build/debug/navlog [--seeds 1,2,3] [--events N]
 
@@ -16,6 +17,7 @@ import datetime
 import hashlib
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -32,7 +34,9 @@ except ImportError:
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCREEN_VIEWS = ("{session: 'VARCHAR', scene: 'VARCHAR', tab: 'VARCHAR', stack: 'VARCHAR', screen: 'VARCHAR', id: 'VARCHAR', "
                 "depth: 'BIGINT', entered_by: 'VARCHAR', start_seq: 'BIGINT', start_ts: 'VARCHAR', end_ts: 'VARCHAR', "
-                "dwell_ms: 'BIGINT', crashed: 'BOOLEAN', in_sheet: 'BOOLEAN'}")
+                "dwell_ms: 'BIGINT', background_ms: 'BIGINT', crashed: 'BOOLEAN', in_sheet: 'BOOLEAN'}")
+SESSIONS = ("{session: 'VARCHAR', app: 'VARCHAR', launch: 'VARCHAR', start_seq: 'BIGINT', start_ts: 'VARCHAR', end_ts: 'VARCHAR', "
+            "ended: 'VARCHAR', events: 'BIGINT', scenes: 'BIGINT', foreground_ms: 'BIGINT'}")
 DEEPLINKS = ("{session: 'VARCHAR', scene: 'VARCHAR', seq: 'BIGINT', ts: 'VARCHAR', url: 'VARCHAR', pattern: 'VARCHAR', "
              "outcome: 'VARCHAR', depth: 'BIGINT', backed_out: 'BOOLEAN'}")
 TRANSITIONS = ("{session: 'VARCHAR', scene: 'VARCHAR', step: 'BIGINT', from_screen: 'VARCHAR', to_screen: 'VARCHAR', "
@@ -43,7 +47,7 @@ CHECKS = {
                                                               r["dwell_p90_ms"], r["dwell_total_ms"])),
     "transitions": ("transitions.sql", ["transitions"], "rows", lambda r: (r["from"], r["to"], r["count"])),
     "paths": ("paths.sql", ["paths", "--length", "3", "--top", "0"], "rows", lambda r: (r["path"], r["occurrences"], r["sessions"])),
-    "exits": ("exits.sql", ["exits"], "rows", lambda r: (r["screen"], r["exits"], r["clean"], r["unclean"])),
+    "exits": ("exits.sql", ["exits"], "rows", lambda r: (r["screen"], r["exits"], r["clean"], r["background"], r["unclean"], r["open"])),
     "crash paths": ("crash_paths.sql", ["exits", "--crash-paths", "3"], "crash_paths", lambda r: (r["path"], r["sessions"])),
     "bounces": ("bounces.sql", ["bounces", "--within", "5s"], "rows", lambda r: (r["screen"], r["pushes"], r["bounces"], r["rate_bp"])),
     "tabs": ("tabs.sql", ["tabs"], "rows", lambda r: (r["tab"], r["views"], r["dwell_ms"], r["share_bp"])),
@@ -123,6 +127,55 @@ def set_clock_back(source, target, every=97, by_ms=7000):
             out.write(line)
 
 
+def add_phases(source, target, seed):
+    """Copies the log at `source` to `target` with `scene.phase` events added, as an iPhone app
+    records them: now and then a scene goes to the background after an event and comes back
+    before the next; most sessions without a `session.end` are left in the background (every
+    open scene), some with one scene still active (a foreground crash). Snapshots are left out
+    (their states would lack the phases), crcs dropped, seqs renumbered."""
+    rng = random.Random(seed)
+    events = [json.loads(re.sub(r',"crc":"[0-9a-f]{8}"', "", line)) for line in open(source)]
+    events = [e for e in events if e["type"] != "snapshot"]
+    out, scenes = [], set()
+
+    def phase(like, scene, value):
+        out.append({"v": 1, "seq": 0, "ts": like["ts"], "session": like["session"], "type": "scene.phase", "scene": scene, "phase": value})
+
+    for k, event in enumerate(events):
+        if event["type"] == "session.start":
+            scenes = set()
+        out.append(event)
+        kind = event["type"]
+        if kind == "scene.open":
+            scenes.add(event["scene"])
+        elif kind == "scene.close":
+            scenes.discard(event["scene"])
+        elif kind == "restore":
+            scenes = set(event["state"]["scenes"])
+        following = events[k + 1] if k + 1 < len(events) else None
+        ends = following is None or following["session"] != event["session"] or following["type"] == "session.start"
+        if ends and kind != "session.end" and scenes:
+            fate = rng.random()
+            if fate < 0.7:   # terminated in the background
+                for scene in sorted(scenes):
+                    phase(event, scene, "background")
+            elif fate < 0.8:   # one scene still in the foreground: unclean
+                for scene in sorted(scenes)[1:]:
+                    phase(event, scene, "background")
+                if len(scenes) == 1:
+                    phase(event, sorted(scenes)[0], "inactive")
+        elif not ends and scenes and rng.random() < 0.04:
+            scene = rng.choice(sorted(scenes))
+            if rng.random() < 0.5:
+                phase(event, scene, "inactive")
+            phase(event, scene, "background")
+            phase(following, scene, "active")
+    with open(target, "w") as lines:
+        for seq, event in enumerate(out, 1):
+            event["seq"] = seq
+            lines.write(json.dumps(event, separators=(",", ":"), ensure_ascii=False) + "\n")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--navlog", required=True)
@@ -134,15 +187,24 @@ def main():
     # queried with the same options.
     # The first seed once more from redacted exports: ids hashed, deep-link URLs redacted; and once
     # more with its clock set back now and then.
+    # And the first seed with scene phases added (background gaps, background and foreground
+    # terminations), plain and with idle splitting.
     runs = [(seed, [], False, False) for seed in args.seeds.split(",")]
     runs.append((runs[0][0], ["--alias", "^(recipe|reviews)$=content", "--idle", "30s"], False, False))
     runs.append((runs[0][0], [], True, False))
     runs.append((runs[0][0], [], False, True))
+    runs.append((runs[0][0], [], False, "phases"))
+    runs.append((runs[0][0], ["--idle", "30s"], False, "phases"))
     with tempfile.TemporaryDirectory(prefix="navlog-sql-") as tmp:
         for k, (seed, options, redact, clock_back) in enumerate(runs):
             log = os.path.join(tmp, f"log{seed}.jsonl")
             if not os.path.exists(log):
                 run(args.navlog, "generate", "--events", str(args.events), "--seed", seed, "-o", log)
+            phases = clock_back == "phases"
+            if phases:
+                generated, log = log, os.path.join(tmp, f"log{seed}-phases.jsonl")
+                add_phases(generated, log, int(seed))
+                clock_back = False
             if clock_back:
                 generated, log = log, os.path.join(tmp, f"log{seed}-clock-back.jsonl")
                 set_clock_back(generated, log)
@@ -150,10 +212,12 @@ def main():
             redaction = ["--redact", "ids", "--salt", SALT] if redact else []
             run(args.navlog, "export", log, "--table", "screen_views", "-o", views, *options, *redaction)
             run(args.navlog, "export", log, "--table", "transitions", "-o", transitions, *options, *redaction)
+            sessions = os.path.join(tmp, f"sessions{k}.ndjson")
+            run(args.navlog, "export", log, "--table", "sessions", "-o", sessions, *options, *redaction)
             links = os.path.join(tmp, f"deeplinks{k}.ndjson")
             run(args.navlog, "export", log, "--table", "deeplinks", "-o", links, *(["--redact", "urls", "--salt", SALT] if redact else []))
             label = f"seed {seed}" + (" " + " ".join(options) if options else "") + (", redacted" if redact else "") \
-                + (", clock set back" if clock_back else "")
+                + (", clock set back" if clock_back else "") + (", with phases" if phases else "")
             if clock_back:
                 went_back = json.loads(run(args.navlog, "screens", log, "--format", "json"))["clock_went_back"]
                 dwell_zero = sum(1 for line in open(views) if '"dwell_ms":0,' in line)
@@ -167,6 +231,28 @@ def main():
             con.execute(f"CREATE VIEW screen_views AS SELECT * FROM read_json('{views}', format='newline_delimited', columns={SCREEN_VIEWS})")
             con.execute(f"CREATE VIEW transitions AS SELECT * FROM read_json('{transitions}', format='newline_delimited', columns={TRANSITIONS})")
             con.execute(f"CREATE VIEW deeplinks AS SELECT * FROM read_json('{links}', format='newline_delimited', columns={DEEPLINKS})")
+            con.execute(f"CREATE VIEW sessions AS SELECT * FROM read_json('{sessions}', format='newline_delimited', columns={SESSIONS})")
+            # Every view's session has a row; a session of one scene was in the foreground for the
+            # dwell of its views (clipped at 0 when the clock went back: not compared then).
+            orphans, = con.execute("SELECT count(DISTINCT session) FROM screen_views WHERE session NOT IN (SELECT session FROM sessions)").fetchone()
+            unequal, one_scene = con.execute("""
+                SELECT count(*) FILTER (WHERE s.foreground_ms <> coalesce(v.dwell, 0)), count(*)
+                FROM sessions AS s LEFT JOIN (SELECT session, sum(dwell_ms) AS dwell FROM screen_views GROUP BY session) AS v USING (session)
+                WHERE s.scenes = 1""").fetchone()
+            endings = dict(con.execute("SELECT ended, count(*) FROM sessions GROUP BY ended").fetchall())
+            # A view's time is its dwell and its time in the background.
+            split, = con.execute("""SELECT count(*) FROM screen_views WHERE epoch_ms(CAST(end_ts AS TIMESTAMP))
+                - epoch_ms(CAST(start_ts AS TIMESTAMP)) <> dwell_ms + background_ms""").fetchone()
+            orphans += 0 if clock_back else split
+            if orphans == 0 and (clock_back or (unequal == 0 and one_scene > 0)) and (not phases or endings.get("background", 0) > 0):
+                passed += 1
+                print(f"ok    sessions ({label}): {sum(endings.values())} rows {dict(sorted(endings.items()))}; "
+                      f"{one_scene} of one scene, foreground_ms = their views' dwell_ms" + (" (not compared)" if clock_back else ""))
+            else:
+                failed += 1
+                print(f"FAIL  sessions ({label}): {orphans} sessions of views without a row or views whose end - start is not "
+                      f"dwell_ms + background_ms; {unequal} of {one_scene} of one scene "
+                      f"with foreground_ms unequal to their views' dwell_ms; endings {endings}")
             for name, (sql_file, navlog_args, key, row) in CHECKS.items():
                 sql = open(os.path.join(ROOT, "Tools", "sql", sql_file)).read()
                 expected = [tuple(r) for r in con.execute(sql).fetchall()]

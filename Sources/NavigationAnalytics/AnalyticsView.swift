@@ -88,8 +88,12 @@ public struct AnalyticsView: Sendable, Hashable {
         set { view.crashed = newValue }
     }
 
-    /// How long the view lasted, in milliseconds; 0 when it ended before it began.
+    /// How long the view was seen, in milliseconds: its time less ``backgroundMilliseconds``; 0
+    /// when it ended before it began.
     public var dwellMilliseconds: Int64 { view.dwellMilliseconds }
+
+    /// How long, of its time, its scene was in the `background` phase, in milliseconds.
+    public var backgroundMilliseconds: Int64 { view.backgroundMilliseconds }
 
     /// Whether the view ended before it began: the clock went back while it was visible. Such a
     /// view counts, with a dwell of 0.
@@ -102,6 +106,7 @@ public struct AnalyticsView: Sendable, Hashable {
             && lhs.stack == rhs.stack && lhs.screen == rhs.screen && lhs.id == rhs.id && lhs.params == rhs.params
             && lhs.depth == rhs.depth && lhs.inSheet == rhs.inSheet && lhs.enteredBy == rhs.enteredBy
             && lhs.startSeq == rhs.startSeq && lhs.start == rhs.start && lhs.end == rhs.end && lhs.crashed == rhs.crashed
+            && lhs.backgroundMilliseconds == rhs.backgroundMilliseconds
     }
 
     /// Hashes the columns that tell rows apart: session, app, scene, screen and start seq.

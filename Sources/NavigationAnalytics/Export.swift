@@ -1,7 +1,7 @@
 import NavigationHistory
 
-/// The derived tables other engines read — `screen_views`, `transitions` and `deeplinks` — as
-/// NDJSON or CSV, optionally with personal data redacted.
+/// The derived tables other engines read — `screen_views`, `transitions`, `deeplinks` and
+/// `sessions` — as NDJSON or CSV, optionally with personal data redacted.
 public struct Export: Sendable {
     /// A derived table.
     public enum Table: String, Sendable, CaseIterable {
@@ -11,6 +11,8 @@ public struct Export: Sendable {
         case transitions
         /// One row per deep link opened: ``DeepLinksQuery/Record``'s columns.
         case deeplinks
+        /// One row per session (per part with `--idle`): ``SessionRows/Row``'s columns.
+        case sessions
     }
     /// An output format.
     public enum Format: String, Sendable, CaseIterable {
@@ -58,12 +60,14 @@ public struct Export: Sendable {
     public var columns: [String] {
         switch table {
         case .screenViews:
-            ["session", "scene", "tab", "stack", "screen", "id", "depth", "entered_by", "start_seq", "start_ts", "end_ts", "dwell_ms", "crashed",
-             "in_sheet"]
+            ["session", "scene", "tab", "stack", "screen", "id", "depth", "entered_by", "start_seq", "start_ts", "end_ts", "dwell_ms",
+             "background_ms", "crashed", "in_sheet"]
         case .transitions:
             ["session", "scene", "step", "from_screen", "to_screen", "from_seq", "to_seq"]
         case .deeplinks:
             ["session", "scene", "seq", "ts", "url", "pattern", "outcome", "depth", "backed_out"]
+        case .sessions:
+            ["session", "app", "launch", "start_seq", "start_ts", "end_ts", "ended", "events", "scenes", "foreground_ms"]
         }
     }
 
@@ -83,8 +87,8 @@ public struct Export: Sendable {
     /// another in its path makes a `transitions` row.
     public mutating func line(for view: AnalyticsView) -> String? {
         switch table {
-        case .deeplinks:
-            return nil   // deep links are events: see line(_:) for a DeepLinksQuery.Record
+        case .deeplinks, .sessions:
+            return nil   // deep links and sessions are of events: see line(_:) for their records
         case .screenViews:
             return line(view)
         case .transitions:
@@ -113,13 +117,21 @@ public struct Export: Sendable {
                        .text(pattern), .text(link.outcome), .number(Int64(link.depth)), .bool(link.backedOut)])
     }
 
+    /// The line of a `sessions` row.
+    public func line(_ session: SessionRows.Row) -> String {
+        encode([.text(session.session), .optional(session.app), .optional(session.launch), .number(Int64(session.startSeq)),
+                .text(session.start.description), .text(session.end.description), .text(session.ended.rawValue),
+                .number(Int64(session.events)), .number(Int64(session.scenes.count)), .number(session.foregroundMilliseconds)])
+    }
+
     /// The line of a `screen_views` row.
     public func line(_ view: AnalyticsView) -> String {
         var id: String? = view.id
         if redactions.contains(.ids), let value = id { id = redacted(value) }
         return encode([.text(view.session), .text(view.scene), .optional(view.tab), .optional(view.stack), .text(view.screen),
                        .optional(id), .number(Int64(view.depth)), .text(view.enteredBy), .number(Int64(view.startSeq)),
-                       .text(view.start.description), .text(view.end.description), .number(view.dwellMilliseconds), .bool(view.crashed),
+                       .text(view.start.description), .text(view.end.description), .number(view.dwellMilliseconds),
+                       .number(view.backgroundMilliseconds), .bool(view.crashed),
                        .bool(view.inSheet)])
     }
 

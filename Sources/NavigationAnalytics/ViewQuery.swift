@@ -40,6 +40,11 @@ public protocol ViewQuery: Sendable {
     /// Sees every event, after the views it ended (in chunks, as ``beginSession(_:stateBefore:)``
     /// says). Nothing by default.
     mutating func see(_ event: NavigationEvent)
+    /// Learns how `session` ended, as views name it (numbered by part): after the views its end
+    /// ended, once for each session and part whose end was read — a part that an idle gap ended
+    /// ``SessionEnd/clean``, the log's last session at the end. In chunks, each session's end is
+    /// learnt by the copy that counted its views. Nothing by default.
+    mutating func endSession(_ session: String, ending: SessionEnd)
 }
 
 /// A query that sees events with where their lines are, to read some of them again at the end
@@ -73,4 +78,6 @@ extension ViewQuery {
     public mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {}
     /// Nothing: the default.
     public mutating func see(_ event: NavigationEvent) {}
+    /// Nothing: the default.
+    public mutating func endSession(_ session: String, ending: SessionEnd) {}
 }

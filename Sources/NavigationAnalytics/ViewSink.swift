@@ -14,12 +14,16 @@ protocol ViewSink {
     mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) throws
     /// Sees `event`, its line at `position`, with its session's app version and the state after it.
     mutating func see(_ event: NavigationEvent, at position: EventPosition, app: String?, stateAfter: NavigationState) throws
+    /// Learns how `session` (as views name it, numbered by part) ended, after the views its end
+    /// ended: see ``ViewQuery/endSession(_:ending:)``.
+    mutating func endSession(_ session: String, ending: SessionEnd) throws
 }
 
 /// Hands views and events to closures.
 struct ClosureSink: ViewSink {
     let body: (AnalyticsView) throws -> Void
     let events: ((NavigationEvent, String?, NavigationState) throws -> Void)?
+    var endings: ((String, SessionEnd) throws -> Void)? = nil
 
     var seesEvents: Bool { events != nil }
     func take(_ view: consuming ScreenView, app: String?, seen _: Bool) throws {
@@ -31,6 +35,7 @@ struct ClosureSink: ViewSink {
     func see(_ event: NavigationEvent, at _: EventPosition, app: String?, stateAfter: NavigationState) throws {
         try events?(event, app, stateAfter)
     }
+    func endSession(_ session: String, ending: SessionEnd) throws { try endings?(session, ending) }
 }
 
 /// Hands views and events to a query. The query is held behind a class existential rather than
@@ -80,6 +85,7 @@ struct QuerySink: ViewSink {
     func see(_ event: NavigationEvent, at position: EventPosition, app _: String?, stateAfter: NavigationState) {
         holder.see(event, at: position, stateAfter: stateAfter)
     }
+    func endSession(_ session: String, ending: SessionEnd) { holder.endSession(session, ending: ending) }
 
     /// The query, as it counted so far.
     var query: any ViewQuery { holder.query }
@@ -115,6 +121,7 @@ private protocol QueryHolding: AnyObject {
     func borrow(_ view: borrowing ScreenView, app: String?)
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState)
     func see(_ event: NavigationEvent, at position: EventPosition, stateAfter: NavigationState)
+    func endSession(_ session: String, ending: SessionEnd)
 }
 
 private class QueryHolder<Query: ViewQuery>: QueryHolding {
@@ -129,6 +136,7 @@ private class QueryHolder<Query: ViewQuery>: QueryHolding {
     func borrow(_ view: borrowing ScreenView, app: String?) { add(copy view, app: app) }
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) { held.beginSession(event, stateBefore: stateBefore) }
     func see(_ event: NavigationEvent, at _: EventPosition, stateAfter _: NavigationState) { held.see(event) }
+    func endSession(_ session: String, ending: SessionEnd) { held.endSession(session, ending: ending) }
 }
 
 /// A query that reads screen views borrowed, for ``QuerySink``.

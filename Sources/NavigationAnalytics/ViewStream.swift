@@ -8,7 +8,8 @@ import NavigationHistory
 /// event.
 public enum ViewStream {
     /// Reads the log at `path` and hands each screen view that passes `filter` to `body` (and, when
-    /// `events` is given, every event with its session's app version and the state after it).
+    /// `events` is given, every event with its session's app version and the state after it; when
+    /// `endings` is given, how each session ended, as ``ViewQuery/endSession(_:ending:)`` learns it).
     ///
     /// - Returns: The reader's report (events, seq range, defects tolerated by `mode`).
     /// - Throws: What reading the log throws in `mode`.
@@ -16,10 +17,11 @@ public enum ViewStream {
     public static func read(_ path: String, mode: RecoveryMode = .tolerateTornTail, filter: AnalyticsFilter = AnalyticsFilter(),
                             cleaning: PathCleaning = PathCleaning(), idle: Duration? = nil,
                             events: ((_ event: NavigationEvent, _ app: String?, _ stateAfter: NavigationState) throws -> Void)? = nil,
+                            endings: ((_ session: String, _ ending: SessionEnd) throws -> Void)? = nil,
                             _ body: (AnalyticsView) throws -> Void) throws -> ReadReport {
         var stream = ViewStreamState(filter: filter, cleaning: cleaning, idle: idle, detailed: true)
         return try withoutActuallyEscaping(body) { body in
-            var sink = ClosureSink(body: body, events: events)
+            var sink = ClosureSink(body: body, events: events, endings: endings)
             return try readInOrder(path, mode: mode, &stream, into: &sink)
         }
     }

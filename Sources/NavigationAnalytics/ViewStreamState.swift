@@ -66,6 +66,8 @@ struct ViewStreamState {
                     cuts[event.session, default: []].append(event.seq)
                     for view in tracker.resume(before: event) { ended.append(view) }
                     try deliverEnded(into: &sink)
+                    // The part the gap ended ends as an ended session did before phases: clean.
+                    try sink.endSession(partName(event.session, before: event.seq), ending: .clean)
                 }
                 last!.time = event.timestamp.millisecondsSince1970
             } else {
@@ -79,6 +81,9 @@ struct ViewStreamState {
         }
         tracker.consume(event, into: ended)
         try deliverEnded(into: &sink)
+        if let (session, ending) = tracker.endedSession {   // after the views its end ended
+            try sink.endSession(partName(session, before: event.seq), ending: ending)
+        }
         // After the views this start ended: they belong to the run before, with its own app. Only
         // a start is asked: the answer, even nil, was released after every event.
         if event.isSessionStart, let app = Self.startedApp(event.action) {
@@ -93,8 +98,18 @@ struct ViewStreamState {
 
     mutating func finish<Sink: ViewSink>(into sink: inout Sink) throws {
         addedSession = false
-        for view in tracker.finish().views { ended.append(view) }
+        let session = tracker.session
+        let (views, ending) = tracker.finish()
+        for view in views { ended.append(view) }
         try deliverEnded(into: &sink)
+        if let session, let ending { try sink.endSession(partName(session, before: Int.max), ending: ending) }
+    }
+
+    /// The name views of `session` get in its last part that began before `seq`: `session`, or
+    /// `session#N` for its N-th part.
+    private func partName(_ session: String, before seq: Int) -> String {
+        let number = 1 + (cuts[session]?.countOfLeading { $0 < seq } ?? 0)
+        return number > 1 ? "\(session)#\(number)" : session
     }
 
     /// The app a `session.start` names (nil for any other event, and for a start that names none).

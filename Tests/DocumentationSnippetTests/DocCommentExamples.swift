@@ -31,6 +31,13 @@ enum DocCommentExamples {
         for row in links.finalize().rows { print(row.outcome, row.pattern, row.links, row.backedOut) }
     }
 
+    static func sessionRows() throws {
+        let path = "app.navlog"
+        var rows = SessionRows()
+        try ViewStream.read(path, events: { event, app, state in rows.see(event, app: app, stateAfter: state) },
+                            endings: { session, ending in if let row = rows.end(session, ending: ending) { print(row) } }) { _ in }
+    }
+
     static func report() throws {
         let result = try ReportQuery(options: .init(funnels: [["home", "recipe"]])).run(over: "app.jsonl")
         let (data, leftOut) = result.json(path: "app.jsonl", filter: AnalyticsFilter())

@@ -170,7 +170,7 @@ let logDirectory = ScratchDirectory.processWide.path
         }
         // a ends cleanly on recipe; b's last view, recipe(3), crashed.
         let exitsResult = exits.finalize()
-        #expect(exitsResult.rows == [.init(screen: "recipe", exits: 2, clean: 1, unclean: 1)])
+        #expect(exitsResult.rows == [.init(screen: "recipe", exits: 2, clean: 1, background: 0, unclean: 1, open: 0)], "fed by hand: unclean when the last view crashed")
         #expect(exitsResult.crashPaths == [.init(screens: ["recipe", "recipe"], sessions: 1)])
         // reviews was pushed at 40 s and popped back to recipe at 45 s: a bounce within 5 s.
         #expect(bounces.finalize() == [.init(screen: "reviews", pushes: 1, bounces: 1, rateBasisPoints: 10_000),
@@ -283,11 +283,11 @@ let logDirectory = ScratchDirectory.processWide.path
     @Test func exportWritesTheDocumentedColumnsAndRedactsIdsWithAStableSaltedHash() throws {
         let views = try Self.views(try Self.log(Self.sample))
         var export = Export(table: .screenViews, format: .csv, redactions: [.ids], salt: "pepper")
-        #expect(export.header == "session,scene,tab,stack,screen,id,depth,entered_by,start_seq,start_ts,end_ts,dwell_ms,crashed,in_sheet")
+        #expect(export.header == "session,scene,tab,stack,screen,id,depth,entered_by,start_seq,start_ts,end_ts,dwell_ms,background_ms,crashed,in_sheet")
         _ = export.line(for: views[0])
         let line = export.line(for: views[1]) ?? ""
         let hash = "h:" + String(SHA256.hex(Array("pepper\u{0}1".utf8)).prefix(16))
-        #expect(line == "a,main,home,home,recipe,\(hash),1,push,4,2026-11-29T10:00:10.000Z,2026-11-29T10:00:40.000Z,30000,false,false")
+        #expect(line == "a,main,home,home,recipe,\(hash),1,push,4,2026-11-29T10:00:10.000Z,2026-11-29T10:00:40.000Z,30000,0,false,false")
         #expect(export.line(for: views[3])?.contains(hash) == true, "the same id hashes the same")
         var dropped = Export(table: .screenViews, format: .ndjson, redactions: [.ids])
         #expect(dropped.line(for: views[1])?.contains(#""id":null"#) == true, "without a salt ids are dropped")

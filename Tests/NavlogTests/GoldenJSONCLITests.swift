@@ -19,6 +19,7 @@ import Testing
         ("paths", "tabs-and-stacks", ["paths", "--length", "2"]),
         ("funnel", "tabs-and-stacks", ["funnel", "--steps", "home,recipe"]),
         ("exits", "snapshot-and-restore", ["exits", "--crash-paths", "2"]),
+        ("exits-lifecycle", "lifecycle-endings", ["exits", "--crash-paths", "2"]),
         ("bounces", "tabs-and-stacks", ["bounces"]),
         ("deeplinks", "deep-links", ["deeplinks"]),
         ("tabs", "tabs-and-stacks", ["tabs"]),
@@ -32,6 +33,21 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.hasPrefix(#"{"format":1,"#) && run.stdout.hasSuffix("}\n") && run.stdout.filter { $0 == "\n" }.count == 1)
         let file = NavlogCLITests.golden.appendingPathComponent(golden + ".json")
+        if ProcessInfo.processInfo.environment["NAVLOG_UPDATE_GOLDEN"] == "1" {
+            try Data(run.stdout.utf8).write(to: file)
+        }
+        #expect(run.stdout == (try String(contentsOf: file, encoding: .utf8)))
+    }
+
+    /// The exported tables of a log with every ending equal their checked-in files: `sessions`
+    /// (with and without idle parts) and `screen_views`' dwell and background time.
+    @Test(arguments: [("sessions-export.ndjson", ["--table", "sessions"]), ("sessions-export-idle.csv", ["--table", "sessions", "--idle", "60s", "--format", "csv"]),
+                      ("screen-views-lifecycle.ndjson", ["--table", "screen_views"])])
+    func exportOfALogWithEveryEndingMatchesItsGoldenFile(golden: String, arguments: [String]) throws {
+        let input = try String(contentsOf: NavlogCLITests.examples.appendingPathComponent("lifecycle-endings.jsonl"), encoding: .utf8)
+        let run = try NavlogRun(["export", "-"] + arguments, stdin: input)
+        #expect(run.status == 0, "\(run.stderr)")
+        let file = NavlogCLITests.golden.appendingPathComponent(golden)
         if ProcessInfo.processInfo.environment["NAVLOG_UPDATE_GOLDEN"] == "1" {
             try Data(run.stdout.utf8).write(to: file)
         }

@@ -431,7 +431,7 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
         let export = dir + "/views.csv"
         #expect(try NavlogRun("export", log, "--table", "screen_views", "--format", "csv", "-o", export).status == 0)
         let lines = try String(contentsOfFile: export, encoding: .utf8).split(separator: "\n")
-        #expect(lines.first == "session,scene,tab,stack,screen,id,depth,entered_by,start_seq,start_ts,end_ts,dwell_ms,crashed,in_sheet")
+        #expect(lines.first == "session,scene,tab,stack,screen,id,depth,entered_by,start_seq,start_ts,end_ts,dwell_ms,background_ms,crashed,in_sheet")
         let views = (object["rows"] as? [[String: Any]])?.reduce(0) { $0 + ($1["views"] as? Int ?? 0) }
         #expect(lines.count - 1 == views, "one row per screen view")
         #expect(try NavlogRun("export", log, "--table", "nope").status == 64)

@@ -1,13 +1,14 @@
 -- navlog exits --crash-paths 3: the sequences of the last 3 screens of sessions that ended
--- uncleanly (their last view crashed), with the number of such sessions. Reads screen_views.
+-- uncleanly (sessions.ended = 'unclean': in the foreground, not in the background), with the
+-- number of such sessions. Reads screen_views and sessions.
 --   Spark SQL   collect_list over an ordered subquery (or array_sort of structs) for list(... ORDER BY ...).
 --   ClickHouse  groupArray over a subquery ordered by r DESC.
 WITH ranked AS (
-    SELECT session, screen, crashed,
+    SELECT session, screen,
            row_number() OVER (PARTITION BY session ORDER BY start_seq DESC, scene DESC) AS r
     FROM screen_views
 ),
-unclean AS (SELECT session FROM ranked WHERE r = 1 AND crashed),
+unclean AS (SELECT session FROM sessions WHERE ended = 'unclean'),
 paths AS (
     SELECT session, list(screen ORDER BY r DESC) AS path
     FROM ranked

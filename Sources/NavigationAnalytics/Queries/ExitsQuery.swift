@@ -1,18 +1,20 @@
 import NavigationHistory
 
 /// Where sessions end: per screen, the sessions whose last view (the one that began last; of views
-/// that began with the same event, the one of the last scene by name) it was,
-/// split into clean ends and unclean ones (that view crashed: a crash or a kill). With
-/// `crashPaths` K, also the most common last-K-screen sequences before an unclean end.
-/// Rows are sorted by exits, descending, then by screen.
+/// that began with the same event, the one of the last scene by name) it was, split by how the
+/// session ended (``SessionEnd``): clean, in the background, uncleanly (in the foreground: a crash
+/// or a kill), or not yet (open). With `crashPaths` K, also the most common last-K-screen
+/// sequences before an unclean end. Rows are sorted by exits, descending, then by screen.
+///
+/// How a session ended comes from ``endSession(_:ending:)``, as ``ViewStream`` tells it; a session
+/// fed by hand without it counts as unclean when its last view crashed, else clean.
 public struct ExitsQuery: ViewQuery, ScreenViewQuery {
     /// One screen's row.
     public struct Row: Sendable, Hashable {
         /// The screen of the sessions' last views.
         public var screen: String
-        /// The sessions whose last view it was: all of them, those whose view did not crash,
-        /// and those whose view did.
-        public var exits: Int, clean: Int, unclean: Int
+        /// The sessions whose last view it was: all of them, and those of each ending.
+        public var exits: Int, clean: Int, background: Int, unclean: Int, open: Int
     }
 
     /// One sequence of last screens before unclean ends.
@@ -35,9 +37,10 @@ public struct ExitsQuery: ViewQuery, ScreenViewQuery {
     /// How many last screens make a crash path; 0 for none.
     public let crashPaths: Int
     /// Screens and scenes are kept as numbers: a session's views are forgotten at its end without
-    /// releasing any name. The exits of each screen are kept by its number.
+    /// releasing any name. The exits of each screen are kept by its number, one count per ending
+    /// in the order of ``SessionEnd/allCases``.
     private var screens = NameIDs(), scenes = NameIDs()
-    private var tallies: [(clean: Int, unclean: Int)] = []
+    private var tallies: [[Int]] = []
     private var crashTallies: [[String]: Int] = [:]
     private var session: String?
     private struct View: BegunView {
@@ -60,47 +63,68 @@ public struct ExitsQuery: ViewQuery, ScreenViewQuery {
 
     mutating func add(_ view: borrowing ScreenView) {
         if view.session != session {
-            endSession()
+            endSession(nil)
             session = view.session
         }
         views.append(View(seq: view.startSeq, scene: scenes.id(view.scene), screen: screens.id(view.screen.route.screen), crashed: view.crashed))
     }
 
-    private mutating func endSession() {
+    /// Counts the exit of `session`, whose views came last, as `ending` says.
+    public mutating func endSession(_ session: String, ending: SessionEnd) {
+        guard session == self.session else { return }   // none of its views passed the filter
+        endSession(ending)
+        self.session = nil
+    }
+
+    /// Counts the exit of the session whose views came last, if any: as `ending` says, or when
+    /// it is not known, unclean when its last view crashed, else clean.
+    private mutating func endSession(_ ending: SessionEnd?) {
         defer { views.removeAll(keepingCapacity: true) }
         guard !views.isEmpty else { return }
         scenes.sortInBeginOrder(&views)
         let last = views[views.count - 1]
-        count(Int(last.screen), crashed: last.crashed, times: 1)
-        if last.crashed, crashPaths > 0 {
+        let ending = ending ?? (last.crashed ? .unclean : .clean)
+        count(Int(last.screen), ending, times: 1)
+        if ending == .unclean, crashPaths > 0 {
             crashTallies[views.suffix(crashPaths).map { screens.names[Int($0.screen)] }, default: 0] += 1
         }
     }
 
-    /// Adds `times` exits from screen number `screen`.
-    private mutating func count(_ screen: Int, crashed: Bool, times: Int) {
-        while tallies.count <= screen { tallies.append((0, 0)) }
-        if crashed { tallies[screen].unclean += times } else { tallies[screen].clean += times }
+    /// Adds `times` exits from screen number `screen` of sessions that ended as `ending` says.
+    private mutating func count(_ screen: Int, _ ending: SessionEnd, times: Int) {
+        while tallies.count <= screen { tallies.append([0, 0, 0, 0]) }
+        tallies[screen][Self.place(ending)] += times
+    }
+
+    private static func place(_ ending: SessionEnd) -> Int {
+        switch ending {
+        case .clean: 0
+        case .background: 1
+        case .unclean: 2
+        case .open: 3
+        }
     }
 
     /// Adds the counts of `later`, which counted other sessions.
     public mutating func merge(_ later: consuming ExitsQuery) {
-        endSession()
-        later.endSession()
+        endSession(nil)
+        later.endSession(nil)
         session = nil
         let ids = screens.ids(of: later.screens)
-        for (k, tally) in later.tallies.enumerated() where tally.clean + tally.unclean > 0 {
-            count(Int(ids[k]), crashed: false, times: tally.clean)
-            count(Int(ids[k]), crashed: true, times: tally.unclean)
+        for (k, tally) in later.tallies.enumerated() {
+            for ending in SessionEnd.allCases where tally[Self.place(ending)] > 0 {
+                count(Int(ids[k]), ending, times: tally[Self.place(ending)])
+            }
         }
         crashTallies.merge(later.crashTallies, uniquingKeysWith: +)
     }
 
     /// The exits per screen, and the crash paths.
     public consuming func finalize() -> Result {
-        endSession()
-        let rows = tallies.indices.filter { tallies[$0].clean + tallies[$0].unclean > 0 }.map { k in
-            Row(screen: screens.names[k], exits: tallies[k].clean + tallies[k].unclean, clean: tallies[k].clean, unclean: tallies[k].unclean)
+        endSession(nil)
+        let rows = tallies.indices.filter { tallies[$0].reduce(0, +) > 0 }.map { k in
+            Row(screen: screens.names[k], exits: tallies[k].reduce(0, +), clean: tallies[k][0], background: tallies[k][1],
+                unclean: tallies[k][2], open: tallies[k][3])
         }.sorted { ($0.exits, $1.screen) > ($1.exits, $0.screen) }
         let crashPaths = crashTallies.map { CrashPath(screens: $0.key, sessions: $0.value) }
             .sorted { $0.sessions != $1.sessions ? $0.sessions > $1.sessions : $0.screens.lexicographicallyPrecedes($1.screens) }

@@ -92,6 +92,10 @@ struct ReportGathering: PositionedViewQuery, ScreenViewQuery {
         for k in funnels.indices { funnels[k].add(view) }
     }
 
+    mutating func endSession(_ session: String, ending: SessionEnd) {
+        exits.endSession(session, ending: ending)
+    }
+
     mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {
         Self.close(current, named: named, keeping: recent, into: &namedKept, &recentKept)
         current = ReportReplay(id: event.session, start: event.isSessionStart ? NavigationState() : stateBefore)

@@ -30,7 +30,7 @@ extension ReportQuery.Result {
         }
         w.key("sessions"); w.raw("{")
         w.key("total", first: true); w.integer(sessions.count)
-        for ending in ["clean", "unclean", "open"] { w.key(named: ending); w.integer(endings[ending] ?? 0) }
+        for ending in SessionEnd.allCases.map(\.rawValue) { w.key(named: ending); w.integer(endings[ending] ?? 0) }
         w.raw("}")
         w.key("apps")
         w.array(apps.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) })) { w, app in

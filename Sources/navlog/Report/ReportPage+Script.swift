@@ -26,7 +26,8 @@ extension ReportPage {
     // Overview
     const overview = document.getElementById("overview");
     for (const [label, value] of [["Events", data.events], ["Sessions", data.sessions.total], ["Clean ends", data.sessions.clean],
-                                  ["Unclean ends", data.sessions.unclean], ["Open", data.sessions.open]]) {
+                                  ["Ends in the background", data.sessions.background], ["Unclean ends (crashes)", data.sessions.unclean],
+                                  ["Open", data.sessions.open]]) {
       overview.append(el("li", {}, el("strong", {}, fmt(value)), label));
     }
     document.getElementById("apps").textContent = "App versions: " + data.apps.map(a => `${a.app} (${fmt(a.sessions)})`).join(", ");
@@ -228,6 +229,33 @@ extension ReportPage {
     };
     window.navlogReplay = { stateAt };   // for Tools/report-check.py, which compares the states with navlog's
     const routeText = r => r.screen + (r.id ? `(${r.id})` : "");
+    // A duration as navlog's text shows it: 850 ms, 12.3 s, 5 min 3 s, 2 h 14 min, 3 d 4 h.
+    const fmtDuration = ms => {
+      const parts = (a, au, b, bu) => b === 0 ? `${fmt(a)} ${au}` : `${fmt(a)} ${au} ${b} ${bu}`;
+      if (ms < 1000) return `${ms} ms`;
+      const tenths = Math.round(ms / 100);
+      if (tenths < 600) return `${Math.floor(tenths / 10)}.${tenths % 10} s`;
+      const s = Math.round(ms / 1000);
+      if (s < 3600) return parts(Math.floor(s / 60), "min", s % 60, "s");
+      const m = Math.round(ms / 60000);
+      if (m < 1440) return parts(Math.floor(m / 60), "h", m % 60, "min");
+      const h = Math.round(ms / 3600000);
+      return parts(Math.floor(h / 24), "d", h % 24, "h");
+    };
+    // Where a scene comes back from the background at `step`: how long it was there, for each such scene.
+    const backgroundGaps = (session, index) => {
+      const step = session.steps[index], gaps = [];
+      for (const c of step.changes ?? []) {   // a step that restates the state has none
+        if (c.change !== "phase" || c.from !== "background" || c.to === "background") continue;
+        for (let i = index - 1; i >= 0 && !session.steps[i].state; i--) {   // not past a restated state
+          const went = (session.steps[i].changes ?? []).find(d => d.change === "phase" && d.scene === c.scene && d.to === "background");
+          if (!went) continue;
+          gaps.push(`${c.scene}: ${fmtDuration(Date.parse(step.ts) - Date.parse(session.steps[i].ts))} in the background`);
+          break;
+        }
+      }
+      return gaps;
+    };
     const show = () => {
       const s = Number(select.value), session = sessions[s];
       if (!session || session.steps.length === 0) { document.getElementById("event").textContent = "No session to replay."; return; }
@@ -235,7 +263,9 @@ extension ReportPage {
       const step = session.steps[index];
       const { state, visible: shown } = stateAt(s, index);
       document.getElementById("step-label").textContent = `${index + 1} / ${session.steps.length}`;
-      document.getElementById("event").textContent = `seq ${step.seq} · ${step.ts} · ${step.event}` + (step.anomaly ? ` (anomaly: ${step.anomaly})` : "");
+      const gaps = backgroundGaps(session, index);
+      document.getElementById("event").textContent = `seq ${step.seq} · ${step.ts} · ${step.event}` + (step.anomaly ? ` (anomaly: ${step.anomaly})` : "")
+        + (gaps.length ? ` · back after ${gaps.join(", ")}` : "");
       document.getElementById("replay-cut").textContent = session.steps.length < session.events
         ? `This replay shows the first ${fmt(session.steps.length)} of the session's ${fmtEvents(session.events)} (the page replays at most ` +
           `${fmt(data.maximumSteps)} events a session, and ${fmt(data.maximumReplayBytes / 1048576)} MiB in all); ` +
@@ -248,7 +278,7 @@ extension ReportPage {
         let marked = false;
         const mark = isVisible => { marked ||= isVisible; return isVisible ? { class: "visible", "aria-current": "true" } : {}; };
         const box = el("section", { class: "scene", "aria-label": "Scene " + name, "data-scene": name },
-          el("h3", {}, `Scene ${name}${state.active === name ? " (active)" : ""}`));
+          el("h3", {}, `Scene ${name}${state.active === name ? " (active)" : ""}${scene.phase ? " — " + scene.phase : ""}`));
         // A stack is shown once it holds a route, and the selected tab's always.
         const stacks = Object.keys(scene.stacks).filter(id => scene.stacks[id].length > 0 || id === scene.tab);
         if (scene.tab !== null && !stacks.includes(scene.tab)) stacks.push(scene.tab);

@@ -4,18 +4,20 @@ import NavigationHistory
 /// `navlog exits PATH [--crash-paths K] [filters] [--format text|json|csv]`
 enum ExitsCommand: Subcommand {
     static let name = "exits"
-    static let summary = "Where sessions end: per screen, clean and unclean ends; the paths before crashes."
+    static let summary = "Where sessions end: per screen, by how they ended; the paths before crashes."
     static let help = """
         Usage: navlog exits PATH [--crash-paths K] [--since TS] [--until TS] [--app V] [--session ID]
                                  [--scene ID] [--alias REGEX=NAME] [--idle DURATION] [--format text|json|csv]
 
-        Per screen: the sessions whose last view (the one that began last) it was, split into clean
-        ends and unclean ones (that view crashed: the app was killed or crashed). Sorted by exits,
-        then screen.
+        Per screen: the sessions whose last view (the one that began last) it was, split by how the
+        session ended: clean (with a session.end), background (terminated in the background without
+        notice, as iOS ends suspended apps: not a crash), unclean (terminated in the foreground: a
+        crash or a kill) and open (the log's last session, still running as far as the log knows).
+        A part of a session that --idle ends counts as clean. Sorted by exits, then screen.
 
         Options:
           --crash-paths K   Also list the most common sequences of the last K screens before an
-                            unclean end, with their sessions ("crash_paths").
+                            unclean end (not a background one), with their sessions ("crash_paths").
         \(AnalyticsOutput.optionsHelp)
         """
 
@@ -32,9 +34,11 @@ enum ExitsCommand: Subcommand {
                                                                          rows: exits.crashPaths.map { [.list($0.screens), .number(Int64($0.sessions))] })))
         }
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
-                              table: QueryTable(columns: [.text("screen"), .count("exits"), .count("clean"), .count("unclean")],
+                              table: QueryTable(columns: [.text("screen"), .count("exits"), .count("clean"), .count("background"),
+                                                                   .count("unclean"), .count("open")],
                                                 rows: exits.rows.map { [.text($0.screen), .number(Int64($0.exits)), .number(Int64($0.clean)),
-                                                                        .number(Int64($0.unclean))] }),
+                                                                        .number(Int64($0.background)), .number(Int64($0.unclean)),
+                                                                        .number(Int64($0.open))] }),
                               sections: sections)
         return
     }

@@ -2,23 +2,37 @@ import Foundation
 import NavigationAnalytics
 import NavigationHistory
 
-/// `navlog export PATH --table screen_views|transitions --format ndjson|csv [-o FILE] [--redact ...] [--salt S]`
+/// `navlog export PATH --table screen_views|transitions|deeplinks|sessions --format ndjson|csv [-o FILE] [--redact ...] [--salt S]`
 enum ExportCommand: Subcommand {
     static let name = "export"
-    static let summary = "Write the screen_views or transitions table as NDJSON or CSV, for other engines."
+    static let summary = "Write a derived table (screen_views, transitions, deeplinks, sessions) as NDJSON or CSV."
     static let help = """
-        Usage: navlog export PATH --table screen_views|transitions|deeplinks [--format ndjson|csv] [--exact-csv]
+        Usage: navlog export PATH --table screen_views|transitions|deeplinks|sessions [--format ndjson|csv] [--exact-csv]
                              [-o FILE] [--file-mode MODE] [--redact ids|params|urls ...] [--salt SALT]
                              [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
 
         Writes a derived table that Tools/sql/*.sql read (DuckDB, Spark SQL, ClickHouse):
           screen_views  session, scene, tab, stack, screen, id, depth, entered_by, start_seq,
-                        start_ts, end_ts, dwell_ms, crashed, in_sheet — one row per screen view.
+                        start_ts, end_ts, dwell_ms, background_ms, crashed, in_sheet — one row per
+                        screen view; dwell_ms is the time its scene was not in the background,
+                        background_ms the rest: end_ts - start_ts = dwell_ms + background_ms.
           transitions   session, scene, step, from_screen, to_screen, from_seq, to_seq — one row per
                         pair of consecutive views of a path; step is the position of the `to` view.
           deeplinks     session, scene, seq, ts, url, pattern, outcome, depth, backed_out — one row
                         per deep link opened; backed_out says whether the session then popped back
                         past the linked screen (as `navlog deeplinks` counts it).
+          sessions      session, app, launch, start_seq, start_ts, end_ts, ended, events, scenes,
+                        foreground_ms — one row per session (per part with --idle, named as the
+                        screen_views rows name it). start_* and end_ts are its first and last
+                        events (snapshots aside); ended is clean, background, unclean or open (a
+                        part that --idle ends: clean); events counts its events but snapshots;
+                        scenes the scenes open after any of them; foreground_ms the time from
+                        start_ts to end_ts during which at least one open scene was not in the
+                        background: the sum, over each of its events but the last, of the time to
+                        its next event when after it some open scene was not in the background.
+                        For a session with one scene, that is the sum of its views' dwell_ms.
+                        The filters admit a session by its app, id and start_ts; --scene does not
+                        apply to it.
 
         Options:
           --format FORMAT   ndjson (default): one JSON object per line, exact.
@@ -81,7 +95,9 @@ enum ExportCommand: Subcommand {
             }
         }
         if let header = export.header { try output.line(header) }
-        if table == .deeplinks {
+        if table == .sessions {
+            try AnalyticsOutput.sessions(input.path, parsed) { row in try output.line(line(export.line(row))) }
+        } else if table == .deeplinks {
             var links = DeepLinksQuery(filter: try AnalyticsOutput.filter(parsed), keepsRecords: true)
             try ViewStream.read(input.path, mode: try parsed.choice("--mode", default: .tolerateTornTail),
                                 events: { event, app, state in links.consume(event, app: app, stateAfter: state) }) { _ in }

@@ -11,7 +11,9 @@ enum ReplayCommand: Subcommand {
                                   [--mode MODE] [--interval K] [--no-index]
 
         Prints a transcript of a session (or of a range of seqs): for each event, its seq, time and
-        what it did, the visible screen of its scene after it, and what changed in the state. With
+        what it did, the visible screen of its scene after it, and what changed in the state (a
+        scene's phase too: where a scene comes back from the background, the text says how long it
+        was there, e.g. "main: 2 h 14 min in the background"). With
         --session, only that session's events are shown, narrowed by --from and --to when given.
         A log may use a session id again (a device whose clock or id source was reset): every run
         of the id is replayed, in order, each announced as "run K of N" (text) or numbered by the
@@ -77,6 +79,8 @@ enum ReplayCommand: Subcommand {
             let runs = ranges.count > 1 ? ", \(ranges.count) runs of the id" : ""
             out.line("\(path): replay of \(session.map { "session \($0), " } ?? "")seq \(first)...\(last)\(runs)")
             var steps = 0, run = 0
+            // When each scene went to the background, to say how long it stayed there when it comes back.
+            var wentToBackground: [String: Timestamp] = [:]
             try replay { step in
                 if ranges.count > 1, let k = step.run, k != run {
                     run = k
@@ -86,7 +90,16 @@ enum ReplayCommand: Subcommand {
                 if let scene = step.scene, let visible = step.visibleRoute { line += "  →  \(scene): \(visible.text)" }
                 if let anomaly = step.anomalyKind { line += "  [anomaly: \(anomaly)]" }
                 out.line(line)
-                for change in step.stateChanges { out.line("      \(change)") }
+                for change in step.stateChanges {
+                    out.line("      \(change)")
+                    guard case .phase(let scene, let from, let to) = change else { continue }
+                    if to == .background {
+                        wentToBackground[scene] = step.timestamp
+                    } else if from == .background, let since = wentToBackground.removeValue(forKey: scene) {
+                        let gap = step.timestamp.millisecondsSince1970 - since.millisecondsSince1970
+                        out.line("      \(scene): \(TextFormat.duration(milliseconds: gap)) in the background")
+                    }
+                }
                 steps += 1
             }
             out.line(counted(steps, "event"))

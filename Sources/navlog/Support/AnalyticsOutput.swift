@@ -82,6 +82,25 @@ enum AnalyticsOutput {
         return (report, common.filter)
     }
 
+    /// Reads the sessions of `path` (parts with `--idle`, named as views name them) with the
+    /// common options: those the filters admit by app, id and start time (a session spans scenes:
+    /// `--scene` does not apply to it).
+    static func sessions(_ path: String, _ parsed: Arguments, _ body: (SessionRows.Row) throws -> Void) throws {
+        let common = try Common(parsed, recoveryModeOption: true)
+        var filter = common.filter
+        filter.scenes = []
+        var rows = SessionRows()
+        try withoutActuallyEscaping(body) { body in
+            try ViewStream.read(path, mode: common.mode, filter: common.filter, cleaning: common.cleaning, idle: common.idle,
+                                events: { event, app, state in rows.see(event, app: app, stateAfter: state) },
+                                endings: { session, ending in
+                                    guard let row = rows.end(session, ending: ending),
+                                          filter.admits(start: row.start, app: row.app, session: row.id, scene: "") else { return }
+                                    try body(row)
+                                }) { _ in }
+        }
+    }
+
     /// Runs `query` over the screen views of `path` with the common options, as ``views(_:_:recoveryModeOption:_:)``
     /// reads them, on every core when the log is large, and returns its answer.
     static func run<Query: ViewQuery>(_ query: Query, over path: String, _ parsed: Arguments,
