@@ -189,3 +189,21 @@ import NavigationSimulation
         #expect(steps == events.filter { $0.session == last }.map(\.seq))
     }
 }
+
+/// The report's overview on a log with one session of each ending.
+@Suite struct ReportLifecycleTests {
+    static let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Schemas/examples/valid/lifecycle-endings.jsonl").path
+
+    @Test func theOverviewCountsEachOfTheFourEndingsAndACrashOnlyWhenUnclean() throws {
+        let (bytes, _) = try ReportQuery(options: ReportQuery.Options()).run(over: Self.example)
+            .json(path: Self.example, filter: AnalyticsFilter())
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        let sessions = try #require(json["sessions"] as? [String: Int])
+        #expect(sessions == ["total": 4, "clean": 1, "background": 1, "unclean": 1, "open": 1])
+        // Only the session that ended in the foreground is before a crash: `c`, last on `reviews`.
+        let crashes = try #require(json["crashPaths"] as? [[String: Any]])
+        #expect(crashes.count == 1)
+        #expect((crashes.first?["path"] as? [String])?.last == "reviews")
+    }
+}

@@ -20,6 +20,8 @@ import Testing
         ("funnel", "tabs-and-stacks", ["funnel", "--steps", "home,recipe"]),
         ("exits", "snapshot-and-restore", ["exits", "--crash-paths", "2"]),
         ("exits-lifecycle", "lifecycle-endings", ["exits", "--crash-paths", "2"]),
+        ("sessions-lifecycle", "lifecycle-endings", ["sessions", "--no-index"]),
+        ("restore-lifecycle", "lifecycle-endings", ["restore", "--now", "2026-11-29T13:00:00.000Z"]),
         ("bounces", "tabs-and-stacks", ["bounces"]),
         ("deeplinks", "deep-links", ["deeplinks"]),
         ("tabs", "tabs-and-stacks", ["tabs"]),
