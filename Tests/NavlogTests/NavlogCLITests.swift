@@ -104,6 +104,20 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
         return path
     }
 
+    /// A scene's phase shows in the state's text unless it is active, and a replay says how long
+    /// a scene stayed in the background where it comes back.
+    @Test func stateAndReplayShowPhasesAndTimeInTheBackground() throws {
+        let input = try String(contentsOf: Self.examples.appendingPathComponent("lifecycle-endings.jsonl"), encoding: .utf8)
+        let state = try NavlogRun(["state", "-", "--at", "9", "--no-index"], stdin: input)
+        #expect(state.status == 0, "\(state.stderr)")
+        #expect(state.stdout.contains("scene main (active) [background]\n"))
+        let active = try NavlogRun(["state", "-", "--at", "7", "--no-index"], stdin: input)
+        #expect(active.stdout.contains("scene main (active)\n"))
+        let replay = try NavlogRun(["replay", "-", "--session", "c", "--no-index"], stdin: input)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains("main: phase background → active\n      main: 6 min in the background\n"))
+    }
+
     @Test func verifyOfACleanLogExitsZeroAndSummarizes() throws {
         let log = try generate("log", extra: ["--segment-size", "100000"])
         let run = try NavlogRun("verify", log)

@@ -8,8 +8,8 @@ enum StateCommand: Subcommand {
         Usage: navlog state PATH [--at SEQ | --at-time TS] [--scene ID] [--format text|json] [--strict]
                                  [--mode MODE] [--interval K] [--no-index]
 
-        Prints every scene's tabs, stacks, sheets and split view after the event at SEQ (by default the
-        log's last event). The state is rebuilt through the log's snapshot index, a file beside the log
+        Prints every scene's tabs, stacks, sheets, split view and phase (in brackets, unless active)
+        after the event at SEQ (by default the log's last event). The state is rebuilt through the log's snapshot index, a file beside the log
         (index.navidx in a log directory, FILE.navidx beside a single file) that is built on first use,
         extended as the log grows, and rebuilt when it is missing, damaged or stale.
 

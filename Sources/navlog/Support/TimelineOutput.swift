@@ -52,7 +52,8 @@ enum TimelineOutput {
     }
 
     /// The state as an indented tree: each scene, its stacks with the selected tab marked `*`, its
-    /// sheets and split view, and the visible route marked `<- visible`.
+    /// sheets and split view, its phase in brackets when it is not `active`, and the visible route
+    /// marked `<- visible`.
     static func text(_ state: NavigationState, scene only: String?) -> [String] {
         var lines: [String] = []
         let scenes = state.scenes.keys.sorted().filter { only == nil || $0 == only }
@@ -60,7 +61,7 @@ enum TimelineOutput {
         for name in scenes {
             let scene = state.scenes[name]!
             let visible = scene.visibleScreen
-            lines.append("scene \(name)" + (state.active == name ? " (active)" : ""))
+            lines.append("scene \(name)" + (state.active == name ? " (active)" : "") + (scene.phase == .active ? "" : " [\(scene.phase.rawValue)]"))
             for stack in scene.stacks.keys.sorted() {
                 let routes = scene.stacks[stack]!
                 lines.append("  \(stack == scene.tab ? "*" : " ") \(stack)")
