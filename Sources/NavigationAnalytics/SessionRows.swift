@@ -24,7 +24,7 @@ public struct SessionRows: Sendable {
         public var launch: String?
         /// The seq and time of its first event, and the time of its last (snapshots aside).
         public var startSeq: Int, start: Timestamp, end: Timestamp
-        /// How it ended; a part that an idle gap ended is ``SessionEnd/clean``.
+        /// How it ended; a part that an idle gap ended, as ``SessionEnding/endOfPart`` says.
         public var ended: SessionEnd = .open
         /// Its events, snapshots aside.
         public var events: Int = 0
@@ -57,7 +57,8 @@ public struct SessionRows: Sendable {
             current = Row(session: event.session, id: event.session, app: app, launch: launch!.kind, startSeq: event.seq,
                           start: event.timestamp, end: event.timestamp)
         } else {
-            if inForeground { current!.foregroundMilliseconds += event.timestamp.millisecondsSince1970 - current!.end.millisecondsSince1970 }
+            // Never negative: a clock that went back adds no time.
+            if inForeground { current!.foregroundMilliseconds += max(0, event.timestamp.millisecondsSince1970 - current!.end.millisecondsSince1970) }
             current!.end = event.timestamp
         }
         current!.events += 1

@@ -41,8 +41,8 @@ public protocol ViewQuery: Sendable {
     /// says). Nothing by default.
     mutating func see(_ event: NavigationEvent)
     /// Learns how `session` ended, as views name it (numbered by part): after the views its end
-    /// ended, once for each session and part whose end was read — a part that an idle gap ended
-    /// ``SessionEnd/clean``, the log's last session at the end. In chunks, each session's end is
+    /// ended, once for each session and part whose end was read — a part that an idle gap ended as
+    /// ``SessionEnding/endOfPart`` says, the log's last session at the end. In chunks, each session's end is
     /// learnt by the copy that counted its views. Nothing by default.
     mutating func endSession(_ session: String, ending: SessionEnd)
 }

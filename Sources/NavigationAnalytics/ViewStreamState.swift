@@ -64,10 +64,10 @@ struct ViewStreamState {
                     cuts[event.session, default: []].append(event.seq)
                 } else if let gap, event.timestamp.millisecondsSince1970 - last!.time >= gap {
                     cuts[event.session, default: []].append(event.seq)
+                    let partEnding = tracker.endOfPart
                     for view in tracker.resume(before: event) { ended.append(view) }
                     try deliverEnded(into: &sink)
-                    // The part the gap ended ends as an ended session did before phases: clean.
-                    try sink.endSession(partName(event.session, before: event.seq), ending: .clean)
+                    try sink.endSession(partName(event.session, before: event.seq), ending: partEnding)
                 }
                 last!.time = event.timestamp.millisecondsSince1970
             } else {

@@ -65,12 +65,15 @@ public struct ScreenViewTracker: Sendable {
     package private(set) var session: String?
     /// What tells how that session ended.
     private var ending = SessionEnding()
-    /// The scenes in the background with a view open, and since when: a few, asked only while
-    /// some scene is there.
-    private var paused: [(scene: String, since: Timestamp)] = []
+    /// The scenes in the background with a view open, and since which event: a few, asked only
+    /// while some scene is there.
+    private var paused: [(scene: String, seq: Int, since: Timestamp)] = []
     /// The session the last event consumed ended, with how it ended: one that another began
     /// after. Nil when that event ended none.
     package private(set) var endedSession: (id: String, ending: SessionEnd)?
+    /// How the part of the session so far would have ended, were an idle gap to end it now
+    /// (``SessionEnding/endOfPart``).
+    package var endOfPart: SessionEnd { ending.endOfPart }
     private var last: (seq: Int, timestamp: Timestamp)?
     /// Whether views carry their details: see ``init(detailed:)``.
     private let detailed: Bool
@@ -106,8 +109,10 @@ public struct ScreenViewTracker: Sendable {
             endedSession = (session, end)
         }
         if begins {
+            // What a log's first snapshot told of the session it restates is kept: only a session
+            // that ends, or a start, begins the ending anew.
+            if session != nil || event.isSessionStart { ending = SessionEnding() }
             session = event.session
-            ending = SessionEnding()
         }
         var changed: String?
         var edits = NoFoldEdits()
@@ -119,7 +124,7 @@ public struct ScreenViewTracker: Sendable {
             endAll(at: (event.seq, event.timestamp), ending: .clean, into: ended)
             return anomaly
         }
-        if case .scenePhase(let scene, _) = event.action, anomaly == nil { changePhase(of: scene, at: event.timestamp) }
+        if case .scenePhase(let scene, _) = event.action, anomaly == nil { changePhase(of: scene, at: (event.seq, event.timestamp)) }
         // The scene the fold changed, else the one a scene-scoped event names (a deep link's, an
         // opening's, a closing's), else every scene when the event replaces the state. Taken, not
         // copied: `??` copied it, a retain and a release for every event (1% of a funnel's
@@ -129,6 +134,7 @@ public struct ScreenViewTracker: Sendable {
         } else if event.setsWholeState {
             // The scenes with a view or a state.
             for scene in Set(open.scenes).union(state.scenes.keys).sorted() { update(scene, after: event, into: ended) }
+            followPhases(at: (event.seq, event.timestamp))
         }
         return anomaly
     }
@@ -151,14 +157,14 @@ public struct ScreenViewTracker: Sendable {
         guard let last else { return [] }
         let scenes = open.scenes.sorted()
         let ended = EndedViews()
-        endAll(at: last, ending: .open, keepInstant: true, into: ended)
+        endAll(at: last, ending: ending.endOfPart, keepInstant: true, into: ended)
         for scene in scenes {
             guard let now = state.scenes[scene] else { continue }
             let screen = SceneState.visibleScreen(of: now, detailed: detailed)
             open.append(ScreenView(session: event.session, scene: scene, tab: detailed ? now.tab : nil, screen: screen,
                                    enteredBy: detailed ? "resume" : "", startSeq: event.seq, start: event.timestamp, endSeq: event.seq,
                                    end: event.timestamp, crashed: false))
-            if now.phase == .background { paused.append((scene, event.timestamp)) }
+            if now.phase == .background { paused.append((scene, event.seq, event.timestamp)) }
         }
         return ended.takeAll()
     }
@@ -171,7 +177,7 @@ public struct ScreenViewTracker: Sendable {
         guard let (screen, tab) = folding.visibleScreenAndTab(ofScene: scene, detailed: detailed) else {
             if let index {
                 var view = open.remove(at: index)
-                if !paused.isEmpty, let pause = unpause(scene) { view.backgroundMilliseconds += Self.milliseconds(from: pause, to: now.1) }
+                if !paused.isEmpty, let pause = unpause(scene) { view.backgroundMilliseconds += Self.milliseconds(from: pause.since, to: now.1) }
                 ended.end(view, at: now, crashed: false)
             }
             return
@@ -182,14 +188,14 @@ public struct ScreenViewTracker: Sendable {
                               end: event.timestamp, crashed: false)
         guard let index else {
             open.append(view)
-            pauseIfInBackground(scene, at: now.1)   // a scene's first view, seldom
+            pauseIfInBackground(scene, at: now)   // a scene's first view, seldom
             return
         }
         // A view that ends in the background: its time there since it paused is background time,
         // and the view after it begins paused.
         if !paused.isEmpty, let place = paused.firstIndex(where: { $0.scene == scene }) {
             open.views[index].backgroundMilliseconds += Self.milliseconds(from: paused[place].since, to: now.1)
-            paused[place].since = now.1
+            (paused[place].seq, paused[place].since) = now
         }
         end(at: index, now, into: ended, beginning: view)
     }
@@ -211,10 +217,10 @@ public struct ScreenViewTracker: Sendable {
         while var view = views.popLast() {
             if !paused.isEmpty, let pause = unpause(view.scene) {
                 if ending == .background {
-                    ended.end(view, at: (end.seq, pause), crashed: false, keepInstant: keepInstant)
+                    ended.end(view, at: (pause.seq, pause.since), crashed: false, keepInstant: keepInstant)
                     continue
                 }
-                view.backgroundMilliseconds += Self.milliseconds(from: pause, to: end.timestamp)
+                view.backgroundMilliseconds += Self.milliseconds(from: pause.since, to: end.timestamp)
             }
             ended.end(view, at: end, crashed: ending == .unclean, keepInstant: keepInstant)
         }
@@ -223,31 +229,43 @@ public struct ScreenViewTracker: Sendable {
 
     /// Follows `scene`'s new phase: its open view pauses when it went to the background, and
     /// resumes, its time there counted, when it came back.
-    private mutating func changePhase(of scene: String, at time: Timestamp) {
+    private mutating func changePhase(of scene: String, at event: (seq: Int, timestamp: Timestamp)) {
         guard let phase = folding.state.scenes[scene]?.phase else { return }
         if phase == .background {
-            pauseIfInBackground(scene, at: time)
+            pauseIfInBackground(scene, at: event)
         } else if let pause = unpause(scene), let index = open.index(of: scene) {
-            open.views[index].backgroundMilliseconds += Self.milliseconds(from: pause, to: time)
+            open.views[index].backgroundMilliseconds += Self.milliseconds(from: pause.since, to: event.timestamp)
         }
     }
 
-    /// Pauses the open view of `scene` from `time`, when the scene is in the background and its
+    /// Resumes the paused views of scenes that an event setting the whole state brought out of the
+    /// background, and pauses those it sent there.
+    private mutating func followPhases(at event: (seq: Int, timestamp: Timestamp)) {
+        for (scene, _, _) in paused where folding.state.scenes[scene]?.phase != .background {
+            changePhase(of: scene, at: event)
+        }
+        for scene in open.scenes { pauseIfInBackground(scene, at: event) }
+    }
+
+    /// Pauses the open view of `scene` from `event`, when the scene is in the background and its
     /// view is not paused already.
-    private mutating func pauseIfInBackground(_ scene: String, at time: Timestamp) {
+    private mutating func pauseIfInBackground(_ scene: String, at event: (seq: Int, timestamp: Timestamp)) {
         guard folding.state.scenes[scene]?.phase == .background, open.index(of: scene) != nil,
               !paused.contains(where: { $0.scene == scene }) else { return }
-        paused.append((scene, time))
+        paused.append((scene, event.seq, event.timestamp))
     }
 
-    /// Resumes `scene`'s view, if it was paused: returns since when.
-    private mutating func unpause(_ scene: String) -> Timestamp? {
+    /// Resumes `scene`'s view, if it was paused: returns since which event.
+    private mutating func unpause(_ scene: String) -> (seq: Int, since: Timestamp)? {
         guard let place = paused.firstIndex(where: { $0.scene == scene }) else { return nil }
-        return paused.remove(at: place).since
+        let pause = paused.remove(at: place)
+        return (pause.seq, pause.since)
     }
 
+    /// The time from `start` to `end`, none when the clock went back between them: time in the
+    /// background is never negative, so that it never adds to a view's dwell.
     private static func milliseconds(from start: Timestamp, to end: Timestamp) -> Int64 {
-        end.millisecondsSince1970 - start.millisecondsSince1970
+        max(0, end.millisecondsSince1970 - start.millisecondsSince1970)
     }
 }
 

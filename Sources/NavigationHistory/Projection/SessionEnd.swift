@@ -55,7 +55,9 @@ public struct SessionEnding: Sendable, Hashable {
         switch event.action {
         case .sessionEnd:
             sawEnd = true
-        case .scenePhase:
+        case .scenePhase(let scene, _):
+            // A phase of a scene that is not open is an anomaly: it changed nothing, and tells nothing.
+            guard state.scenes[scene] != nil else { return }
             sawPhase = true
             inBackground = Self.inBackground(state)
         case .sceneOpen, .sceneClose, .sessionStart:
@@ -75,6 +77,11 @@ public struct SessionEnding: Sendable, Hashable {
         if !over { return .open }
         return sawPhase && inBackground ? .background : .unclean
     }
+
+    /// How a part of the session that an idle gap (`--idle`) ends ended: ``SessionEnd/background``
+    /// when, at its last event, the session had recorded phases and every open scene was in the
+    /// background, else ``SessionEnd/clean`` — the session went on after it.
+    public var endOfPart: SessionEnd { sawPhase && inBackground ? .background : .clean }
 
     private static func inBackground(_ state: NavigationState) -> Bool {
         state.scenes.values.allSatisfy { $0.phase == .background }

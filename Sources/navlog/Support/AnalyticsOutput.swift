@@ -83,7 +83,8 @@ enum AnalyticsOutput {
     }
 
     /// Reads the sessions of `path` (parts with `--idle`, named as views name them) with the
-    /// common options: those the filters admit by app, id and start time (a session spans scenes:
+    /// common options: those the filters admit by app and id whose time overlaps `--since` and
+    /// `--until`, so that every admitted view's session has its row (a session spans scenes:
     /// `--scene` does not apply to it).
     static func sessions(_ path: String, _ parsed: Arguments, _ body: (SessionRows.Row) throws -> Void) throws {
         let common = try Common(parsed, recoveryModeOption: true)
@@ -95,7 +96,9 @@ enum AnalyticsOutput {
                                 events: { event, app, state in rows.see(event, app: app, stateAfter: state) },
                                 endings: { session, ending in
                                     guard let row = rows.end(session, ending: ending),
-                                          filter.admits(start: row.start, app: row.app, session: row.id, scene: "") else { return }
+                                          filter.admits(start: filter.since.map { max($0, row.start) } ?? row.start, app: row.app,
+                                                        session: row.id, scene: ""),
+                                          filter.since.map({ row.end >= $0 }) ?? true else { return }
                                     try body(row)
                                 }) { _ in }
         }
