@@ -13,7 +13,9 @@ enum ExitsCommand: Subcommand {
         session ended: clean (with a session.end), background (terminated in the background without
         notice, as iOS ends suspended apps: not a crash), unclean (terminated in the foreground: a
         crash or a kill) and open (the log's last session, still running as far as the log knows).
-        A part of a session that --idle ends counts as clean. Sorted by exits, then screen.
+        A part of a session that --idle ends counts as background when every open scene was in the
+        background at its last event (with phases recorded), else as clean. Sorted by exits, then
+        screen.
 
         Options:
           --crash-paths K   Also list the most common sequences of the last K screens before an

@@ -25,8 +25,9 @@ enum ExportCommand: Subcommand {
                         foreground_ms — one row per session (per part with --idle, named as the
                         screen_views rows name it). start_* and end_ts are its first and last
                         events (snapshots aside); ended is clean, background, unclean or open (a
-                        part that --idle ends: clean); events counts its events but snapshots;
-                        scenes the scenes open after any of them; foreground_ms the time from
+                        part that --idle ends: background when every open scene was in the
+                        background at its last event, else clean); events counts its events but
+                        snapshots; scenes the scenes open after any of them; foreground_ms the time from
                         start_ts to end_ts during which at least one open scene was not in the
                         background: the sum, over each of its events but the last, of the time to
                         its next event when after it some open scene was not in the background.

@@ -14,7 +14,8 @@ enum ReportCommand: Subcommand {
         Writes one HTML file with inline CSS, JavaScript and SVG — no network requests, no external
         fonts or scripts — that opens offline and can be attached to a bug report. It holds aggregates
         and the chosen sessions, not the whole log:
-          Overview   the log's range, sessions, clean and unclean ends, app versions, sessions per day
+          Overview   the log's range, sessions and how they ended (clean, background, unclean, open),
+                     app versions, sessions per day
           Flow       a Sankey-style diagram of the first N steps of every path (top M per step + other)
           Screens    views, dwell median and p90, bounce rate, exits; sortable
           Funnels    each --funnel as bars with conversion and drop-off

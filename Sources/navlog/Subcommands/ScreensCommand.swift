@@ -13,6 +13,7 @@ enum ScreensCommand: Subcommand {
         One row per screen, from the log's screen views (a view begins whenever a scene's visible
         route changes): its views, the sessions with at least one, and its dwell time — median, p90
         and total in milliseconds — over the views that did not crash (crashed views count as views).
+        Dwell is the time a view was seen: its time in the background (scene.phase) is left out.
         Quantiles are exact, by nearest rank (DuckDB's quantile_disc). Sorted by views, then screen.
 
         Options:

@@ -9,9 +9,10 @@ enum TabsCommand: Subcommand {
         Usage: navlog tabs PATH [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
                                 [--alias REGEX=NAME] [--idle DURATION] [--format text|json|csv]
 
-        Per tab (the scene's selected tab when a view began): its views, the dwell (ms) of its views
-        that did not crash, and that dwell's share of all tabs' in basis points. Then the switch
-        matrix ("switches"): how often a path's next view is under another tab, per (from, to).
+        Per tab (the scene's selected tab when a view began): its views, the dwell (ms: time seen, the
+        background left out) of its views that did not crash, and that dwell's share of all tabs' in
+        basis points. Then the switch matrix ("switches"): how often a path's next view is under
+        another tab, per (from, to).
 
         Options:
         \(AnalyticsOutput.optionsHelp)
