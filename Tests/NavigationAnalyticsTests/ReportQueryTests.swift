@@ -28,17 +28,23 @@ import NavigationSimulation
     /// A replay embeds what each step changed: the page grows with the steps it replays, not with
     /// how deep their stacks are or how many scenes are open, and so does the time to write it.
     /// (Each step's whole state would make ten sessions of 2,100 pushes a 527 MB page.)
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func theReportGrowsWithTheStepsItReplaysNotWithTheirStacksOrScenes() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let shallow = try Self.report(.longSessions(sessions: 10, pushes: 900), in: directory)
-        let deep = try Self.report(.longSessions(sessions: 10, pushes: 1800), in: directory)
+        // Times are the best of three: a neighbour's load falls on one run, not on all three.
+        func best(_ log: StressLog) throws -> (time: Duration, json: [UInt8], leftOut: ReportQuery.LeftOut) {
+            var runs = try (0..<3).map { _ in try Self.report(log, in: directory) }
+            runs.sort { $0.time < $1.time }
+            return runs[0]
+        }
+        let shallow = try best(.longSessions(sessions: 10, pushes: 900))
+        let deep = try best(.longSessions(sessions: 10, pushes: 1800))
         #expect(deep.json.count < shallow.json.count * 21 / 10, "\(shallow.json.count) bytes, then \(deep.json.count)")
         #expect(deep.json.count < 5 << 20)
         #expect(deep.time < shallow.time * 3 + .milliseconds(100), "\(shallow.time), then \(deep.time)")
         // 2,000 steps replayed of each: as many steps over twice the scenes.
-        let few = try Self.report(.manyScenes(1000), in: directory), many = try Self.report(.manyScenes(2000), in: directory)
+        let few = try best(.manyScenes(1000)), many = try best(.manyScenes(2000))
         #expect(many.json.count < few.json.count * 12 / 10, "\(few.json.count) bytes, then \(many.json.count)")
         #expect(many.time < few.time * 3 + .milliseconds(100), "\(few.time), then \(many.time)")
         #expect(many.leftOut.cut.map(\.replayed) == [2000] && many.leftOut.cut.map(\.events) == [19_001])
