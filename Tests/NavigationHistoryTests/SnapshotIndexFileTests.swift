@@ -70,7 +70,7 @@ import TestSupport
         }
         // Meta and the last sessions are read at opening; the sessions before, when listed.
         let regions = [("meta", header.metaOffset), ("a session before the last entry", header.sessionsOffset + 1),
-                       ("a session after it", header.fileSize - 3)]
+                       ("a session after it", header.idsOffset - 3)]
         for (what, at) in regions {
             var bad = good
             bad[at] ^= 0x10
@@ -126,7 +126,11 @@ import TestSupport
             try Self.expectStates(timeline, states, at: seqs, "round \(round)")
             #expect(timeline.sessions == sessions, "round \(round)")
             let reopened = try Timeline(path: path, interval: 128)
-            #expect(!reopened.indexRebuilt && reopened.sessions == sessions, "round \(round), reopened")
+            #expect(!reopened.indexRebuilt, "round \(round), reopened")
+            for id in Set(sessions.map(\.id)) {
+                #expect(reopened.sessions(withID: id) == sessions.filter { $0.id == id }, "round \(round), session \(id)")
+            }
+            #expect(reopened.sessions == sessions, "round \(round), reopened")
         }
         #expect(try FileManager.default.attributesOfItem(atPath: index)[.systemFileNumber] as? Int == inode, "extended in place")
     }
@@ -182,6 +186,37 @@ import TestSupport
             let timeline = try Timeline(path: path, interval: 64)
             try Self.expectStates(timeline, states, at: [5, 999, 1001, 1500, 1999], what)
             #expect(timeline.indexRebuilt, "\(what)")
+        }
+    }
+
+    @Test func aSessionIsFoundByItsIdReadingOnlyItsLinesAndADamagedIdTableIsRebuilt() throws {
+        let dir = try ScratchDirectory()
+        // Ids used again and again, as a device whose id source was reset makes them.
+        let events = generatedEvents(3000, seed: 46).map { event in
+            var event = event
+            event.session = "device-" + String(event.session.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF } % 4)
+            return event
+        }
+        let path = dir.file("log.jsonl", logBytes(events))
+        let (states, sessions) = try Self.reference(path)
+        #expect(Set(sessions.map(\.id)).count == 4 && sessions.count > 8)
+        _ = try Timeline(path: path, interval: 100)
+        let timeline = try Timeline(path: path, interval: 100)
+        #expect(!timeline.indexRebuilt)
+        for id in Set(sessions.map(\.id)) + ["no-such-session"] {
+            #expect(timeline.sessions(withID: id) == sessions.filter { $0.id == id }, "\(id)")
+        }
+        let index = path + ".navidx"
+        let good = try #require(FileManager.default.contents(atPath: index))
+        let header = try #require(Layout.Header(Array(good.prefix(Layout.headerSize))))
+        for at in [header.idsOffset, header.idsOffset + 5, header.fileSize - 1] {
+            var bad = good
+            bad[at] ^= 0x40
+            try bad.write(to: URL(fileURLWithPath: index))
+            let damaged = try Timeline(path: path, interval: 100)
+            #expect(damaged.sessions(withID: "device-1") == sessions.filter { $0.id == "device-1" }, "ids byte \(at)")
+            #expect(damaged.indexRebuilt, "ids byte \(at)")
+            try Self.expectStates(damaged, states, at: [1500], "ids byte \(at)")
         }
     }
 }

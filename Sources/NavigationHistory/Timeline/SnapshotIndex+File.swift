@@ -6,7 +6,7 @@ import Foundation
 /// header    128 bytes: magic "NAVIDX\r\n", version (u32), header size (u32), interval (u64),
 ///           mode (u32), entry size (u32), entries (u64), table offset (u64), meta offset and
 ///           length (u64 ×2), sessions offset, prefix length, tail length (u64 ×3), sessions
-///           (u64), the CRC-32C of the table, meta, prefix and tail (u32 ×4), 12 bytes reserved,
+///           (u64), the CRC-32C of the table, meta, prefix, tail and ids (u32 ×5), 8 bytes reserved,
 ///           the CRC-32C of the 124 bytes before it (u32)
 /// blobs     one per entry: {"state", "session", "current", "scenes", "ended", "sawPhase",
 ///           "inBackground"}, JSON, found through the table
@@ -16,6 +16,8 @@ import Foundation
 /// meta      {"files": [...], "anomaly": {...} | null}, JSON
 /// sessions  one JSON line per session: the prefix (complete before the last entry), read only by
 ///           who lists sessions, then the tail (from the last entry on), read at every opening
+/// ids       16 bytes per session, sorted: the CRC-32C of its id, its line's length (u32 ×2), its
+///           line's offset from the sessions' start (u64): to find one session by its id
 /// ```
 ///
 /// A seek reads the header, the table and meta (a few hundred KB at 10M events) and one blob.
@@ -26,14 +28,17 @@ enum Layout {
     static let magic: [UInt8] = Array("NAVIDX\r\n".utf8)
     static let headerSize = 128
     static let entrySize = 72
+    static let idSize = 16
     static let modes: [RecoveryMode] = [.tolerateTornTail, .absolute, .pointInTime, .salvage]
 
     struct Header: Equatable {
         var interval = 0, mode = 0, entries = 0, tableOffset = 0, metaOffset = 0, metaLength = 0
         var sessionsOffset = 0, prefixLength = 0, tailLength = 0, sessions = 0
         var tableChecksum: UInt32 = 0, metaChecksum: UInt32 = 0, prefixChecksum: UInt32 = 0, tailChecksum: UInt32 = 0
+        var idsChecksum: UInt32 = 0
 
-        var fileSize: Int { sessionsOffset + prefixLength + tailLength }
+        var idsOffset: Int { sessionsOffset + prefixLength + tailLength }
+        var fileSize: Int { idsOffset + sessions * Layout.idSize }
 
         func encoded() -> [UInt8] {
             var b = ByteWriter()
@@ -41,8 +46,8 @@ enum Layout {
             b.u32(UInt32(SnapshotIndex.version)); b.u32(UInt32(Layout.headerSize))
             b.u64(interval); b.u32(UInt32(mode)); b.u32(UInt32(Layout.entrySize))
             for value in [entries, tableOffset, metaOffset, metaLength, sessionsOffset, prefixLength, tailLength, sessions] { b.u64(value) }
-            for value in [tableChecksum, metaChecksum, prefixChecksum, tailChecksum] { b.u32(value) }
-            b.u64(0); b.u32(0)
+            for value in [tableChecksum, metaChecksum, prefixChecksum, tailChecksum, idsChecksum] { b.u32(value) }
+            b.u64(0)
             b.u32(CRC32C.checksum(b.bytes))
             return b.bytes
         }
@@ -57,6 +62,7 @@ enum Layout {
             (entries, tableOffset, metaOffset, metaLength) = (r.int(32), r.int(40), r.int(48), r.int(56))
             (sessionsOffset, prefixLength, tailLength, sessions) = (r.int(64), r.int(72), r.int(80), r.int(88))
             (tableChecksum, metaChecksum, prefixChecksum, tailChecksum) = (r.u32(96), r.u32(100), r.u32(104), r.u32(108))
+            idsChecksum = r.u32(112)
             let limit = 1 << 48
             guard [interval, entries, tableOffset, metaLength, prefixLength, tailLength, sessions].allSatisfy({ $0 >= 0 && $0 < limit }),
                   mode < Layout.modes.count, tableOffset >= Layout.headerSize,
@@ -140,9 +146,11 @@ extension SnapshotIndex {
             meta.raw("null")
         }
         meta.raw("}\n")
-        guard var prefix = sessionPrefix.fileBytes() else { return nil }
-        prefix += Self.encoded(sessions: sessionPrefix.more)
-        let tail = Self.encoded(sessions: tailSessions)
+        guard var prefix = sessionPrefix.fileBytes(), var ids = sessionPrefix.fileIDs() else { return nil }
+        Self.append(sessionPrefix.more, to: &prefix, ids: &ids, from: 0)
+        var tail: [UInt8] = []
+        Self.append(tailSessions, to: &tail, ids: &ids, from: prefix.count)
+        let idBytes = Self.encoded(ids: ids)
         var header = Layout.Header()
         header.interval = interval
         header.mode = Layout.modes.firstIndex(of: mode) ?? 0
@@ -157,7 +165,8 @@ extension SnapshotIndex {
         header.metaChecksum = CRC32C.checksum(meta.bytes)
         header.prefixChecksum = CRC32C.checksum(prefix)
         header.tailChecksum = CRC32C.checksum(tail)
-        return (header, table.bytes + meta.bytes + prefix + tail)
+        header.idsChecksum = CRC32C.checksum(idBytes)
+        return (header, table.bytes + meta.bytes + prefix + tail + idBytes)
     }
 
     /// Opens the index file at `path`: reads its header, table, meta and tail sessions, checking
@@ -166,13 +175,14 @@ extension SnapshotIndex {
     package static func open(_ path: String, atMost limit: Int) -> SnapshotIndex? {
         guard let headerBytes = try? FileSystem.read(path, from: 0, count: Layout.headerSize), let header = Layout.Header(headerBytes),
               header.fileSize <= limit, FileSystem.status(path)?.size == header.fileSize,
-              let rest = try? FileSystem.read(path, from: header.tableOffset, count: header.fileSize - header.tableOffset),
-              rest.count == header.fileSize - header.tableOffset else { return nil }
+              let rest = try? FileSystem.read(path, from: header.tableOffset, count: header.sessionsOffset - header.tableOffset),
+              rest.count == header.sessionsOffset - header.tableOffset,
+              let tailBytes = try? FileSystem.read(path, from: header.sessionsOffset + header.prefixLength, count: header.tailLength),
+              tailBytes.count == header.tailLength else { return nil }
         let tableLength = header.metaOffset - header.tableOffset
-        let tailStart = header.sessionsOffset + header.prefixLength - header.tableOffset
         guard CRC32C.checksum(rest[0..<tableLength]) == header.tableChecksum,
               CRC32C.checksum(rest[tableLength..<tableLength + header.metaLength]) == header.metaChecksum,
-              CRC32C.checksum(rest[tailStart...]) == header.tailChecksum,
+              CRC32C.checksum(tailBytes) == header.tailChecksum,
               let meta = JSONValue(parsing: rest[tableLength..<tableLength + header.metaLength]),
               case .array(let fileValues)? = meta["files"] else { return nil }
         let files = fileValues.compactMap(\.string)
@@ -201,11 +211,13 @@ extension SnapshotIndex {
                   entry.sessionsCompleted <= header.sessions else { return nil }
             index.entries.append(entry)
         }
-        guard let tail = sessions(decoding: rest[tailStart...]) else { return nil }
+        guard let tail = sessions(decoding: tailBytes[...]) else { return nil }
         let prefixCount = index.entries.last?.sessionsCompleted ?? 0
         guard prefixCount + tail.count == header.sessions else { return nil }
         index.tailSessions = tail
-        index.sessionPrefix.file = (path, header.sessionsOffset, header.prefixLength, header.prefixChecksum, prefixCount)
+        index.sessionPrefix.file = SessionPrefix.File(path: path, offset: header.sessionsOffset, length: header.prefixLength,
+                                                      checksum: header.prefixChecksum, count: prefixCount, idsOffset: header.idsOffset,
+                                                      ids: header.sessions, idsChecksum: header.idsChecksum)
         index.blobs = Blobs(file: path, fileEnd: header.tableOffset)
         return index
     }
@@ -258,11 +270,6 @@ extension SnapshotIndex {
                                                             ending: SessionEnding(sawEnd: ended, sawPhase: sawPhase, inBackground: inBackground)))
     }
 
-    static func encoded(sessions: [SessionSummary]) -> [UInt8] {
-        var w = JSONWriter(capacity: sessions.count * 160)
-        for session in sessions { w.session(session); w.raw("\n") }
-        return w.bytes
-    }
 
     /// Session lines; nil when one is not a session.
     static func sessions(decoding bytes: ArraySlice<UInt8>) -> [SessionSummary]? {

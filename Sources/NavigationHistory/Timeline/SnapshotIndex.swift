@@ -138,31 +138,6 @@ package struct Blobs: Sendable {
     }
 }
 
-/// The sessions complete before an index's last entry: a run of session lines in the index file,
-/// read only when asked for, and those that completed since.
-struct SessionPrefix: Sendable {
-    /// The index file, and where its run of session lines is, their CRC-32C and how many.
-    var file: (path: String, offset: Int, length: Int, checksum: UInt32, count: Int)?
-    var more: [SessionSummary] = []
-
-    var count: Int { (file?.count ?? 0) + more.count }
-
-    /// The lines of the file's run, unchecked; nil when they cannot be read or are damaged.
-    func fileBytes() -> [UInt8]? {
-        guard let file else { return [] }
-        guard let bytes = try? FileSystem.read(file.path, from: file.offset, count: file.length), bytes.count == file.length,
-              CRC32C.checksum(bytes) == file.checksum else { return nil }
-        return bytes
-    }
-
-    func sessions() -> [SessionSummary]? {
-        guard let bytes = fileBytes(), let decoded = SnapshotIndex.sessions(decoding: bytes[...]), decoded.count == (file?.count ?? 0) else {
-            return nil
-        }
-        return decoded + more
-    }
-}
-
 /// One session of a log, as `navlog sessions` lists it.
 public struct SessionSummary: Sendable, Hashable {
     /// The session id.

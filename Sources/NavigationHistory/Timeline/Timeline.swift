@@ -105,6 +105,16 @@ public final class Timeline {
         return sessionList!
     }
 
+    /// The log's sessions with the id `id`, in order (a log may use an id again): found through
+    /// the index's table of ids, reading only their lines, not every session's.
+    public func sessions(withID id: String) -> [SessionSummary] {
+        if let sessionList { return sessionList.filter { $0.id == id } }
+        if let found = index.sessions(withID: id) { return found }
+        // The index file is damaged: rebuilt, then asked again.
+        try? updateIndexAfterChange()
+        return index.sessions(withID: id) ?? sessions.filter { $0.id == id }
+    }
+
     /// Moves to the state after the event at `target`.
     ///
     /// - Throws: ``NavigationHistoryError`` with code `noInput` when the log holds no such seq;
