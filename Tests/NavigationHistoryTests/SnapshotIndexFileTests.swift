@@ -70,7 +70,7 @@ import TestSupport
         }
         // Meta and the last sessions are read at opening; the sessions before, when listed.
         let regions = [("meta", header.metaOffset), ("a session before the last entry", header.sessionsOffset + 1),
-                       ("a session after it", header.idsOffset - 3)]
+                       ("a session after it", header.fileSize - 3)]
         for (what, at) in regions {
             var bad = good
             bad[at] ^= 0x10
@@ -209,7 +209,7 @@ import TestSupport
         let index = path + ".navidx"
         let good = try #require(FileManager.default.contents(atPath: index))
         let header = try #require(Layout.Header(Array(good.prefix(Layout.headerSize))))
-        for at in [header.idsOffset, header.idsOffset + 5, header.fileSize - 1] {
+        for at in [header.idsOffset, header.idsOffset + 5, header.tailOffset - 1] {
             var bad = good
             bad[at] ^= 0x40
             try bad.write(to: URL(fileURLWithPath: index))

@@ -170,7 +170,7 @@ import TestSupport
             ("deleted", nil),
             ("cut off", good.prefix(good.count / 2)),
             ("a flipped byte in the header", { var bad = good; bad[40] ^= 0x20; return bad }()),
-            ("a flipped byte in the last session", { var bad = good; bad[Layout.Header(Array(good.prefix(Layout.headerSize)))!.idsOffset - 2] ^= 0x20; return bad }()),
+            ("a flipped byte in the last session", { var bad = good; bad[bad.count - 2] ^= 0x20; return bad }()),
             ("garbage", Data("not an index\n".utf8)),
         ]
         for (what, bytes) in damages {

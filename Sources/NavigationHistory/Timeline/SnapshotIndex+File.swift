@@ -6,23 +6,25 @@ import Foundation
 /// header    128 bytes: magic "NAVIDX\r\n", version (u32), header size (u32), interval (u64),
 ///           mode (u32), entry size (u32), entries (u64), table offset (u64), meta offset and
 ///           length (u64 ×2), sessions offset, prefix length, tail length (u64 ×3), sessions
-///           (u64), the CRC-32C of the table, meta, prefix, tail and ids (u32 ×5), 8 bytes reserved,
-///           the CRC-32C of the 124 bytes before it (u32)
+///           (u64), the CRC-32C of the table, meta, prefix, tail and ids (u32 ×5), sessions in
+///           the prefix (u64), the CRC-32C of the 124 bytes before it (u32)
 /// blobs     one per entry: {"state", "session", "current", "scenes", "ended", "sawPhase",
 ///           "inBackground"}, JSON, found through the table
 /// table     72 bytes per entry in seq order: seq, timestamp (ms), offset, line, anomalies
 ///           before, sessions completed before, blob offset (i64 ×7), file (u32, into meta's
 ///           files), blob length, blob CRC-32C, CRC-32C of the session id (u32 ×3)
 /// meta      {"files": [...], "anomaly": {...} | null}, JSON
-/// sessions  one JSON line per session: the prefix (complete before the last entry), read only by
-///           who lists sessions, then the tail (from the last entry on), read at every opening
-/// ids       16 bytes per session, sorted: the CRC-32C of its id, its line's length (u32 ×2), its
-///           line's offset from the sessions' start (u64): to find one session by its id
+/// prefix    one JSON line per session complete before the last entry, read only by who lists
+///           sessions
+/// ids       16 bytes per session of the prefix, sorted: the CRC-32C of its id, its line's length
+///           (u32 ×2), its line's offset in the prefix (u64): to find one session by its id
+/// tail      one JSON line per session from the last entry on, read at every opening
 /// ```
 ///
 /// A seek reads the header, the table and meta (a few hundred KB at 10M events) and one blob.
 /// Extending the index writes the new blobs over the old table and what follows it, then the
-/// new table, meta and sessions, then the header: a crash in between leaves a header whose
+/// new table, meta and sessions, then the header; when only the tail changed (the log grew by
+/// less than an entry), only the tail and the header. A crash in between leaves a header whose
 /// checksums no longer match, and the index is rebuilt.
 enum Layout {
     static let magic: [UInt8] = Array("NAVIDX\r\n".utf8)
@@ -35,10 +37,11 @@ enum Layout {
         var interval = 0, mode = 0, entries = 0, tableOffset = 0, metaOffset = 0, metaLength = 0
         var sessionsOffset = 0, prefixLength = 0, tailLength = 0, sessions = 0
         var tableChecksum: UInt32 = 0, metaChecksum: UInt32 = 0, prefixChecksum: UInt32 = 0, tailChecksum: UInt32 = 0
-        var idsChecksum: UInt32 = 0
+        var idsChecksum: UInt32 = 0, prefixSessions = 0
 
-        var idsOffset: Int { sessionsOffset + prefixLength + tailLength }
-        var fileSize: Int { idsOffset + sessions * Layout.idSize }
+        var idsOffset: Int { sessionsOffset + prefixLength }
+        var tailOffset: Int { idsOffset + prefixSessions * Layout.idSize }
+        var fileSize: Int { tailOffset + tailLength }
 
         func encoded() -> [UInt8] {
             var b = ByteWriter()
@@ -47,7 +50,7 @@ enum Layout {
             b.u64(interval); b.u32(UInt32(mode)); b.u32(UInt32(Layout.entrySize))
             for value in [entries, tableOffset, metaOffset, metaLength, sessionsOffset, prefixLength, tailLength, sessions] { b.u64(value) }
             for value in [tableChecksum, metaChecksum, prefixChecksum, tailChecksum, idsChecksum] { b.u32(value) }
-            b.u64(0)
+            b.u64(prefixSessions)
             b.u32(CRC32C.checksum(b.bytes))
             return b.bytes
         }
@@ -62,9 +65,10 @@ enum Layout {
             (entries, tableOffset, metaOffset, metaLength) = (r.int(32), r.int(40), r.int(48), r.int(56))
             (sessionsOffset, prefixLength, tailLength, sessions) = (r.int(64), r.int(72), r.int(80), r.int(88))
             (tableChecksum, metaChecksum, prefixChecksum, tailChecksum) = (r.u32(96), r.u32(100), r.u32(104), r.u32(108))
-            idsChecksum = r.u32(112)
+            (idsChecksum, prefixSessions) = (r.u32(112), r.int(116))
             let limit = 1 << 48
             guard [interval, entries, tableOffset, metaLength, prefixLength, tailLength, sessions].allSatisfy({ $0 >= 0 && $0 < limit }),
+                  prefixSessions >= 0, prefixSessions <= sessions,
                   mode < Layout.modes.count, tableOffset >= Layout.headerSize,
                   metaOffset == tableOffset + entries * Layout.entrySize, sessionsOffset == metaOffset + metaLength else { return nil }
         }
@@ -119,9 +123,8 @@ extension SnapshotIndex {
         return trailer.header.encoded() + blobBytes + trailer.bytes
     }
 
-    /// The table, meta and sessions of the file for `entries`, the table at `tableOffset`, and the
-    /// header that names them; nil when the sessions in the index file can no longer be read.
-    private func trailer(entries: [Entry], tableOffset: Int) -> (header: Layout.Header, bytes: [UInt8])? {
+    /// The table and meta of the file for `entries`.
+    private func front(entries: [Entry]) -> (table: [UInt8], meta: [UInt8]) {
         var files: [String] = []
         var fileNumbers: [String: Int] = [:]
         var table = ByteWriter()
@@ -146,27 +149,34 @@ extension SnapshotIndex {
             meta.raw("null")
         }
         meta.raw("}\n")
+        return (table.bytes, meta.bytes)
+    }
+
+    /// The table, meta and sessions of the file for `entries`, the table at `tableOffset`, and the
+    /// header that names them; nil when the sessions in the index file can no longer be read.
+    private func trailer(entries: [Entry], tableOffset: Int) -> (header: Layout.Header, bytes: [UInt8])? {
+        let (table, meta) = front(entries: entries)
         guard var prefix = sessionPrefix.fileBytes(), var ids = sessionPrefix.fileIDs() else { return nil }
-        Self.append(sessionPrefix.more, to: &prefix, ids: &ids, from: 0)
-        var tail: [UInt8] = []
-        Self.append(tailSessions, to: &tail, ids: &ids, from: prefix.count)
+        Self.append(sessionPrefix.more, to: &prefix, ids: &ids)
         let idBytes = Self.encoded(ids: ids)
+        let tail = Self.lines(tailSessions)
         var header = Layout.Header()
         header.interval = interval
         header.mode = Layout.modes.firstIndex(of: mode) ?? 0
         header.entries = entries.count
         header.tableOffset = tableOffset
-        header.metaOffset = tableOffset + table.bytes.count
-        header.metaLength = meta.bytes.count
-        header.sessionsOffset = header.metaOffset + meta.bytes.count
+        header.metaOffset = tableOffset + table.count
+        header.metaLength = meta.count
+        header.sessionsOffset = header.metaOffset + meta.count
         (header.prefixLength, header.tailLength) = (prefix.count, tail.count)
         header.sessions = sessionPrefix.count + tailSessions.count
-        header.tableChecksum = CRC32C.checksum(table.bytes)
-        header.metaChecksum = CRC32C.checksum(meta.bytes)
+        header.prefixSessions = sessionPrefix.count
+        header.tableChecksum = CRC32C.checksum(table)
+        header.metaChecksum = CRC32C.checksum(meta)
         header.prefixChecksum = CRC32C.checksum(prefix)
         header.tailChecksum = CRC32C.checksum(tail)
         header.idsChecksum = CRC32C.checksum(idBytes)
-        return (header, table.bytes + meta.bytes + prefix + tail + idBytes)
+        return (header, table + meta + prefix + idBytes + tail)
     }
 
     /// Opens the index file at `path`: reads its header, table, meta and tail sessions, checking
@@ -177,7 +187,7 @@ extension SnapshotIndex {
               header.fileSize <= limit, FileSystem.status(path)?.size == header.fileSize,
               let rest = try? FileSystem.read(path, from: header.tableOffset, count: header.sessionsOffset - header.tableOffset),
               rest.count == header.sessionsOffset - header.tableOffset,
-              let tailBytes = try? FileSystem.read(path, from: header.sessionsOffset + header.prefixLength, count: header.tailLength),
+              let tailBytes = try? FileSystem.read(path, from: header.tailOffset, count: header.tailLength),
               tailBytes.count == header.tailLength else { return nil }
         let tableLength = header.metaOffset - header.tableOffset
         guard CRC32C.checksum(rest[0..<tableLength]) == header.tableChecksum,
@@ -213,12 +223,13 @@ extension SnapshotIndex {
         }
         guard let tail = sessions(decoding: tailBytes[...]) else { return nil }
         let prefixCount = index.entries.last?.sessionsCompleted ?? 0
-        guard prefixCount + tail.count == header.sessions else { return nil }
+        guard prefixCount == header.prefixSessions, prefixCount + tail.count == header.sessions else { return nil }
         index.tailSessions = tail
         index.sessionPrefix.file = SessionPrefix.File(path: path, offset: header.sessionsOffset, length: header.prefixLength,
                                                       checksum: header.prefixChecksum, count: prefixCount, idsOffset: header.idsOffset,
-                                                      ids: header.sessions, idsChecksum: header.idsChecksum)
+                                                      idsChecksum: header.idsChecksum)
         index.blobs = Blobs(file: path, fileEnd: header.tableOffset)
+        index.openedHeader = header
         return index
     }
 
@@ -227,6 +238,23 @@ extension SnapshotIndex {
     /// temporary file and a rename. Returns why it failed, if it did.
     func save(to path: String) -> String? {
         guard blobs.file == path else { return saveWhole(to: path) }
+        if blobs.pending.isEmpty, sessionPrefix.more.isEmpty, var header = openedHeader, header.tableOffset == blobs.fileEnd,
+           header.prefixSessions == sessionPrefix.count {
+            let (table, meta) = front(entries: entries)
+            if CRC32C.checksum(table) == header.tableChecksum, CRC32C.checksum(meta) == header.metaChecksum {
+                let tail = Self.lines(tailSessions)
+                header.tailLength = tail.count
+                header.tailChecksum = CRC32C.checksum(tail)
+                header.sessions = header.prefixSessions + tailSessions.count
+                do {
+                    try FileSystem.write(path, at: header.tailOffset, tail, truncatingTo: header.fileSize)
+                    try FileSystem.write(path, at: 0, header.encoded())
+                    return nil
+                } catch {
+                    return "\(error)"
+                }
+            }
+        }
         guard let trailer = trailer(entries: entries, tableOffset: blobs.end) else { return "the index file changed while it was read" }
         do {
             try FileSystem.write(path, at: blobs.fileEnd, blobs.pending + trailer.bytes, truncatingTo: trailer.header.fileSize)

@@ -9,8 +9,8 @@ struct SessionPrefix: Sendable {
         var offset: Int, length: Int, checksum: UInt32
         /// How many sessions the run holds.
         var count: Int
-        /// Where the ids table is, how many records it holds (every session of the file), its CRC-32C.
-        var idsOffset: Int, ids: Int, idsChecksum: UInt32
+        /// Where the run's ids table is (`count` records), and its CRC-32C.
+        var idsOffset: Int, idsChecksum: UInt32
     }
 
     var file: File?
@@ -26,17 +26,16 @@ struct SessionPrefix: Sendable {
         return bytes
     }
 
-    /// The ids of the file's run (those of the sessions after it left out), sorted; nil when they
-    /// cannot be read or are damaged.
+    /// The ids of the file's run, sorted; nil when they cannot be read or are damaged.
     func fileIDs() -> [SnapshotIndex.SessionID]? {
         guard let file else { return [] }
-        let count = file.ids * Layout.idSize
+        let count = file.count * Layout.idSize
         guard let bytes = try? FileSystem.read(file.path, from: file.idsOffset, count: count), bytes.count == count,
               CRC32C.checksum(bytes) == file.idsChecksum else { return nil }
         let r = ByteReader(bytes)
-        return (0..<file.ids).lazy.map { k in
+        return (0..<file.count).map { k in
             SnapshotIndex.SessionID(checksum: r.u32(k * Layout.idSize), length: Int(r.u32(k * Layout.idSize + 4)), offset: r.int(k * Layout.idSize + 8))
-        }.filter { $0.offset < file.length }
+        }
     }
 
     func sessions() -> [SessionSummary]? {
@@ -84,17 +83,23 @@ extension SnapshotIndex {
         sessionPrefix.sessions(withID: id).map { $0 + tailSessions.filter { $0.id == id } }
     }
 
-    /// Appends `sessions` as lines to `bytes`, and their ids to `ids`, the lines' offsets counted
-    /// from `base` before the start of `bytes`.
-    static func append(_ sessions: [SessionSummary], to bytes: inout [UInt8], ids: inout [SessionID], from base: Int) {
+    /// Appends `sessions` as lines to `bytes`, and their ids to `ids`.
+    static func append(_ sessions: [SessionSummary], to bytes: inout [UInt8], ids: inout [SessionID]) {
         var w = JSONWriter(capacity: 192)
         for session in sessions {
             w.bytes.removeAll(keepingCapacity: true)
             w.session(session)
             w.raw("\n")
-            ids.append(SessionID(checksum: CRC32C.checksum(session.id.utf8), length: w.bytes.count - 1, offset: base + bytes.count))
+            ids.append(SessionID(checksum: CRC32C.checksum(session.id.utf8), length: w.bytes.count - 1, offset: bytes.count))
             bytes += w.bytes
         }
+    }
+
+    /// `sessions` as lines.
+    static func lines(_ sessions: [SessionSummary]) -> [UInt8] {
+        var bytes: [UInt8] = [], ids: [SessionID] = []
+        append(sessions, to: &bytes, ids: &ids)
+        return bytes
     }
 
     /// The ids table: `ids` sorted by checksum, then offset.

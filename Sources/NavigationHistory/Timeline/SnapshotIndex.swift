@@ -67,6 +67,8 @@ package struct SnapshotIndex: Sendable {
     package var tailSessions: [SessionSummary] = []
     /// The first anomaly of the log, if any.
     package var firstAnomaly: Projection.Anomaly?
+    /// The header of the index file it was opened from, if it was.
+    var openedHeader: Layout.Header?
 
     package init(interval: Int) {
         self.interval = max(1, interval)
