@@ -63,7 +63,7 @@ func bestTime(runs: Int = 2, _ body: () throws -> Void) rethrows -> Duration {
             try (shape == "stack" ? StressLog.deepStack(events) : .sceneChurn(events)).write(to: path)
             let source = try LogSource(path: path)
             var bytes = 0
-            let time = try bestTime { bytes = try SnapshotIndex.updated(source, interval: 1000, save: false).index.encoded().count }
+            let time = try bestTime { bytes = try SnapshotIndex.updated(source, interval: 1000, save: false).index.encoded()?.count ?? 0 }
             return (time, bytes)
         }
         let single = try index(20_000), double = try index(40_000)

@@ -121,8 +121,8 @@ import TestSupport
         let inOrder = try SnapshotIndex.updated(source, interval: interval, save: false, threads: 1)
         let chunked = try SnapshotIndex.updated(source, interval: interval, save: false, threads: 4, chunkedFrom: 0)
         #expect(chunked.chunks > 1)
-        #expect(inOrder.index.sessions.map(\.ending) == Self.expected)
-        #expect(chunked.index.sessions == inOrder.index.sessions)
+        #expect(inOrder.index.sessions()?.map(\.ending) == Self.expected)
+        #expect(chunked.index.sessions() == inOrder.index.sessions())
         #expect(chunked.index.entries == inOrder.index.entries)
         #expect(chunked.index.encoded() == inOrder.index.encoded(), "the index files are the same bytes")
         // What `navlog sessions` lists.
@@ -139,57 +139,36 @@ import TestSupport
         let first = try SnapshotIndex.updated(try LogSource(path: path), interval: 1)
         let last = try #require(first.index.entries.last)
         #expect(first.saveError == nil)
-        #expect(last.session == "all-scenes-closed-after-a-phase" && last.sessions.ending.sawPhase)
+        let snapshot = try #require(first.index.snapshot(of: last))
+        #expect(snapshot.session == "all-scenes-closed-after-a-phase" && snapshot.sessions.ending.sawPhase)
         try TimelineTests.rewrite(path, Self.log)
         let extended = try SnapshotIndex.updated(try LogSource(path: path), interval: 1)
         #expect(!extended.rebuilt)
-        #expect(extended.index.sessions.map(\.ending) == Self.expected)
+        #expect(extended.index.sessions()?.map(\.ending) == Self.expected)
     }
 
-    /// The index file `bytes` as the version before phases wrote it: version 1, no `sawPhase` or
-    /// `inBackground` in the checkpoints, and a session ended in the background said `unclean`.
-    static func versionOne(_ bytes: [UInt8]) -> [UInt8] {
-        let text = String(decoding: bytes, as: UTF8.self)
-        var out: [UInt8] = []
-        for line in text.split(separator: "\n") {
-            var body = String(line.dropLast(#","crc":"00000000"}"#.count))
-            body = body.replacingOccurrences(of: #""navidx":2"#, with: #""navidx":1"#)
-                .replacingOccurrences(of: #""ending":"background""#, with: #""ending":"unclean""#)
-            for flag in ["sawPhase", "inBackground"] {
-                for value in ["true", "false"] { body = body.replacingOccurrences(of: #","\#(flag)":\#(value)"#, with: "") }
-            }
-            let crc = Array(body.utf8).withUnsafeBytes { CRC32C.checksum($0) }
-            out += Array((body + #","crc":""# + LineDecoder.hex8(crc) + "\"}\n").utf8)
+    /// An index file as versions 1 and 2 wrote it: JSON lines, each ending in its checksum, a
+    /// header naming the version, then (here) no entry and an end line.
+    static func jsonIndex(version: Int, interval: Int) -> [UInt8] {
+        [#"{"navidx":\#(version),"interval":\#(interval),"mode":"tolerateTornTail""#, #"{"end":{"entries":0,"sessions":0}"#].flatMap { body in
+            Array((body + #","crc":""# + LineDecoder.hex8(CRC32C.checksum(Array(body.utf8))) + "\"}\n").utf8)
         }
-        return out
     }
 
-    @Test func anIndexFileOfTheVersionBeforePhasesIsRebuiltNotMisread() throws {
+    @Test(arguments: [1, 2])
+    func anIndexFileOfAnEarlierJSONVersionIsRebuiltNotMisread(version: Int) throws {
         let dir = try ScratchDirectory()
         let path = dir.file("log.jsonl", logBytes(Self.log))
-        let built = try SnapshotIndex.updated(try LogSource(path: path), interval: 4)
-        #expect(built.rebuilt && built.saveError == nil)
         let file = SnapshotIndex.path(forLog: path, segmented: false)
-        let current = try #require(try FileSystem.contents(file, atMost: 1 << 20))
-        #expect(SnapshotIndex.decode(current) != nil)
-        let old = Self.versionOne(current)
-        #expect(String(decoding: old, as: UTF8.self).contains(#""navidx":1"#))
-        #expect(!String(decoding: old, as: UTF8.self).contains("sawPhase"))
-        #expect(SnapshotIndex.decode(old) == nil, "an index of version 1 is not read")
-        // Nor is one that says version 2 but lacks the checkpoints' new members.
-        var relabelled = String(decoding: old, as: UTF8.self).split(separator: "\n").map(String.init)
-        relabelled[0] = relabelled[0].replacingOccurrences(of: #""navidx":1"#, with: #""navidx":2"#)
-        let relabelledBytes = relabelled.map { line -> String in
-            let body = String(line.dropLast(#","crc":"00000000"}"#.count))
-            return body + #","crc":""# + LineDecoder.hex8(Array(body.utf8).withUnsafeBytes { CRC32C.checksum($0) }) + "\"}\n"
-        }.joined()
-        #expect(SnapshotIndex.decode(Array(relabelledBytes.utf8)) == nil, "an entry without sawPhase is refused")
-
-        try Data(old).write(to: URL(fileURLWithPath: file))
+        try Data(Self.jsonIndex(version: version, interval: 4)).write(to: URL(fileURLWithPath: file))
+        #expect(SnapshotIndex.open(file, atMost: 1 << 20) == nil, "a JSON index is not opened")
         let update = try SnapshotIndex.updated(try LogSource(path: path), interval: 4)
-        #expect(update.rebuilt)
-        #expect(update.index.sessions.map(\.ending) == Self.expected)
-        #expect(SnapshotIndex.decode(try #require(try FileSystem.contents(file, atMost: 1 << 20))) != nil, "saved again in the new version")
-        #expect(try Timeline(path: path).sessions.map(\.ending) == Self.expected)
+        #expect(update.rebuilt && update.saveError == nil)
+        #expect(update.index.sessions()?.map(\.ending) == Self.expected)
+        let saved = try #require(SnapshotIndex.open(file, atMost: 1 << 20), "saved again in the new version")
+        #expect(saved.entries == update.index.entries)
+        let reopened = try Timeline(path: path, interval: 4)
+        #expect(!reopened.indexRebuilt)
+        #expect(reopened.sessions.map(\.ending) == Self.expected)
     }
 }

@@ -169,7 +169,8 @@ import TestSupport
         let damages: [(String, Data?)] = [
             ("deleted", nil),
             ("cut off", good.prefix(good.count / 2)),
-            ("a flipped byte", { var bad = good; bad[bad.count / 3] ^= 0x20; return bad }()),
+            ("a flipped byte in the header", { var bad = good; bad[40] ^= 0x20; return bad }()),
+            ("a flipped byte in the last session", { var bad = good; bad[bad.count - 2] ^= 0x20; return bad }()),
             ("garbage", Data("not an index\n".utf8)),
         ]
         for (what, bytes) in damages {

@@ -12,3 +12,12 @@ extension JSONValue {
         self = value
     }
 }
+
+extension JSONValue {
+    /// Parses `bytes` as one JSON value; nil when they are not one.
+    package init?(parsing bytes: ArraySlice<UInt8>) {
+        let parsed = bytes.withUnsafeBytes { buffer in Result { () throws(LineError) in try JSONScanner.parse(buffer) } }
+        guard case .success(let value) = parsed else { return nil }
+        self = value
+    }
+}

@@ -51,3 +51,22 @@ extension FileSystem {
         }
     }
 }
+
+extension FileSystem {
+    /// Writes `bytes` into the existing regular file `path` at `offset`, then cuts the file to
+    /// `length` bytes when one is given: for a derived file updated in place (the snapshot index).
+    package static func write(_ path: String, at offset: Int, _ bytes: [UInt8], truncatingTo length: Int? = nil) throws {
+        let fd = try openRegular(path, O_WRONLY, "cannot open for writing")
+        defer { close(fd) }
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, bytes.count - done, off_t(offset + done)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw error("write failed", path)
+            }
+            done += n
+        }
+        if let length, ftruncate(fd, off_t(length)) != 0 { throw error("cannot truncate", path) }
+    }
+}

@@ -15,7 +15,10 @@ package struct SessionTracker: Sendable {
         package var ending: SessionEnding
     }
 
+    /// The sessions completed since the tracker began (or resumed, see ``init(resumingFrom:)``).
     package private(set) var completed: [SessionSummary] = []
+    /// How many sessions were complete before those, when it resumed without them.
+    package private(set) var completedBefore = 0
     /// The session going on, when `inSession`. Not an optional, which was copied whole wherever
     /// it was unwrapped.
     private var current = SessionSummary(id: "", app: nil, firstSeq: 0, lastSeq: 0, start: Timestamp(millisecondsSince1970: 0),
@@ -38,14 +41,23 @@ package struct SessionTracker: Sendable {
         ending = checkpoint.ending
     }
 
+    /// Goes on from `checkpoint` without the sessions before it: ``sessions`` then lists only those
+    /// from the checkpoint on, and the checkpoints it makes still count the ones before.
+    package init(resumingFrom checkpoint: Checkpoint) {
+        self.init(resumingFrom: Checkpoint(completed: 0, current: checkpoint.current, scenes: checkpoint.scenes, ending: checkpoint.ending),
+                  sessions: [])
+        completedBefore = checkpoint.completed
+    }
+
     /// How many distinct scenes the session going on named: the size of its ``checkpoint``.
     package var sceneCount: Int { scenes.count }
 
     package var checkpoint: Checkpoint {
-        Checkpoint(completed: completed.count, current: inSession ? current : nil, scenes: scenes.sorted(), ending: ending)
+        Checkpoint(completed: completedBefore + completed.count, current: inSession ? current : nil, scenes: scenes.sorted(), ending: ending)
     }
 
-    /// Every session so far; the last one is open unless it ended.
+    /// Every session so far (from the checkpoint on, when it resumed without the ones before); the
+    /// last one is open unless it ended.
     package var sessions: [SessionSummary] {
         guard inSession, current.events > 0 else { return completed }
         var last = current

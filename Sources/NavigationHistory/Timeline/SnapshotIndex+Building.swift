@@ -41,7 +41,7 @@ extension SnapshotIndex {
         package var chunks = 1
     }
 
-    /// Loads the index of the log, checks it against the log and extends it to the log's end — or
+    /// Opens the index of the log, checks it against the log and extends it to the log's end — or
     /// builds it anew — and saves it when it changed (unless `save` is false).
     ///
     /// - Throws: what reading the log throws in `mode`.
@@ -52,45 +52,64 @@ extension SnapshotIndex {
         var index = SnapshotIndex(interval: interval)
         index.mode = mode
         var rebuilt = true
-        // An index several times the log's size is no index of it: it is rebuilt, not loaded.
+        var resume: Snapshot?
+        // An index several times the log's size is no index of it: it is rebuilt, not opened.
         let logBytes = source.files.reduce(0) { $0 + (FileSystem.status($1)?.size ?? 0) }
-        if save, let bytes = try? FileSystem.contents(file, atMost: max(64 << 20, 4 * logBytes)), let loaded = decode(bytes),
-           loaded.interval == interval, loaded.mode == mode, loaded.matches(source) {
-            index = loaded
+        if save, let opened = open(file, atMost: max(64 << 20, 4 * logBytes)), opened.interval == interval, opened.mode == mode,
+           opened.matches(source), let last = opened.entries.last, let snapshot = opened.snapshot(of: last) {
+            index = opened
+            resume = snapshot
             rebuilt = false
         }
-        let entriesBefore = index.entries.count
-        let sessionsBefore = index.sessions
+        let before = (entries: index.entries.count, tail: index.tailSessions, anomaly: index.firstAnomaly)
         let reader = LogReader(path: source.path, mode: mode, threads: threads)
         let report: ReadReport
         var chunks = 1
         if index.entries.isEmpty, let built = try builtInChunks(source, reader: reader, interval: interval, chunkedFrom: chunkedFrom,
                                                                         splitBytes: splitBytes) {
-            (index.entries, index.sessions, index.firstAnomaly) = (built.entries, built.sessions, built.firstAnomaly)
+            index.adopt(built.entries, blobs: built.blobs, sessions: built.sessions, completedBefore: 0)
+            index.firstAnomaly = built.firstAnomaly
             report = built.report
             chunks = built.chunks
         } else {
             let start = index.entries.last
-            var building = Building(interval: interval, resumingAfter: index)
+            var building = Building(interval: interval, resumingAfter: index, from: resume)
             let from = start.flatMap { source.position(file: $0.file, offset: $0.offset, line: $0.line) }
             report = try reader.scan(files: source.files, segmented: source.segmented, from: from) { event, position in
                 building.consume(event, at: position, in: source)
                 return true
             }
-            index.entries += building.entries
-            index.sessions = building.tracker.sessions
+            index.adopt(building.entries, blobs: building.blobs, sessions: building.tracker.sessions,
+                        completedBefore: start?.sessionsCompleted ?? 0)
             index.firstAnomaly = building.firstAnomaly
         }
         try mode.throwIfStopped(report)
         var saveError: String?
-        if save, rebuilt || index.entries.count != entriesBefore || index.sessions != sessionsBefore {
+        if save, rebuilt || index.entries.count != before.entries || index.tailSessions != before.tail || index.firstAnomaly != before.anomaly {
             saveError = index.save(to: file)
+            // Read from the file from now on: the blobs and sessions just written are not kept.
+            if saveError == nil, let saved = open(file, atMost: Int.max), saved.entries == index.entries { index = saved }
         }
         return Update(index: index, report: report, rebuilt: rebuilt, saveError: saveError, chunks: chunks)
     }
 
+    /// Appends `entries`, whose blobs are at their offsets in `blobs` from 0, and `sessions`, the
+    /// log's from the `completedBefore`-th on: the sessions before the new last entry join the
+    /// prefix, the rest are the tail.
+    private mutating func adopt(_ new: [Entry], blobs bytes: [UInt8], sessions: [SessionSummary], completedBefore: Int) {
+        let base = blobs.end
+        for var entry in new {
+            entry.blobOffset += base
+            entries.append(entry)
+        }
+        blobs.pending += bytes
+        let prefixEnd = (entries.last?.sessionsCompleted ?? 0) - completedBefore
+        sessionPrefix.more += sessions[..<max(0, prefixEnd)]
+        tailSessions = Array(sessions[max(0, prefixEnd)...])
+    }
+
     /// What building the index keeps while it reads: the fold, the sessions, the anomalies, and
-    /// the entries made.
+    /// the entries made, with their blobs.
     private struct Building {
         let interval: Int
         var folding: StateFolding
@@ -99,20 +118,21 @@ extension SnapshotIndex {
         var anomalies: Int
         var firstAnomaly: Projection.Anomaly?
         var entries: [Entry] = []
-        /// The entries' seqs, kept apart: reading them from the entries for every event would
-        /// copy an entry, state and all, each time.
+        /// The entries' blobs, at the offsets the entries give.
+        var blobs: [UInt8] = []
         var firstEntrySeq: Int?
         var lastEntrySeq = Int.min
         /// Whether the next event gets no entry: a chunk's first, whose entry, with the state
         /// before it, the chunk before makes.
         var skipsEntry = false
 
-        /// Building from the last entry of `index` on, or from the log's start when it has none.
-        init(interval: Int, resumingAfter index: SnapshotIndex) {
+        /// Building from the last entry of `index` on, whose snapshot is `resume`, or from the
+        /// log's start when it has none.
+        init(interval: Int, resumingAfter index: SnapshotIndex, from resume: Snapshot?) {
             self.interval = interval
             let start = index.entries.last
-            folding = StateFolding(start?.state ?? NavigationState())
-            tracker = start.map { SessionTracker(resumingFrom: $0.sessions, sessions: index.sessions) } ?? SessionTracker()
+            folding = StateFolding(resume?.state ?? NavigationState())
+            tracker = resume.map { SessionTracker(resumingFrom: $0.sessions) } ?? SessionTracker()
             anomalies = start?.anomaliesBefore ?? 0
             firstAnomaly = index.firstAnomaly
             if let first = firstAnomaly, let start, first.seq >= start.seq { firstAnomaly = nil }
@@ -139,9 +159,13 @@ extension SnapshotIndex {
                       (event.seq - base) / interval % Self.stride(of: state, sessionScenes: tracker.sceneCount, interval: interval) == 0 {
                 firstEntrySeq = base
                 lastEntrySeq = event.seq
+                let checkpoint = tracker.checkpoint
+                let blob = SnapshotIndex.blob(state: state, session: event.session, checkpoint: checkpoint)
                 entries.append(Entry(seq: event.seq, file: source.names[position.file], offset: position.offset, line: position.line,
-                                     timestamp: event.timestamp, session: event.session, anomaliesBefore: anomalies,
-                                     state: state, sessions: tracker.checkpoint))
+                                     timestamp: event.timestamp, sessionChecksum: CRC32C.checksum(event.session.utf8),
+                                     anomaliesBefore: anomalies, sessionsCompleted: checkpoint.completed,
+                                     blobOffset: blobs.count, blobLength: blob.count, blobChecksum: CRC32C.checksum(blob)))
+                blobs += blob
             }
             if let anomaly = folding.fold(event) {
                 anomalies += 1
@@ -174,7 +198,7 @@ extension SnapshotIndex {
     /// each begun at a `session.start`, where the fold and the sessions start over; nil when it
     /// cannot be built so (see ``LogReader/readInChunks(files:segmented:count:minimumBytes:splitBytes:make:_:)``).
     private static func builtInChunks(_ source: LogSource, reader: LogReader, interval: Int, chunkedFrom: Int, splitBytes: Int)
-        throws -> (entries: [Entry], sessions: [SessionSummary], firstAnomaly: Projection.Anomaly?, report: ReadReport, chunks: Int)? {
+        throws -> (entries: [Entry], blobs: [UInt8], sessions: [SessionSummary], firstAnomaly: Projection.Anomaly?, report: ReadReport, chunks: Int)? {
         guard reader.threads > 1, let first = source.names.first, let firstSeq = source.event(file: first, offset: 0)?.seq else { return nil }
         guard let read = try reader.readInChunks(files: source.files, segmented: source.segmented, count: reader.threads,
                                                  minimumBytes: chunkedFrom, splitBytes: splitBytes, make: { beginsLog in
@@ -188,6 +212,7 @@ extension SnapshotIndex {
         // the first line's: not so when that line is skipped as a defect (in salvage).
         guard read.report.firstSeq == firstSeq else { return nil }
         var entries: [Entry] = []
+        var blobs: [UInt8] = []
         var sessions = SessionTracker()
         var anomalies = 0
         var firstAnomaly: Projection.Anomaly?
@@ -198,14 +223,16 @@ extension SnapshotIndex {
                     entry.line = chunk.position(EventPosition(file: file, offset: entry.offset, line: entry.line)).line
                 }
                 entry.anomaliesBefore += anomalies
-                entry.sessions.completed += sessions.completed.count
+                entry.sessionsCompleted += sessions.completed.count
+                entry.blobOffset += blobs.count
                 entries.append(entry)
             }
+            blobs += building.blobs
             firstAnomaly = firstAnomaly ?? building.firstAnomaly
             anomalies += building.anomalies
             sessions.append(building.tracker)
         }
-        return (entries, sessions.sessions, firstAnomaly, read.report, read.chunks.count)
+        return (entries, blobs, sessions.sessions, firstAnomaly, read.report, read.chunks.count)
     }
 
     /// Whether the index still describes the log: its first entry is the log's first line and its
@@ -222,7 +249,8 @@ extension SnapshotIndex {
     ///
     /// The temporary files that processes no longer running left behind (killed while saving)
     /// are removed first.
-    private func save(to path: String) -> String? {
+    func saveWhole(to path: String) -> String? {
+        guard let bytes = encoded() else { return "the index file changed while it was read" }
         let temporary = path + ".tmp.\(ProcessInfo.processInfo.processIdentifier)"
         let prefix = (path as NSString).lastPathComponent + ".tmp."
         let directory = FileSystem.parent(of: path)
@@ -232,7 +260,7 @@ extension SnapshotIndex {
         }
         do {
             try FileSystem.remove(temporary)
-            try FileSystem.writeNewFile(temporary, encoded(), sync: false)
+            try FileSystem.writeNewFile(temporary, bytes, sync: false)
             try FileSystem.rename(temporary, path)
             return nil
         } catch {

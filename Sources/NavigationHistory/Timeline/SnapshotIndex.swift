@@ -7,18 +7,21 @@ import Foundation
 /// moment is rebuilt by folding about as many events as its state holds routes.
 ///
 /// It is a derived file beside the log (`index.navidx` in a log directory, `FILE.navidx` beside a
-/// single file), versioned and checksummed line by line like the log. It is built on first need and
-/// extended as the log grows; when it is missing, corrupt, of another version or interval, or no
-/// longer matches the log (a line it points to is not the event it names), it is rebuilt. Deleting
-/// it loses nothing.
+/// single file), made to be opened, not parsed (see `SnapshotIndex+File.swift`): a checksummed
+/// header, a table of fixed-width entries found by binary search, one blob per entry holding its
+/// state (decoded only when that entry is used), and the sessions apart, read only by who needs
+/// them. It is built on first need and extended as the log grows; when it is missing, damaged, of
+/// another version, interval or mode, or no longer matches the log (a line it points to is not the
+/// event it names), it is rebuilt. Deleting it loses nothing.
 package struct SnapshotIndex: Sendable {
-    /// The format version of the index file: 2 since the sessions' checkpoints carry what tells a
-    /// session ended in the background (an index of version 1 is rebuilt).
-    package static let version = 2
+    /// The format version of the index file: 3 since it is a binary table with state blobs (an
+    /// index of version 1 or 2, JSON lines, is rebuilt).
+    package static let version = 3
     /// The default number of events between two states.
     package static let defaultInterval = 4096
 
-    /// The state before one event, and where that event's line is.
+    /// Where to resume before one event: the event's line, what was counted before it, and where
+    /// its blob (the state before it and the sessions' checkpoint) is.
     package struct Entry: Sendable, Hashable {
         package var seq: Int
         /// The name of the log file (a segment's name, or the single file's) holding the event.
@@ -26,19 +29,28 @@ package struct SnapshotIndex: Sendable {
         package var offset: Int
         package var line: Int
         package var timestamp: Timestamp
-        package var session: String
+        /// The CRC-32C of the event's session id, to tell the event is still the entry's.
+        package var sessionChecksum: UInt32
         /// Anomalies the fold met before this event, since the log's first event.
         package var anomaliesBefore: Int
-        /// The state after every event before this one.
-        package var state: NavigationState
-        /// The sessions as counted before this event: how many were complete, and the one going on.
-        package var sessions: SessionTracker.Checkpoint
+        /// How many sessions were complete before this event.
+        package var sessionsCompleted: Int
+        /// Where the entry's ``Snapshot`` is in the index's blobs, and its CRC-32C.
+        package var blobOffset: Int, blobLength: Int, blobChecksum: UInt32
 
         /// Whether `event`, read where the entry points, is still the entry's: when it is not, the
         /// log changed under the index.
         package func names(_ event: NavigationEvent) -> Bool {
-            event.seq == seq && event.timestamp == timestamp && event.session == session
+            event.seq == seq && event.timestamp == timestamp && CRC32C.checksum(event.session.utf8) == sessionChecksum
         }
+    }
+
+    /// What an entry's blob holds: the state before its event, the event's session, and the
+    /// sessions as counted before it (`completed` is the entry's ``Entry/sessionsCompleted``).
+    package struct Snapshot: Sendable, Hashable {
+        package var state: NavigationState
+        package var session: String
+        package var sessions: SessionTracker.Checkpoint
     }
 
     package var interval: Int
@@ -46,10 +58,17 @@ package struct SnapshotIndex: Sendable {
     /// stopping at one (pointInTime) is not used in another mode.
     package var mode: RecoveryMode = .tolerateTornTail
     package var entries: [Entry] = []
-    /// The log's sessions in order, as far as the index was built.
-    package var sessions: [SessionSummary] = []
+    /// The entries' snapshots, encoded.
+    package var blobs = Blobs(file: nil, fileEnd: Layout.headerSize)
+    /// The sessions complete before the last entry (all the log's before the first when there is
+    /// none): where the index file has them, and those found since it was read.
+    var sessionPrefix = SessionPrefix()
+    /// The sessions from the last entry on, as far as the index was built.
+    package var tailSessions: [SessionSummary] = []
     /// The first anomaly of the log, if any.
     package var firstAnomaly: Projection.Anomaly?
+    /// The header of the index file it was opened from, if it was.
+    var openedHeader: Layout.Header?
 
     package init(interval: Int) {
         self.interval = max(1, interval)
@@ -58,6 +77,22 @@ package struct SnapshotIndex: Sendable {
     /// The path of the index of the log at `path`.
     package static func path(forLog path: String, segmented: Bool) -> String {
         segmented ? (path.hasSuffix("/") ? path : path + "/") + "index.navidx" : path + ".navidx"
+    }
+
+    /// The snapshot of `entry`, decoded from its blob; nil when the blob cannot be read or is
+    /// damaged (the index file changed under it).
+    package func snapshot(of entry: Entry) -> Snapshot? {
+        guard let bytes = blobs.bytes(at: entry.blobOffset, count: entry.blobLength),
+              CRC32C.checksum(bytes) == entry.blobChecksum, var snapshot = Self.snapshot(decoding: bytes) else { return nil }
+        snapshot.sessions.completed = entry.sessionsCompleted
+        return snapshot
+    }
+
+    /// The log's sessions in order, as far as the index was built; nil when the index file no
+    /// longer holds them (it changed under the index).
+    package func sessions() -> [SessionSummary]? {
+        guard let prefix = sessionPrefix.sessions() else { return nil }
+        return prefix + tailSessions
     }
 
     /// The last entry at or before `seq`, if any.
@@ -77,6 +112,31 @@ package struct SnapshotIndex: Sendable {
     package func entry(atOrBeforeTime time: Timestamp) -> Entry? {
         let before = entries.countOfLeading { $0.timestamp <= time }
         return before > 0 ? entries[before - 1] : nil
+    }
+}
+
+/// The encoded snapshots of an index's entries: those already in the index file (before
+/// `fileEnd`) and those made since it was read (from `fileEnd` on), at offsets of the file.
+package struct Blobs: Sendable {
+    /// The index file holding the bytes before `fileEnd`; nil for an index kept in memory only.
+    var file: String?
+    /// Where the bytes not yet in the file begin: the first one is at this offset of the file.
+    var fileEnd: Int
+    var pending: [UInt8] = []
+
+    /// The offset the next blob appended gets.
+    var end: Int { fileEnd + pending.count }
+
+    /// `count` bytes at `offset`, or nil when they cannot be read.
+    func bytes(at offset: Int, count: Int) -> [UInt8]? {
+        if offset >= fileEnd {
+            let start = offset - fileEnd
+            guard start + count <= pending.count else { return nil }
+            return Array(pending[start..<start + count])
+        }
+        guard let file, offset + count <= fileEnd, let bytes = try? FileSystem.read(file, from: offset, count: count),
+              bytes.count == count else { return nil }
+        return bytes
     }
 }
 

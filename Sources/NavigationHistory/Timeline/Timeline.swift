@@ -47,8 +47,11 @@ public final class Timeline {
     private var source: LogSource
     private var index: SnapshotIndex
     private let useIndexFile: Bool
-    /// The entry the events in `window` follow, and the events read from it on, in order.
-    private var window: (entry: SnapshotIndex.Entry, events: [NavigationEvent])?
+    /// The entry the events in `window` follow, the state before its event, and the events read
+    /// from it on, in order.
+    private var window: (entry: SnapshotIndex.Entry, state: NavigationState, events: [NavigationEvent])?
+    /// The log's sessions, once read from the index.
+    private var sessionList: [SessionSummary]?
     /// How many of the window's events the state has folded.
     private var folded = 0
     private var averageLineBytes = 200
@@ -83,13 +86,34 @@ public final class Timeline {
         index = update.index
         report = update.report
         indexSaveError = update.saveError
+        sessionList = nil
         firstSeq = index.entries.first?.seq
-        lastSeq = update.report.lastSeq ?? index.sessions.last?.lastSeq
+        lastSeq = update.report.lastSeq ?? index.tailSessions.last?.lastSeq
         if update.report.events > 0 { averageLineBytes = max(64, update.report.bytes / update.report.events) }
     }
 
-    /// The log's sessions, in order.
-    public var sessions: [SessionSummary] { index.sessions }
+    /// The log's sessions, in order: read from the index the first time they are asked for (an
+    /// index file found damaged then is rebuilt).
+    public var sessions: [SessionSummary] {
+        if let sessionList { return sessionList }
+        var list = index.sessions()
+        if list == nil {
+            try? updateIndexAfterChange()
+            list = index.sessions()
+        }
+        sessionList = list ?? index.tailSessions
+        return sessionList!
+    }
+
+    /// The log's sessions with the id `id`, in order (a log may use an id again): found through
+    /// the index's table of ids, reading only their lines, not every session's.
+    public func sessions(withID id: String) -> [SessionSummary] {
+        if let sessionList { return sessionList.filter { $0.id == id } }
+        if let found = index.sessions(withID: id) { return found }
+        // The index file is damaged: rebuilt, then asked again.
+        try? updateIndexAfterChange()
+        return index.sessions(withID: id) ?? sessions.filter { $0.id == id }
+    }
 
     /// Moves to the state after the event at `target`.
     ///
@@ -105,7 +129,7 @@ public final class Timeline {
             return
         }
         if let window, window.entry.seq <= target, let last = window.events.last, last.seq >= target {
-            if seq > target { restart(from: window.entry) }
+            if seq > target { restart(from: window.entry, state: window.state) }
             foldWindow(through: target)
             return
         }
@@ -162,7 +186,14 @@ public final class Timeline {
         var entry = index.entry(atOrBefore: start)
         // An entry whose file is no longer the log's cannot be read from: fold from the start.
         if let found = entry, let position = source.position(file: found.file, offset: found.offset, line: found.line) {
-            folding = StateFolding(found.state)
+            guard let snapshot = index.snapshot(of: found) else {
+                guard !retried else {
+                    throw NavigationHistoryError(code: .corruptLog, message: "the log's index changed while it was being read", path: path)
+                }
+                try updateIndexAfterChange()
+                return try replay(from: first, through: last, retried: true, body)
+            }
+            folding = StateFolding(snapshot.state)
             from = position
         } else {
             entry = nil
@@ -213,7 +244,7 @@ public final class Timeline {
     private func moveBeforeFirstEvent() {
         window = nil
         folded = 0
-        position = Position(seq: (firstSeq ?? 1) - 1, state: index.entries.first?.state ?? NavigationState())
+        position = Position(seq: (firstSeq ?? 1) - 1, state: NavigationState())
     }
 
     /// Reads the events from `entry` on while `more` says so (and one past) into the window, and
@@ -222,10 +253,11 @@ public final class Timeline {
     /// read no more of the log than needed.
     private func read(from entry: SnapshotIndex.Entry, events expected: Int, folding: (NavigationEvent) -> Bool,
                       while more: (NavigationEvent) -> Bool, retried: Bool = false) throws {
-        guard let start = source.position(file: entry.file, offset: entry.offset, line: entry.line) else {
+        guard let start = source.position(file: entry.file, offset: entry.offset, line: entry.line),
+              let snapshot = index.snapshot(of: entry) else {
             return try rebuildIndex(thenRead: entry, expected, folding, more, retried: retried)
         }
-        restart(from: entry)
+        restart(from: entry, state: snapshot.state)
         // The last window's events are released on another core, as a rule: freeing a few thousand
         // events would cost this thread about a tenth of a seek.
         if let old = window {
@@ -270,7 +302,7 @@ public final class Timeline {
         self.position = position
         eventsRead += events.count
         try mode.throwIfStopped(report)
-        window = (entry, events)
+        window = (entry, snapshot.state, events)
         folded = foldedNow
     }
 
@@ -295,9 +327,9 @@ public final class Timeline {
         indexRebuilt = true
     }
 
-    private func restart(from entry: SnapshotIndex.Entry) {
+    private func restart(from entry: SnapshotIndex.Entry, state: NavigationState) {
         folded = 0
-        position = Position(seq: entry.seq - 1, state: entry.state, anomalies: entry.anomaliesBefore,
+        position = Position(seq: entry.seq - 1, state: state, anomalies: entry.anomaliesBefore,
                             firstAnomaly: index.firstAnomaly.flatMap { $0.seq < entry.seq ? $0 : nil })
     }
 

@@ -48,7 +48,7 @@ enum ReplayCommand: Subcommand {
         // The seqs replayed: each run of the session's id, narrowed by --from and --to; else one range.
         let ranges: [(first: Int, last: Int)]
         if let session {
-            let runs = timeline.sessions.filter { $0.id == session }
+            let runs = timeline.sessions(withID: session)
             guard !runs.isEmpty else {
                 throw NavigationHistoryError(code: .noInput, message: "no session '\(session)' in this log (`navlog sessions \(path)` lists them)", path: path)
             }

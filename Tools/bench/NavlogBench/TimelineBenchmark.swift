@@ -130,7 +130,7 @@ func runTimeline(_ arguments: [String]) throws -> Int32 {
     print("")
     printTable(results, reference: results[1], repeats: repeats)
     let index = try SnapshotIndex.updated(try LogSource(path: path), save: false).index
-    indexBytes = index.encoded().count
+    indexBytes = index.encoded()?.count ?? 0
     print("index of \(path): \(grouped(indexBytes)) bytes = \(format(100 * Double(indexBytes) / Double(bytes), 2))% of the log")
     }
 
