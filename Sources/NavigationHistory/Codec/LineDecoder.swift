@@ -20,7 +20,7 @@ package enum LineDecoder {
     /// Decodes one line; a `cache` kept across the lines of a log makes their recurring strings once.
     package static func decode(_ line: UnsafeRawBufferPointer, cache: DecodingCache? = nil) throws(LineError) -> DecodedLine {
         if let event = CanonicalLineDecoder.decode(line, cache: cache) { return DecodedLine(event: event, hasCRC: true) }
-        return try decodeAnyLayout(line)
+        return try decodeAnyLayout(line, cache: cache)
     }
 
     /// Decodes the one line `bytes` hold: for the few lines read apart from a reading (a
@@ -36,16 +36,16 @@ package enum LineDecoder {
 
     /// Decodes one line of any layout, without trying the fast path for the encoder's own form
     /// first: the same result as ``decode(_:cache:)``, only slower on the lines the store writes.
-    package static func decodeAnyLayout(_ line: UnsafeRawBufferPointer) throws(LineError) -> DecodedLine {
+    package static func decodeAnyLayout(_ line: UnsafeRawBufferPointer, cache: DecodingCache? = nil) throws(LineError) -> DecodedLine {
         do throws(LineError) {
-            return try decodeChecked(line)
+            return try decodeChecked(line, cache: cache)
         } catch {
             if error.kind != .crcMismatch, let mismatch = tailChecksumMismatch(line) { throw mismatch }
             throw error
         }
     }
 
-    private static func decodeChecked(_ line: UnsafeRawBufferPointer) throws(LineError) -> DecodedLine {
+    private static func decodeChecked(_ line: UnsafeRawBufferPointer, cache: DecodingCache?) throws(LineError) -> DecodedLine {
         guard line.count <= maximumLineLength else {
             throw LineError(.lineTooLong, at: 0, "line is \(line.count) bytes, longer than the 64 KiB limit")
         }
@@ -56,7 +56,7 @@ package enum LineDecoder {
         scanner.skipWhitespace()
         if scanner.atEnd { throw LineError(.blankLine, at: 0, "blank line") }
         guard scanner.peek() == 0x7B else { throw scanner.unexpected("'{': each line must be one JSON object") }
-        var fields = LineFields()
+        var fields = LineFields(scanner, cache: cache)
         try fields.scanObject(&scanner)
         try scanner.expectEnd()
         if let comma = fields.crcComma {
@@ -65,7 +65,7 @@ package enum LineDecoder {
                 throw LineError(.crcMismatch, at: comma, "crc \(hex8(fields.crc)) does not match the line's bytes (\(hex8(actual)))")
             }
         }
-        let event = try fields.makeEvent(&scanner)
+        let event = try fields.makeEvent()
         return DecodedLine(event: event, hasCRC: fields.crcComma != nil)
     }
 

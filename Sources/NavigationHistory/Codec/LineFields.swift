@@ -1,21 +1,79 @@
-/// The members of one line as the general decoder scans them, before the type says which ones it
-/// needs: the common ones apart, the rest by their ``EventMember/shape`` into ``EventMemberValues``.
+/// The members of one line as the general decoder scans them, in one pass, before the type says
+/// which ones it needs.
+///
+/// The scan validates the whole line as JSON and finds each known member by a switch on its
+/// name's bytes (``EventMember/matching(_:_:readable:)``), refusing one that comes twice. A string
+/// member's value is only located (``Spans``): its `String` is made, from the cache, when the
+/// type's reader asks for it, and its shape is checked then. Integers, routes, maps and states
+/// are decoded as they come. So a line costs one pass over its bytes plus the strings its event
+/// keeps, whatever the order of its members (`NavlogBench read`, a log in another member order).
 struct LineFields {
     var seen: UInt32 = 0
     /// The members given as `null`: there for a type that allows it, missing for any other.
     var nulls: UInt32 = 0
-    /// Members whose value had the wrong shape; reported only if the type has them.
+    /// Members decoded as they came whose value had the wrong shape; reported only if the type
+    /// has them. String members' shapes are judged later, from their spans.
     var shapeErrors: [(EventMember, LineError)] = []
+    var spans = Spans()
 
     var v: Int64?
     var seq: Int64?
-    var ts: Timestamp?
-    var tsToken: JSONScanner.StringToken?
-    var session: String?
-    var type: JSONScanner.StringToken?
+    /// The values decoded as they came, taken by the reader.
+    var decoded = Decoded()
     var crc: UInt32 = 0
     var crcComma: Int?
-    var values = EventMemberValues()
+
+    let base: UnsafePointer<UInt8>
+    let lineLength: Int
+    let cache: DecodingCache?
+
+    init(_ scanner: JSONScanner, cache: DecodingCache?) {
+        base = scanner.base
+        lineLength = scanner.end
+        self.cache = cache
+    }
+
+    struct Decoded {
+        var count: Int?
+        var from: Int?
+        var meta: [String: String]?
+        var route: Route?
+        /// Whether `route` was there as `null`.
+        var routeIsNull = false
+        var path: [Route]?
+        var dropped: [Route]?
+        var state: NavigationState?
+    }
+
+    /// Where each string member's value is, by the member's raw value: the offsets of its first
+    /// and past-last content bytes, whether it has escapes, or, for a value that is not a string,
+    /// only where it starts. Packed in words, so that a line's spans cost no allocation.
+    struct Spans {
+        private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+            = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        static let escapes: UInt64 = 1 << 48, notString: UInt64 = 1 << 49
+
+        @inline(__always) subscript(member: EventMember) -> UInt64 {
+            get { withUnsafeBytes(of: words) { $0.load(fromByteOffset: member.rawValue * 8, as: UInt64.self) } }
+            set { withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: newValue, toByteOffset: member.rawValue * 8, as: UInt64.self) } }
+        }
+    }
+
+    /// The string token a member's span holds; nil when its value was not a string.
+    @inline(__always) func token(_ member: EventMember) -> JSONScanner.StringToken? {
+        let span = spans[member]
+        guard span & Spans.notString == 0 else { return nil }
+        return JSONScanner.StringToken(start: Int(span & 0xFF_FFFF), end: Int(span >> 24 & 0xFF_FFFF), hasEscapes: span & Spans.escapes != 0)
+    }
+
+    /// Where a member's value starts: its opening quote, when it is a string.
+    @inline(__always) func valueStart(_ member: EventMember) -> Int {
+        let span = spans[member]
+        return Int(span & 0xFF_FFFF) - (span & Spans.notString == 0 ? 1 : 0)
+    }
 
     mutating func scanObject(_ s: inout JSONScanner) throws(LineError) {
         s.index += 1
@@ -33,7 +91,7 @@ struct LineFields {
                 var key = s.string(keyToken)
                 member = key.withUTF8 { $0.isEmpty ? nil : EventMember.named($0.baseAddress!, $0.count) }
             } else {
-                member = EventMember.named(s.base + keyToken.start, keyToken.end - keyToken.start)
+                member = EventMember.matching(s.base + keyToken.start, keyToken.end - keyToken.start, readable: s.end - keyToken.start)
             }
             if let member {
                 guard seen & member.bit == 0 else {
@@ -59,74 +117,64 @@ struct LineFields {
         }
     }
 
-    /// Reads a known member's value with the shape the format gives it. A value of another shape is
-    /// skipped (still validated as JSON) and remembered as a shape error.
-    mutating func read(_ member: EventMember, _ s: inout JSONScanner) throws(LineError) {
+    /// Reads a known member's value: a string's span, or the value decoded with the shape the
+    /// format gives it. A value of another shape is skipped (still validated as JSON) and
+    /// remembered as a shape error.
+    @inline(__always) mutating func read(_ member: EventMember, _ s: inout JSONScanner) throws(LineError) {
+        switch member {
+        case .v, .seq, .crc, .count, .from, .meta, .route, .path, .dropped, .state: try readDecoded(member, &s)
+        default:
+            // Every other member holds a string.
+            guard s.peek() == 0x22 else {
+                spans[member] = UInt64(s.index) | Spans.notString
+                return try s.skipValue()
+            }
+            let token = try s.readStringToken()
+            spans[member] = UInt64(token.start) | UInt64(token.end) << 24 | (token.hasEscapes ? Spans.escapes : 0)
+        }
+    }
+
+    private mutating func readDecoded(_ member: EventMember, _ s: inout JSONScanner) throws(LineError) {
         let start = s.index
         do throws(LineError) {
-            switch member.shape {
-            case .common: try readCommon(member, &s)
-            case .identifier:
-                let text = try Self.string(&s, member)
-                guard !text.isEmpty else { throw LineError(.invalidMember, at: start, "'\(member.name)' must not be empty") }
-                values[string: member] = text
-            case .text: values[string: member] = try Self.string(&s, member)
-            case .enumeration:
-                let text = try Self.string(&s, member)
-                guard member.caseNames.contains(text) else {
-                    let allowed = member.caseNames.map { "'\($0)'" }.joined(separator: ", ")
-                    throw LineError(.invalidMember, at: start, "'\(member.name)' is '\(text)', expecting one of \(allowed)")
-                }
-                values[string: member] = text
+            switch member {
+            case .v: v = try Self.integer(&s, member)
+            case .seq: seq = try Self.integer(&s, member)
+            case .crc:
+                // A damaged crc member is a failed check, like a crc that does not match.
+                let malformed = LineError(.crcMismatch, at: s.index, "'crc' must be 8 lowercase hex digits in a string")
+                guard s.peek() == 0x22 else { throw malformed }
+                let token = try s.readStringToken()
+                guard token.end - token.start == 8, !token.hasEscapes,
+                      let value = LineDecoder.checksum(hexDigitsAt: s.base + token.start) else { throw malformed }
+                crc = value
             case .count:
                 let n = try Self.integer(&s, member)
                 guard n >= 1 else { throw LineError(.invalidMember, at: start, "'\(member.name)' is \(n), expecting at least 1") }
-                values[integer: member] = Int(n)
-            case .seq:
+                decoded.count = Int(n)
+            case .from:
                 let n = try Self.integer(&s, member)
                 guard n >= 1, n <= LineDecoder.maximumSeq else {
                     throw LineError(.invalidMember, at: start, "'\(member.name)' is \(n), expecting a seq")
                 }
-                values[integer: member] = Int(n)
-            case .stringMap: values.meta = try RouteDecoding.stringMap(&s, member.name)
+                decoded.from = Int(n)
+            case .meta: decoded.meta = try RouteDecoding.stringMap(&s, member.name, cache: cache)
             case .route:
                 if s.peek() == 0x6E, case .null = try s.readValue() {
                     nulls |= member.bit
-                    values.routeIsNull = true
+                    decoded.routeIsNull = true
                 } else {
-                    values.route = try RouteDecoding.route(&s, member.name)
+                    decoded.route = try RouteDecoding.route(&s, member.name, cache: cache)
                 }
-            case .routes: values[routes: member] = try RouteDecoding.routes(&s, member.name)
-            case .state: values.state = try NavigationState(json: try s.readValue())
+            case .path: decoded.path = try RouteDecoding.routes(&s, member.name, cache: cache)
+            case .dropped: decoded.dropped = try RouteDecoding.routes(&s, member.name, cache: cache)
+            default: decoded.state = try NavigationState(json: try s.readValue())
             }
         } catch {
             guard error.kind == .invalidMember else { throw error }
             s.index = start
             try s.skipValue()
             shapeErrors.append((member, error))
-        }
-    }
-
-    private mutating func readCommon(_ member: EventMember, _ s: inout JSONScanner) throws(LineError) {
-        switch member {
-        case .v: v = try Self.integer(&s, member)
-        case .seq: seq = try Self.integer(&s, member)
-        case .ts:
-            let token = try Self.stringToken(&s, member)
-            tsToken = token
-            ts = token.hasEscapes ? Timestamp(s.string(token))
-                : Timestamp.parse(UnsafeRawBufferPointer(start: s.base + token.start, count: token.end - token.start))
-        case .type: type = try Self.stringToken(&s, member)
-        case .session: session = try Self.string(&s, member)
-        case .crc:
-            // A damaged crc member is a failed check, like a crc that does not match.
-            let malformed = LineError(.crcMismatch, at: s.index, "'crc' must be 8 lowercase hex digits in a string")
-            guard s.peek() == 0x22 else { throw malformed }
-            let token = try s.readStringToken()
-            guard token.end - token.start == 8, !token.hasEscapes,
-                  let value = LineDecoder.checksum(hexDigitsAt: s.base + token.start) else { throw malformed }
-            crc = value
-        default: break
         }
     }
 
@@ -144,90 +192,5 @@ struct LineFields {
                                                             : "'\(member.name)' is \(text), expecting an integer")
         }
         return value
-    }
-
-    static func stringToken(_ s: inout JSONScanner, _ member: EventMember) throws(LineError) -> JSONScanner.StringToken {
-        guard s.peek() == 0x22 else { throw LineError(.invalidMember, at: s.index, "'\(member.name)' must be a string") }
-        return try s.readStringToken()
-    }
-
-    static func string(_ s: inout JSONScanner, _ member: EventMember) throws(LineError) -> String {
-        s.string(try stringToken(&s, member))
-    }
-
-    // MARK: Building the event
-
-    func fail(_ kind: DefectKind, _ detail: String) -> LineError { LineError(kind, at: 0, detail) }
-
-    func shapeError(_ member: EventMember) -> LineError? {
-        for (failed, error) in shapeErrors where failed == member { return error }
-        return nil
-    }
-
-    func required<T>(_ value: T?, _ member: EventMember) throws(LineError) -> T {
-        if !shapeErrors.isEmpty, let error = shapeError(member) { throw error }
-        guard let value else { throw fail(.missingMember, "line has no '\(member.name)'") }
-        return value
-    }
-
-    func makeEvent(_ s: inout JSONScanner) throws(LineError) -> NavigationEvent {
-        let version = try required(v, .v)
-        guard version == 1 else {
-            if version > 1 {
-                throw fail(.unsupportedVersion, "format version \(version) is newer than this reader, which reads version 1; update navlog")
-            }
-            throw fail(.invalidMember, "'v' is \(version), expecting 1")
-        }
-        let seq = try required(self.seq, .seq)
-        guard seq >= 1, seq <= LineDecoder.maximumSeq else {
-            throw fail(.invalidMember, "'seq' is \(seq), expecting an integer from 1 to 2^53-1")
-        }
-        let tsToken = try required(self.tsToken, .ts)
-        guard let ts else {
-            throw fail(.invalidMember, "'ts' is '\(s.string(tsToken))', expecting RFC 3339 UTC with milliseconds such as 2026-11-29T12:00:00.123Z")
-        }
-        let session = try required(self.session, .session)
-        guard !session.isEmpty else { throw fail(.invalidMember, "'session' must not be empty") }
-        let typeToken = try required(type, .type)
-        let action: NavigationAction
-        if !typeToken.hasEscapes, let known = EventType.named(s.base + typeToken.start, typeToken.end - typeToken.start) {
-            action = try makeAction(known)
-        } else {
-            let name = s.string(typeToken)
-            if let known = EventType(rawValue: name) {
-                action = try makeAction(known)
-            } else {
-                guard !name.isEmpty else { throw fail(.invalidMember, "'type' must not be empty") }
-                action = .unknown(type: name, members: try Self.otherMembers(s))
-            }
-        }
-        return NavigationEvent(seq: Int(seq), timestamp: ts, session: session, action: action)
-    }
-
-    /// The action of a known type, its members checked by the rules of its descriptor.
-    func makeAction(_ type: EventType) throws(LineError) -> NavigationAction {
-        for rule in type.descriptor.members {
-            if !shapeErrors.isEmpty, let error = shapeError(rule.member) { throw error }
-            let given = seen & rule.member.bit != 0 && (nulls & rule.member.bit == 0 || rule.presence == .nullable)
-            guard !given else { continue }
-            switch rule.presence {
-            case .optional: continue
-            case .required: throw fail(.missingMember, "'\(type.rawValue)' event has no '\(rule.member.name)'")
-            case .nullable: throw fail(.missingMember, "'\(type.rawValue)' event has no '\(rule.member.name)' (use null to clear)")
-            }
-        }
-        var reader = EventMemberValues.Reader(values)
-        guard let action = NavigationAction(type, reading: &reader) else {
-            throw fail(.invalidMember, "'\(type.rawValue)' event could not be made of its members")
-        }
-        return action
-    }
-
-    /// For an unknown type: every member but the common ones, in their original order.
-    static func otherMembers(_ s: JSONScanner) throws(LineError) -> [JSONMember] {
-        var scanner = JSONScanner(UnsafeRawBufferPointer(start: s.base, count: s.end))
-        guard case .object(let members) = try scanner.readValue() else { return [] }
-        let common: Set<String> = ["v", "seq", "ts", "session", "type", "crc"]
-        return members.filter { !common.contains($0.key) }
     }
 }
