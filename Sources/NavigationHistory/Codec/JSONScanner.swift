@@ -9,6 +9,10 @@ package struct JSONScanner {
     package let base: UnsafePointer<UInt8>
     package let end: Int
     package var index = 0
+    /// The bytes of the strings read so far OR-ed together, and perhaps a few bytes after them:
+    /// its high bit clear says all of them were ASCII, so that the line needs no UTF-8 check when
+    /// it scans as JSON (outside strings, the grammar allows only ASCII).
+    package var stringBits: UInt64 = 0
 
     package init(_ buffer: UnsafeRawBufferPointer) {
         base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(bitPattern: 1)!
@@ -73,6 +77,7 @@ package struct JSONScanner {
             while end - index >= 8 {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
                 let stops = ByteLanes.equal(to: 0x22, word) | ByteLanes.equal(to: 0x5C, word) | ByteLanes.below(0x20, word)
+                stringBits |= word
                 guard stops == 0 else {
                     index += ByteLanes.firstFlagged(stops)
                     break
@@ -91,6 +96,7 @@ package struct JSONScanner {
                 continue
             }
             if byte < 0x20 { throw error("unescaped control character 0x\(String(byte, radix: 16)) in a string") }
+            stringBits |= UInt64(byte)
             index += 1
         }
         throw error("unterminated string", at: start - 1)
@@ -236,6 +242,15 @@ package struct JSONScanner {
         var i = token.start
         let negative = base[i] == 0x2D
         if negative { i += 1 }
+        if token.isPlainInteger, token.end - i <= 18 {
+            // Eighteen digits cannot overflow: every seq and count, without a check per digit.
+            var value: Int64 = 0
+            while i < token.end {
+                value = value &* 10 &+ Int64(base[i] &- 0x30)
+                i += 1
+            }
+            return negative ? -value : value
+        }
         if token.isPlainInteger {
             var value: Int64 = 0
             while i < token.end {

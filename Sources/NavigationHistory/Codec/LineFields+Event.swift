@@ -33,7 +33,9 @@ extension LineFields {
     /// A scanner over the line, for making strings of tokens.
     var scanner: JSONScanner { JSONScanner(UnsafeRawBufferPointer(start: base, count: lineLength)) }
 
-    func required<T>(_ value: T?, _ member: EventMember) throws(LineError) -> T {
+    /// A common member's value. One that is there was of its shape: each member is read once.
+    @inline(__always) func required<T>(_ value: T?, _ member: EventMember) throws(LineError) -> T {
+        if let value { return value }
         if let error = shapeError(member) { throw error }
         guard let value else { throw fail(.missingMember, "line has no '\(member.name)'") }
         return value
