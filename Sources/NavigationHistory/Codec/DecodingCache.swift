@@ -35,6 +35,8 @@ package struct DecodingCache {
     /// The string each ``Member`` held last, with its closing quote's bytes, as two words and the
     /// masks of the bytes they hold.
     private let recent: UnsafeMutablePointer<Recent>
+    /// The bytes between members' values on the lines before, for the general decoder.
+    let transitions = MemberTransitions()
 
     /// The members whose last string is kept.
     package enum Member: Int, CaseIterable {
@@ -87,6 +89,7 @@ package struct DecodingCache {
         minute.deallocate()
         recent.deinitialize(count: Member.allCases.count)
         recent.deallocate()
+        transitions.deallocate()
     }
 
     /// The string `member` held last, and its length, when the bytes at `p` are it and its closing

@@ -76,44 +76,72 @@ struct LineFields {
     }
 
     mutating func scanObject(_ s: inout JSONScanner) throws(LineError) {
+        let transitions = cache?.transitions
+        var lastComma: Int?
+        // Where the bytes before the next member's value begin (the `{`, then each value's end),
+        // and the member before them.
+        var boundary = s.index
+        var slot = MemberTransitions.objectStart
         s.index += 1
         s.skipWhitespace()
         if s.peek() == 0x7D { s.index += 1; return }
-        var lastComma: Int?
+        s.index = boundary
         while true {
-            s.skipWhitespace()
-            let keyStart = s.index
-            let keyToken = try s.readStringToken()
-            try s.expect(0x3A, "':'")
-            s.skipWhitespace()
             let member: EventMember?
-            if keyToken.hasEscapes {
-                var key = s.string(keyToken)
-                member = key.withUTF8 { $0.isEmpty ? nil : EventMember.named($0.baseAddress!, $0.count) }
+            if let transitions, slot >= 0,
+               let (next, length, keyOffset) = transitions.next(after: slot, at: s.base + s.index, readable: s.end - s.index) {
+                // The bytes the scan below accepted on a line before, read the same way.
+                guard seen & next.bit == 0 else {
+                    throw LineError(.invalidMember, at: s.index + keyOffset, "duplicate member '\(next.name)'")
+                }
+                if slot != MemberTransitions.objectStart { lastComma = s.index }
+                s.index += length
+                s.skipWhitespace()
+                member = next
             } else {
-                member = EventMember.matching(s.base + keyToken.start, keyToken.end - keyToken.start, readable: s.end - keyToken.start)
+                if slot != MemberTransitions.objectStart || s.peek() != 0x7B {
+                    s.skipWhitespace()
+                    guard s.peek() == 0x2C else { return try s.expect(0x7D, "',' or '}'") }
+                    if slot == EventMember.crc.rawValue { throw LineError(.invalidMember, at: s.index, "'crc' must be the last member") }
+                    lastComma = s.index
+                    s.index += 1
+                    s.skipWhitespace()
+                    if s.peek() == 0x7D { throw s.error(JSONScanner.trailingCommaMessage, at: lastComma) }
+                } else {
+                    s.index += 1
+                }
+                s.skipWhitespace()
+                let keyStart = s.index
+                let keyToken = try s.readStringToken()
+                try s.expect(0x3A, "':'")
+                s.skipWhitespace()
+                if keyToken.hasEscapes {
+                    var key = s.string(keyToken)
+                    member = key.withUTF8 { $0.isEmpty ? nil : EventMember.named($0.baseAddress!, $0.count) }
+                } else {
+                    member = EventMember.matching(s.base + keyToken.start, keyToken.end - keyToken.start, readable: s.end - keyToken.start)
+                }
+                if let member {
+                    guard seen & member.bit == 0 else {
+                        throw LineError(.invalidMember, at: keyStart, "duplicate member '\(member.name)'")
+                    }
+                    // A boundary that begins with its comma (or the `{`), its key without escapes.
+                    if let transitions, slot >= 0, !keyToken.hasEscapes, s.base[boundary] == (slot == MemberTransitions.objectStart ? 0x7B : 0x2C) {
+                        transitions.keep(after: slot, s.base + boundary, length: s.index - boundary, keyOffset: keyStart - boundary,
+                                         member: member, readable: s.end - boundary)
+                    }
+                }
             }
             if let member {
-                guard seen & member.bit == 0 else {
-                    throw LineError(.invalidMember, at: keyStart, "duplicate member '\(member.name)'")
-                }
                 seen |= member.bit
                 if member == .crc { crcComma = lastComma }
                 try read(member, &s)
+                slot = member.rawValue
             } else {
                 try s.skipValue()
+                slot = -1
             }
-            s.skipWhitespace()
-            if s.peek() == 0x2C {
-                if member == .crc { throw LineError(.invalidMember, at: s.index, "'crc' must be the last member") }
-                lastComma = s.index
-                s.index += 1
-                s.skipWhitespace()
-                if s.peek() == 0x7D { throw s.error(JSONScanner.trailingCommaMessage, at: lastComma) }
-                continue
-            }
-            try s.expect(0x7D, "',' or '}'")
-            return
+            boundary = s.index
         }
     }
 
