@@ -71,6 +71,10 @@ package enum LineDecoder {
         scanner.skipWhitespace()
         if scanner.atEnd { throw LineError(.blankLine, at: 0, "blank line") }
         guard scanner.peek() == 0x7B else { throw scanner.unexpected("'{': each line must be one JSON object") }
+        if let cache {
+            var fields = LineFields(scanner, spans: cache.spans, cache: cache)
+            return try decode(&fields, &scanner, line)
+        }
         return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: LineFields.Spans.count) { spans throws(LineError) in
             var fields = LineFields(scanner, spans: spans.baseAddress!, cache: cache)
             return try decode(&fields, &scanner, line)
