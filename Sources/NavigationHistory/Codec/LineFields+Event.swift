@@ -6,7 +6,11 @@ extension LineFields {
     func fail(_ kind: DefectKind, _ detail: String) -> LineError { LineError(kind, at: 0, detail) }
 
     /// Why a member the type has cannot be taken, if it cannot: a value of the wrong shape.
-    func shapeError(_ member: EventMember) -> LineError? {
+    ///
+    /// Mutating though it changes nothing, as are the other helpers ``makeEvent()`` calls: a
+    /// method that borrows the fields was handed a copy of all of them (304 bytes), four times a
+    /// line (`NavlogBench read`, a log in another member order).
+    mutating func shapeError(_ member: EventMember) -> LineError? {
         if !shapeErrors.isEmpty { for (failed, error) in shapeErrors where failed == member { return error } }
         guard seen & member.bit != 0 else { return nil }
         switch member.shape {
@@ -31,10 +35,10 @@ extension LineFields {
     }
 
     /// A scanner over the line, for making strings of tokens.
-    var scanner: JSONScanner { JSONScanner(UnsafeRawBufferPointer(start: base, count: lineLength)) }
+    @inline(__always) var scanner: JSONScanner { JSONScanner(UnsafeRawBufferPointer(start: base, count: lineLength)) }
 
     /// A common member's value. One that is there was of its shape: each member is read once.
-    @inline(__always) func required<T>(_ value: T?, _ member: EventMember) throws(LineError) -> T {
+    @inline(__always) mutating func required<T>(_ value: T?, _ member: EventMember) throws(LineError) -> T {
         if let value { return value }
         if let error = shapeError(member) { throw error }
         guard let value else { throw fail(.missingMember, "line has no '\(member.name)'") }
@@ -78,7 +82,7 @@ extension LineFields {
 
     /// The timestamp a `ts` token holds: a 24-byte one from the cache, which reads it as
     /// ``Timestamp/parse(_:)`` does.
-    func timestamp(_ token: JSONScanner.StringToken) -> Timestamp? {
+    @inline(__always) mutating func timestamp(_ token: JSONScanner.StringToken) -> Timestamp? {
         if token.hasEscapes { return Timestamp(scanner.string(token)) }
         let bytes = UnsafeRawBufferPointer(start: base + token.start, count: token.end - token.start)
         if let cache, bytes.count == 24 { return cache.timestamp(bytes) }
@@ -114,7 +118,7 @@ extension LineFields {
 
     /// The text of a string token: from the cache when it has no escapes, compared first with the
     /// string `recent` held on the line before when there is one.
-    @inline(__always) func string(_ token: JSONScanner.StringToken, recent: DecodingCache.Member? = nil) -> String {
+    @inline(__always) mutating func string(_ token: JSONScanner.StringToken, recent: DecodingCache.Member? = nil) -> String {
         guard let cache, !token.hasEscapes else { return scanner.string(token) }
         let p = base + token.start, count = token.end - token.start, readable = lineLength - token.start
         guard let recent, readable >= 16 else { return cache.string(p, count, readable: readable) }
@@ -125,7 +129,7 @@ extension LineFields {
     }
 
     /// The string a member holds, when it is one of its shape; nil when it is absent or not.
-    @inline(__always) func text(_ member: EventMember) -> String?? {
+    @inline(__always) mutating func text(_ member: EventMember) -> String?? {
         guard seen & member.bit != 0 else { return .some(nil) }
         guard let token = token(member), member.shape != .identifier || token.end > token.start else { return nil }
         let recent: DecodingCache.Member? = member == .scene ? .scene : member == .stack ? .stack : nil
