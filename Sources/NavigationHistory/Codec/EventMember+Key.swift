@@ -41,8 +41,8 @@ extension EventMember {
 extension EventMember {
     /// The member the `count` bytes at `p` name, of which `readable` bytes may be read: a switch
     /// on the name's bytes as one word, masked to its length, when eight may be read; else
-    /// ``named(_:_:)``. The general decoder looks up every key of a line so (`NavlogBench read`,
-    /// a log in another member order); a test holds it to ``named(_:_:)`` for every name.
+    /// ``named(_:_:)``. The general decoder looks up the keys of a line so that it has not seen
+    /// on the line before; a test holds it to ``named(_:_:)`` for every name.
     @inline(__always)
     static func matching(_ p: UnsafePointer<UInt8>, _ count: Int, readable: Int) -> EventMember? {
         guard readable >= 8, count <= 8 else {

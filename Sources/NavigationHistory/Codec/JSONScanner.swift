@@ -72,8 +72,8 @@ package struct JSONScanner {
         var hasEscapes = false
         while index < end {
             // Eight bytes at a time while eight can be read, to the first quote, backslash or
-            // control character among them: a line is mostly strings (`NavlogBench read` on a log
-            // in another member order).
+            // control character among them: a line is mostly strings (`NavlogBench read
+            // --other-layout`).
             while end - index >= 8 {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
                 let stops = ByteLanes.equal(to: 0x22, word) | ByteLanes.equal(to: 0x5C, word) | ByteLanes.below(0x20, word)

@@ -51,8 +51,8 @@ package enum LineDecoder {
         }
         // Strict UTF-8 is checked only when a string held a byte above 0x7F, or when the line does
         // not scan, where invalid UTF-8 is the finding that comes first: the scan has seen every
-        // byte then, and a check of its own cost the general decoder 5% (`NavlogBench read`, a
-        // log in another member order).
+        // byte then, and a pass of its own was 4% of the general decoder's samples (perf,
+        // `NavlogBench read --other-layout`).
         var scanner = JSONScanner(line)
         do throws(LineError) {
             return try scan(line, &scanner, cache: cache)

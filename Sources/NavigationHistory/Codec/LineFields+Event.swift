@@ -9,7 +9,7 @@ extension LineFields {
     ///
     /// Mutating though it changes nothing, as are the other helpers ``makeEvent()`` calls: a
     /// method that borrows the fields was handed a copy of all of them (304 bytes), four times a
-    /// line (`NavlogBench read`, a log in another member order).
+    /// line (`NavlogBench read --other-layout`).
     mutating func shapeError(_ member: EventMember) -> LineError? {
         if !shapeErrors.isEmpty { for (failed, error) in shapeErrors where failed == member { return error } }
         guard seen & member.bit != 0 else { return nil }

@@ -6,7 +6,7 @@
 /// member's value is only located (``Spans``): its `String` is made, from the cache, when the
 /// type's reader asks for it, and its shape is checked then. Integers, routes, maps and states
 /// are decoded as they come. So a line costs one pass over its bytes plus the strings its event
-/// keeps, whatever the order of its members (`NavlogBench read`, a log in another member order).
+/// keeps, whatever the order of its members (`NavlogBench read --other-layout`).
 struct LineFields {
     var seen: UInt32 = 0
     /// The members given as `null`: there for a type that allows it, missing for any other.
@@ -50,7 +50,7 @@ struct LineFields {
     /// and past-last content bytes, whether it has escapes, or, for a value that is not a string,
     /// only where it starts. Words on the decoding call's stack, read only for members seen: a
     /// line's spans cost no allocation and no zeroing, and, unlike a tuple in the struct, are not
-    /// copied whenever one is read (`NavlogBench read`, a log in another member order: 6% in memmove).
+    /// copied whenever one is read (perf, `NavlogBench read --other-layout`: 6% of samples in memmove).
     struct Spans {
         static let count = 32
         static let escapes: UInt64 = 1 << 48, notString: UInt64 = 1 << 49

@@ -3,7 +3,7 @@
 /// that the general decoder, on a line of the same writer, matches those bytes as two words and
 /// knows the next member without scanning its key, looking its name up, or skipping whitespace
 /// byte by byte. A writer keeps its members in one order, so the member after each is mostly the
-/// one after it on the line before (`NavlogBench read`, a log in another member order).
+/// one after it on the line before (`NavlogBench read --other-layout`).
 ///
 /// Only bytes a scan of a line accepted are kept: a comma (or the object's `{`), whitespace, a key
 /// without escapes naming a known member, whitespace, a colon, whitespace. Where the bytes at a
