@@ -23,8 +23,6 @@ package struct JSONScanner {
     @inline(__always) package func peek() -> UInt8 { index < end ? base[index] : 0 }
 
     @inline(__always) package mutating func skipWhitespace() {
-        // Most values and keys follow their comma or colon at once: one compare, no loop.
-        if index < end, base[index] > 0x20 { return }
         while index < end {
             let byte = base[index]
             guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
@@ -242,15 +240,6 @@ package struct JSONScanner {
         var i = token.start
         let negative = base[i] == 0x2D
         if negative { i += 1 }
-        if token.isPlainInteger, token.end - i <= 18 {
-            // Eighteen digits cannot overflow: every seq and count, without a check per digit.
-            var value: Int64 = 0
-            while i < token.end {
-                value = value &* 10 &+ Int64(base[i] &- 0x30)
-                i += 1
-            }
-            return negative ? -value : value
-        }
         if token.isPlainInteger {
             var value: Int64 = 0
             while i < token.end {
