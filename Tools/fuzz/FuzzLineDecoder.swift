@@ -13,6 +13,8 @@
 //   4. The fast path for the encoder's own form (`CanonicalLineDecoder`) returns nothing or what
 //      the general decoder returns, for the input and for its re-encoded line; and the same with
 //      a decoding cache kept across inputs (strings, dates, maps), as a reader keeps one across lines.
+//   5. The general decoder with that cache (which also keeps the bytes between members' values
+//      from input to input) decodes to the same event, or fails with the same error, as without it.
 // Any violation traps with a message naming the step.
 
 /// One cache for the whole run (libFuzzer calls the target on one thread).
@@ -33,7 +35,20 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         decoded = try LineDecoder.decodeAnyLayout(input)
     } catch {
         if let fast { fatalError("fast path: decoded a line the general decoder rejects (\(error.kind)): \(fast)") }
+        switch Result(catching: { () throws(LineError) in try LineDecoder.decodeAnyLayout(input, cache: cache) }) {
+        case .success: fatalError("general decoder: with the decoding cache it accepts a line it rejects without (\(error))")
+        case .failure(let cached) where cached != error as? LineError:
+            fatalError("general decoder: the decoding cache changed the error\n  with:    \(cached)\n  without: \(error)")
+        default: break
+        }
         return 0
+    }
+    switch Result(catching: { () throws(LineError) in try LineDecoder.decodeAnyLayout(input, cache: cache) }) {
+    case .success(let cached) where cached.event != decoded.event || cached.hasCRC != decoded.hasCRC:
+        fatalError("general decoder: the decoding cache changed the event decoded\n  with:    \(cached.event)\n  without: \(decoded.event)")
+    case .failure(let error):
+        fatalError("general decoder: with the decoding cache it rejects a line it decodes without (\(error))")
+    default: break
     }
     if let fast, fast != decoded.event {
         fatalError("fast path: decoded another event\n  fast:    \(fast)\n  general: \(decoded.event)")

@@ -35,6 +35,11 @@ package struct DecodingCache {
     /// The string each ``Member`` held last, with its closing quote's bytes, as two words and the
     /// masks of the bytes they hold.
     private let recent: UnsafeMutablePointer<Recent>
+    /// The bytes between members' values on the lines before, for the general decoder.
+    let transitions = MemberTransitions()
+    /// The general decoder's spans of a line (``LineFields/Spans``), kept here so that a line
+    /// decoded with a cache needs no scratch of its own.
+    let spans = UnsafeMutablePointer<UInt64>.allocate(capacity: LineFields.Spans.count)
 
     /// The members whose last string is kept.
     package enum Member: Int, CaseIterable {
@@ -87,6 +92,8 @@ package struct DecodingCache {
         minute.deallocate()
         recent.deinitialize(count: Member.allCases.count)
         recent.deallocate()
+        transitions.deallocate()
+        spans.deallocate()
     }
 
     /// The string `member` held last, and its length, when the bytes at `p` are it and its closing

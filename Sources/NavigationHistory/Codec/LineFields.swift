@@ -1,132 +1,208 @@
-/// The members of one line as the general decoder scans them, before the type says which ones it
-/// needs: the common ones apart, the rest by their ``EventMember/shape`` into ``EventMemberValues``.
+/// The members of one line as the general decoder scans them, in one pass, before the type says
+/// which ones it needs.
+///
+/// The scan validates the whole line as JSON and finds each known member by a switch on its
+/// name's bytes (``EventMember/matching(_:_:readable:)``), refusing one that comes twice. A string
+/// member's value is only located (``Spans``): its `String` is made, from the cache, when the
+/// type's reader asks for it, and its shape is checked then. Integers, routes, maps and states
+/// are decoded as they come. So a line costs one pass over its bytes plus the strings its event
+/// keeps, whatever the order of its members (`NavlogBench read --other-layout`).
 struct LineFields {
     var seen: UInt32 = 0
     /// The members given as `null`: there for a type that allows it, missing for any other.
     var nulls: UInt32 = 0
-    /// Members whose value had the wrong shape; reported only if the type has them.
+    /// Members decoded as they came whose value had the wrong shape; reported only if the type
+    /// has them. String members' shapes are judged later, from their spans.
     var shapeErrors: [(EventMember, LineError)] = []
+    let spans: Spans
 
     var v: Int64?
     var seq: Int64?
-    var ts: Timestamp?
-    var tsToken: JSONScanner.StringToken?
-    var session: String?
-    var type: JSONScanner.StringToken?
+    /// The values decoded as they came, taken by the reader.
+    var decoded = Decoded()
     var crc: UInt32 = 0
     var crcComma: Int?
-    var values = EventMemberValues()
 
-    mutating func scanObject(_ s: inout JSONScanner) throws(LineError) {
-        s.index += 1
-        s.skipWhitespace()
-        if s.peek() == 0x7D { s.index += 1; return }
-        var lastComma: Int?
-        while true {
-            s.skipWhitespace()
-            let keyStart = s.index
-            let keyToken = try s.readStringToken()
-            try s.expect(0x3A, "':'")
-            s.skipWhitespace()
-            let member: EventMember?
-            if keyToken.hasEscapes {
-                var key = s.string(keyToken)
-                member = key.withUTF8 { $0.isEmpty ? nil : EventMember.named($0.baseAddress!, $0.count) }
-            } else {
-                member = EventMember.named(s.base + keyToken.start, keyToken.end - keyToken.start)
-            }
-            if let member {
-                guard seen & member.bit == 0 else {
-                    throw LineError(.invalidMember, at: keyStart, "duplicate member '\(member.name)'")
-                }
-                seen |= member.bit
-                if member == .crc { crcComma = lastComma }
-                try read(member, &s)
-            } else {
-                try s.skipValue()
-            }
-            s.skipWhitespace()
-            if s.peek() == 0x2C {
-                if member == .crc { throw LineError(.invalidMember, at: s.index, "'crc' must be the last member") }
-                lastComma = s.index
-                s.index += 1
-                s.skipWhitespace()
-                if s.peek() == 0x7D { throw s.error(JSONScanner.trailingCommaMessage, at: lastComma) }
-                continue
-            }
-            try s.expect(0x7D, "',' or '}'")
-            return
+    let base: UnsafePointer<UInt8>
+    let lineLength: Int
+    let cache: DecodingCache?
+
+    init(_ scanner: JSONScanner, spans: UnsafeMutablePointer<UInt64>, cache: DecodingCache?) {
+        self.spans = Spans(words: spans)
+        base = scanner.base
+        lineLength = scanner.end
+        self.cache = cache
+    }
+
+    struct Decoded {
+        var count: Int?
+        var from: Int?
+        var meta: [String: String]?
+        var route: Route?
+        /// Whether `route` was there as `null`.
+        var routeIsNull = false
+        var path: [Route]?
+        var dropped: [Route]?
+        var state: NavigationState?
+    }
+
+    /// Where each string member's value is, by the member's raw value: the offsets of its first
+    /// and past-last content bytes, whether it has escapes, or, for a value that is not a string,
+    /// only where it starts. Words on the decoding call's stack, read only for members seen: a
+    /// line's spans cost no allocation and no zeroing, and, unlike a tuple in the struct, are not
+    /// copied whenever one is read (perf, `NavlogBench read --other-layout`: 6% of samples in memmove).
+    struct Spans {
+        static let count = 32
+        static let escapes: UInt64 = 1 << 48, notString: UInt64 = 1 << 49
+        let words: UnsafeMutablePointer<UInt64>
+
+        @inline(__always) subscript(member: EventMember) -> UInt64 {
+            get { words[member.rawValue] }
+            nonmutating set { words[member.rawValue] = newValue }
         }
     }
 
-    /// Reads a known member's value with the shape the format gives it. A value of another shape is
-    /// skipped (still validated as JSON) and remembered as a shape error.
-    mutating func read(_ member: EventMember, _ s: inout JSONScanner) throws(LineError) {
+    /// The string token a member's span holds; nil when its value was not a string.
+    @inline(__always) func token(_ member: EventMember) -> JSONScanner.StringToken? {
+        let span = spans[member]
+        guard span & Spans.notString == 0 else { return nil }
+        return JSONScanner.StringToken(start: Int(span & 0xFF_FFFF), end: Int(span >> 24 & 0xFF_FFFF), hasEscapes: span & Spans.escapes != 0)
+    }
+
+    /// Where a member's value starts: its opening quote, when it is a string.
+    @inline(__always) func valueStart(_ member: EventMember) -> Int {
+        let span = spans[member]
+        return Int(span & 0xFF_FFFF) - (span & Spans.notString == 0 ? 1 : 0)
+    }
+
+    mutating func scanObject(_ s: inout JSONScanner) throws(LineError) {
+        let transitions = cache?.transitions
+        var lastComma: Int?
+        // Where the bytes before the next member's value begin (the `{`, then each value's end),
+        // and the member before them.
+        var boundary = s.index
+        var slot = MemberTransitions.objectStart
+        s.index += 1
+        s.skipWhitespace()
+        if s.peek() == 0x7D { s.index += 1; return }
+        s.index = boundary
+        while true {
+            let member: EventMember?
+            if let transitions, slot >= 0,
+               let (next, length, keyOffset) = transitions.next(after: slot, at: s.base + s.index, readable: s.end - s.index) {
+                // The bytes the scan below accepted on a line before, read the same way.
+                guard seen & next.bit == 0 else {
+                    throw LineError(.invalidMember, at: s.index + keyOffset, "duplicate member '\(next.name)'")
+                }
+                if slot != MemberTransitions.objectStart { lastComma = s.index }
+                s.index += length
+                s.skipWhitespace()
+                member = next
+            } else {
+                if slot != MemberTransitions.objectStart || s.peek() != 0x7B {
+                    s.skipWhitespace()
+                    guard s.peek() == 0x2C else { return try s.expect(0x7D, "',' or '}'") }
+                    if slot == EventMember.crc.rawValue { throw LineError(.invalidMember, at: s.index, "'crc' must be the last member") }
+                    lastComma = s.index
+                    s.index += 1
+                    s.skipWhitespace()
+                    if s.peek() == 0x7D { throw s.error(JSONScanner.trailingCommaMessage, at: lastComma) }
+                } else {
+                    s.index += 1
+                }
+                s.skipWhitespace()
+                let keyStart = s.index
+                let keyToken = try s.readStringToken()
+                try s.expect(0x3A, "':'")
+                s.skipWhitespace()
+                if keyToken.hasEscapes {
+                    var key = s.string(keyToken)
+                    member = key.withUTF8 { $0.isEmpty ? nil : EventMember.named($0.baseAddress!, $0.count) }
+                } else {
+                    member = EventMember.matching(s.base + keyToken.start, keyToken.end - keyToken.start, readable: s.end - keyToken.start)
+                }
+                if let member {
+                    guard seen & member.bit == 0 else {
+                        throw LineError(.invalidMember, at: keyStart, "duplicate member '\(member.name)'")
+                    }
+                    // A boundary that begins with its comma (or the `{`), its key without escapes.
+                    if let transitions, slot >= 0, !keyToken.hasEscapes, s.base[boundary] == (slot == MemberTransitions.objectStart ? 0x7B : 0x2C) {
+                        transitions.keep(after: slot, s.base + boundary, length: s.index - boundary, keyOffset: keyStart - boundary,
+                                         member: member, readable: s.end - boundary)
+                    }
+                }
+            }
+            if let member {
+                seen |= member.bit
+                if member == .crc { crcComma = lastComma }
+                try read(member, &s)
+                slot = member.rawValue
+            } else {
+                try s.skipValue()
+                slot = -1
+            }
+            boundary = s.index
+        }
+    }
+
+    /// Reads a known member's value: a string's span, or the value decoded with the shape the
+    /// format gives it. A value of another shape is skipped (still validated as JSON) and
+    /// remembered as a shape error.
+    @inline(__always) mutating func read(_ member: EventMember, _ s: inout JSONScanner) throws(LineError) {
+        switch member {
+        case .v, .seq, .crc, .count, .from, .meta, .route, .path, .dropped, .state: try readDecoded(member, &s)
+        default:
+            // Every other member holds a string.
+            guard s.peek() == 0x22 else {
+                spans[member] = UInt64(s.index) | Spans.notString
+                return try s.skipValue()
+            }
+            let token = try s.readStringToken()
+            spans[member] = UInt64(token.start) | UInt64(token.end) << 24 | (token.hasEscapes ? Spans.escapes : 0)
+        }
+    }
+
+    private mutating func readDecoded(_ member: EventMember, _ s: inout JSONScanner) throws(LineError) {
         let start = s.index
         do throws(LineError) {
-            switch member.shape {
-            case .common: try readCommon(member, &s)
-            case .identifier:
-                let text = try Self.string(&s, member)
-                guard !text.isEmpty else { throw LineError(.invalidMember, at: start, "'\(member.name)' must not be empty") }
-                values[string: member] = text
-            case .text: values[string: member] = try Self.string(&s, member)
-            case .enumeration:
-                let text = try Self.string(&s, member)
-                guard member.caseNames.contains(text) else {
-                    let allowed = member.caseNames.map { "'\($0)'" }.joined(separator: ", ")
-                    throw LineError(.invalidMember, at: start, "'\(member.name)' is '\(text)', expecting one of \(allowed)")
-                }
-                values[string: member] = text
+            switch member {
+            case .v: v = try Self.integer(&s, member)
+            case .seq: seq = try Self.integer(&s, member)
+            case .crc:
+                // A damaged crc member is a failed check, like a crc that does not match.
+                let malformed = LineError(.crcMismatch, at: s.index, "'crc' must be 8 lowercase hex digits in a string")
+                guard s.peek() == 0x22 else { throw malformed }
+                let token = try s.readStringToken()
+                guard token.end - token.start == 8, !token.hasEscapes,
+                      let value = LineDecoder.checksum(hexDigitsAt: s.base + token.start) else { throw malformed }
+                crc = value
             case .count:
                 let n = try Self.integer(&s, member)
                 guard n >= 1 else { throw LineError(.invalidMember, at: start, "'\(member.name)' is \(n), expecting at least 1") }
-                values[integer: member] = Int(n)
-            case .seq:
+                decoded.count = Int(n)
+            case .from:
                 let n = try Self.integer(&s, member)
                 guard n >= 1, n <= LineDecoder.maximumSeq else {
                     throw LineError(.invalidMember, at: start, "'\(member.name)' is \(n), expecting a seq")
                 }
-                values[integer: member] = Int(n)
-            case .stringMap: values.meta = try RouteDecoding.stringMap(&s, member.name)
+                decoded.from = Int(n)
+            case .meta: decoded.meta = try RouteDecoding.stringMap(&s, member.name, cache: cache)
             case .route:
                 if s.peek() == 0x6E, case .null = try s.readValue() {
                     nulls |= member.bit
-                    values.routeIsNull = true
+                    decoded.routeIsNull = true
                 } else {
-                    values.route = try RouteDecoding.route(&s, member.name)
+                    decoded.route = try RouteDecoding.route(&s, member.name, cache: cache)
                 }
-            case .routes: values[routes: member] = try RouteDecoding.routes(&s, member.name)
-            case .state: values.state = try NavigationState(json: try s.readValue())
+            case .path: decoded.path = try RouteDecoding.routes(&s, member.name, cache: cache)
+            case .dropped: decoded.dropped = try RouteDecoding.routes(&s, member.name, cache: cache)
+            default: decoded.state = try NavigationState(json: try s.readValue())
             }
         } catch {
             guard error.kind == .invalidMember else { throw error }
             s.index = start
             try s.skipValue()
             shapeErrors.append((member, error))
-        }
-    }
-
-    private mutating func readCommon(_ member: EventMember, _ s: inout JSONScanner) throws(LineError) {
-        switch member {
-        case .v: v = try Self.integer(&s, member)
-        case .seq: seq = try Self.integer(&s, member)
-        case .ts:
-            let token = try Self.stringToken(&s, member)
-            tsToken = token
-            ts = token.hasEscapes ? Timestamp(s.string(token))
-                : Timestamp.parse(UnsafeRawBufferPointer(start: s.base + token.start, count: token.end - token.start))
-        case .type: type = try Self.stringToken(&s, member)
-        case .session: session = try Self.string(&s, member)
-        case .crc:
-            // A damaged crc member is a failed check, like a crc that does not match.
-            let malformed = LineError(.crcMismatch, at: s.index, "'crc' must be 8 lowercase hex digits in a string")
-            guard s.peek() == 0x22 else { throw malformed }
-            let token = try s.readStringToken()
-            guard token.end - token.start == 8, !token.hasEscapes,
-                  let value = LineDecoder.checksum(hexDigitsAt: s.base + token.start) else { throw malformed }
-            crc = value
-        default: break
         }
     }
 
@@ -144,90 +220,5 @@ struct LineFields {
                                                             : "'\(member.name)' is \(text), expecting an integer")
         }
         return value
-    }
-
-    static func stringToken(_ s: inout JSONScanner, _ member: EventMember) throws(LineError) -> JSONScanner.StringToken {
-        guard s.peek() == 0x22 else { throw LineError(.invalidMember, at: s.index, "'\(member.name)' must be a string") }
-        return try s.readStringToken()
-    }
-
-    static func string(_ s: inout JSONScanner, _ member: EventMember) throws(LineError) -> String {
-        s.string(try stringToken(&s, member))
-    }
-
-    // MARK: Building the event
-
-    func fail(_ kind: DefectKind, _ detail: String) -> LineError { LineError(kind, at: 0, detail) }
-
-    func shapeError(_ member: EventMember) -> LineError? {
-        for (failed, error) in shapeErrors where failed == member { return error }
-        return nil
-    }
-
-    func required<T>(_ value: T?, _ member: EventMember) throws(LineError) -> T {
-        if !shapeErrors.isEmpty, let error = shapeError(member) { throw error }
-        guard let value else { throw fail(.missingMember, "line has no '\(member.name)'") }
-        return value
-    }
-
-    func makeEvent(_ s: inout JSONScanner) throws(LineError) -> NavigationEvent {
-        let version = try required(v, .v)
-        guard version == 1 else {
-            if version > 1 {
-                throw fail(.unsupportedVersion, "format version \(version) is newer than this reader, which reads version 1; update navlog")
-            }
-            throw fail(.invalidMember, "'v' is \(version), expecting 1")
-        }
-        let seq = try required(self.seq, .seq)
-        guard seq >= 1, seq <= LineDecoder.maximumSeq else {
-            throw fail(.invalidMember, "'seq' is \(seq), expecting an integer from 1 to 2^53-1")
-        }
-        let tsToken = try required(self.tsToken, .ts)
-        guard let ts else {
-            throw fail(.invalidMember, "'ts' is '\(s.string(tsToken))', expecting RFC 3339 UTC with milliseconds such as 2026-11-29T12:00:00.123Z")
-        }
-        let session = try required(self.session, .session)
-        guard !session.isEmpty else { throw fail(.invalidMember, "'session' must not be empty") }
-        let typeToken = try required(type, .type)
-        let action: NavigationAction
-        if !typeToken.hasEscapes, let known = EventType.named(s.base + typeToken.start, typeToken.end - typeToken.start) {
-            action = try makeAction(known)
-        } else {
-            let name = s.string(typeToken)
-            if let known = EventType(rawValue: name) {
-                action = try makeAction(known)
-            } else {
-                guard !name.isEmpty else { throw fail(.invalidMember, "'type' must not be empty") }
-                action = .unknown(type: name, members: try Self.otherMembers(s))
-            }
-        }
-        return NavigationEvent(seq: Int(seq), timestamp: ts, session: session, action: action)
-    }
-
-    /// The action of a known type, its members checked by the rules of its descriptor.
-    func makeAction(_ type: EventType) throws(LineError) -> NavigationAction {
-        for rule in type.descriptor.members {
-            if !shapeErrors.isEmpty, let error = shapeError(rule.member) { throw error }
-            let given = seen & rule.member.bit != 0 && (nulls & rule.member.bit == 0 || rule.presence == .nullable)
-            guard !given else { continue }
-            switch rule.presence {
-            case .optional: continue
-            case .required: throw fail(.missingMember, "'\(type.rawValue)' event has no '\(rule.member.name)'")
-            case .nullable: throw fail(.missingMember, "'\(type.rawValue)' event has no '\(rule.member.name)' (use null to clear)")
-            }
-        }
-        var reader = EventMemberValues.Reader(values)
-        guard let action = NavigationAction(type, reading: &reader) else {
-            throw fail(.invalidMember, "'\(type.rawValue)' event could not be made of its members")
-        }
-        return action
-    }
-
-    /// For an unknown type: every member but the common ones, in their original order.
-    static func otherMembers(_ s: JSONScanner) throws(LineError) -> [JSONMember] {
-        var scanner = JSONScanner(UnsafeRawBufferPointer(start: s.base, count: s.end))
-        guard case .object(let members) = try scanner.readValue() else { return [] }
-        let common: Set<String> = ["v", "seq", "ts", "session", "type", "crc"]
-        return members.filter { !common.contains($0.key) }
     }
 }

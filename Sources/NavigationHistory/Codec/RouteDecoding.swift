@@ -1,7 +1,8 @@
 /// Reads routes and string maps straight from the scanner (the hot path of `push` lines).
 package enum RouteDecoding {
     /// Reads `{"screen": ..., "id": ..., "params": {...}}`; other members are ignored.
-    package static func route(_ s: inout JSONScanner, _ name: @autoclosure () -> String) throws(LineError) -> Route {
+    package static func route(_ s: inout JSONScanner, _ name: @autoclosure () -> String,
+                              cache: DecodingCache? = nil) throws(LineError) -> Route {
         let at = s.index
         guard s.peek() == 0x7B else { throw LineError(.invalidMember, at: at, "'\(name())' must be a route object") }
         s.index += 1
@@ -24,13 +25,13 @@ package enum RouteDecoding {
                 }
                 if s.equals(key, "screen") {
                     try once(screen, "screen")
-                    screen = try string(&s, "\(name()).screen")
+                    screen = try string(&s, "\(name()).screen", cache: cache)
                 } else if s.equals(key, "id") {
                     try once(id, "id")
-                    id = try string(&s, "\(name()).id")
+                    id = try string(&s, "\(name()).id", cache: cache)
                 } else if s.equals(key, "params") {
                     try once(params, "params")
-                    params = try stringMap(&s, "\(name()).params")
+                    params = try stringMap(&s, "\(name()).params", cache: cache)
                 } else {
                     try s.skipValue()
                 }
@@ -46,7 +47,8 @@ package enum RouteDecoding {
     }
 
     /// Reads an array of routes.
-    package static func routes(_ s: inout JSONScanner, _ name: @autoclosure () -> String) throws(LineError) -> [Route] {
+    package static func routes(_ s: inout JSONScanner, _ name: @autoclosure () -> String,
+                               cache: DecodingCache? = nil) throws(LineError) -> [Route] {
         guard s.peek() == 0x5B else { throw LineError(.invalidMember, at: s.index, "'\(name())' must be an array of routes") }
         s.index += 1
         var result = [Route]()
@@ -55,7 +57,7 @@ package enum RouteDecoding {
         while true {
             s.skipWhitespace()
             let index = result.count
-            result.append(try route(&s, "\(name())[\(index)]"))
+            result.append(try route(&s, "\(name())[\(index)]", cache: cache))
             s.skipWhitespace()
             if s.peek() == 0x2C { try comma(&s, closing: 0x5D); continue }
             try s.expect(0x5D, "',' or ']'")
@@ -64,7 +66,30 @@ package enum RouteDecoding {
     }
 
     /// Reads an object whose values are all strings; a key that comes twice is refused.
-    package static func stringMap(_ s: inout JSONScanner, _ name: @autoclosure () -> String) throws(LineError) -> [String: String] {
+    ///
+    /// With a cache, a map made before of the same bytes is taken as it is: a log repeats a few
+    /// such objects, and making a dictionary hashes every key. Its extent is found by skipping it,
+    /// which validates it as JSON as the reading would.
+    package static func stringMap(_ s: inout JSONScanner, _ name: @autoclosure () -> String,
+                                  cache: DecodingCache? = nil) throws(LineError) -> [String: String] {
+        guard s.peek() == 0x7B else { throw LineError(.invalidMember, at: s.index, "'\(name())' must be an object of strings") }
+        guard let cache else { return try makeStringMap(&s, name(), cache: nil) }
+        let start = s.index
+        try s.skipValue()
+        let count = s.index - start
+        guard count <= DecodingCache.maximumMapLength, s.end - s.index >= 7 else {
+            s.index = start
+            return try makeStringMap(&s, name(), cache: cache)
+        }
+        if let map = cache.map(s.base + start, count) { return map }
+        s.index = start
+        let map = try makeStringMap(&s, name(), cache: cache)
+        cache.keep(map, madeOf: s.base + start, count)
+        return map
+    }
+
+    private static func makeStringMap(_ s: inout JSONScanner, _ name: @autoclosure () -> String,
+                                      cache: DecodingCache?) throws(LineError) -> [String: String] {
         guard s.peek() == 0x7B else { throw LineError(.invalidMember, at: s.index, "'\(name())' must be an object of strings") }
         s.index += 1
         var result = [String: String]()
@@ -76,7 +101,7 @@ package enum RouteDecoding {
             let key = s.string(try s.readStringToken())
             try s.expect(0x3A, "':'")
             s.skipWhitespace()
-            guard result.updateValue(try string(&s, "\(name()).\(key)"), forKey: key) == nil else {
+            guard result.updateValue(try string(&s, "\(name()).\(key)", cache: cache), forKey: key) == nil else {
                 throw LineError(.invalidMember, at: keyStart, "duplicate key '\(key)' in '\(name())'")
             }
             s.skipWhitespace()
@@ -86,9 +111,14 @@ package enum RouteDecoding {
         }
     }
 
-    private static func string(_ s: inout JSONScanner, _ name: @autoclosure () -> String) throws(LineError) -> String {
+    /// A string value; from the cache, when given one, if it has no escapes.
+    @inline(__always)
+    private static func string(_ s: inout JSONScanner, _ name: @autoclosure () -> String,
+                               cache: DecodingCache? = nil) throws(LineError) -> String {
         guard s.peek() == 0x22 else { throw LineError(.invalidMember, at: s.index, "'\(name())' must be a string") }
-        return s.string(try s.readStringToken())
+        let token = try s.readStringToken()
+        guard let cache, !token.hasEscapes else { return s.string(token) }
+        return cache.string(s.base + token.start, token.end - token.start, readable: s.end - token.start)
     }
 
     private static func comma(_ s: inout JSONScanner, closing: UInt8) throws(LineError) {

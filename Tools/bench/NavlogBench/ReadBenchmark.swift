@@ -124,26 +124,29 @@ func measureBaseline(_ path: String, limit: Int, repeats: Int) throws -> Measure
 }
 
 
-func json(_ results: [Measurement], file: String, bytes: Int, lines: Int, repeats: Int) -> String {
+func json(_ results: [Measurement], layouts: [Measurement], file: String, bytes: Int, lines: Int, repeats: Int) -> String {
     func string(_ s: String) -> String {
         "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
-    let items = results.map { m in
+    func item(_ m: Measurement) -> String {
         "{\"name\":\(string(m.name)),\"threads\":\(m.threads),\"events\":\(m.events),\"seconds\":\(m.best),"
             + "\"median_seconds\":\(m.median),\"events_per_second\":\(m.eventsPerSecond),"
             + "\"runs\":[\(m.runs.map { String($0) }.joined(separator: ","))],\"note\":\(string(m.note))}"
     }
+    let items = results.map(item)
     return "{\"file\":\(string(file)),\"bytes\":\(bytes),\"lines\":\(lines),\"repeats\":\(repeats),"
-        + "\"results\":[\(items.joined(separator: ","))]}\n"
+        + "\"results\":[\(items.joined(separator: ","))],\"layouts\":[\(layouts.map(item).joined(separator: ","))]}\n"
 }
 
 let readUsage = """
-    Usage: NavlogBench read FILE [--repeat K] [--baseline-lines N] [--json OUT]
+    Usage: NavlogBench read FILE [--repeat K] [--baseline-lines N] [--other-layout LOG] [--json OUT]
 
     Reads FILE (a .jsonl log, e.g. from `navlog generate --events 1000000 --seed 1 -o FILE`) with
     navlog's reader on 1 core and on all cores, and with a Foundation JSONDecoder baseline (first N
-    lines, default 200000; 0 leaves it out); each K times (default 3), reporting the best run. --json
-    writes the results as JSON to OUT.
+    lines, default 200000; 0 leaves it out); each K times (default 3), reporting the best run.
+    --other-layout writes FILE's events to LOG in another member order without crc, as other writers
+    lay them out, and reads both files in turns on one core (OtherLayout.swift). --json writes the
+    results as JSON to OUT.
     """
 
 func runRead(_ arguments: [String]) throws -> Int32 {
@@ -151,12 +154,14 @@ func runRead(_ arguments: [String]) throws -> Int32 {
     var repeats = 3
     var baselineLines = 200_000
     var jsonOut: String?
+    var otherLayout: String?
     var arguments = Arguments(arguments)
     while let argument = arguments.next() {
         switch argument {
         case "--repeat": repeats = try arguments.integer(argument)
         case "--baseline-lines": baselineLines = try arguments.integer(argument, atLeast: 0)
         case "--json": jsonOut = try arguments.value(argument)
+        case "--other-layout": otherLayout = try arguments.value(argument)
         case "-h", "--help": print(readUsage); return 0
         default:
             guard file == nil, !argument.hasPrefix("--") else { throw BenchError("unexpected argument \(argument)\n\(readUsage)") }
@@ -177,8 +182,15 @@ func runRead(_ arguments: [String]) throws -> Int32 {
     let results = baselineLines > 0 ? [one, all, try measureBaseline(path, limit: baselineLines, repeats: repeats)] : [one, all]
     print("")
     printTable(results, reference: one, repeats: repeats)
+    var layouts: (store: Measurement, other: Measurement)?
+    if let otherLayout {
+        _ = try writeOtherLayout(from: path, to: otherLayout)
+        _ = try warmUp(otherLayout)
+        layouts = try measureLayouts(store: path, other: otherLayout, repeats: repeats)
+        printLayouts(layouts!.store, layouts!.other, repeats: repeats)
+    }
     if let out = jsonOut {
-        try json(results, file: path, bytes: bytes, lines: lines, repeats: repeats)
+        try json(results, layouts: layouts.map { [$0.store, $0.other] } ?? [], file: path, bytes: bytes, lines: lines, repeats: repeats)
             .write(toFile: out, atomically: true, encoding: .utf8)
     }
     return 0
