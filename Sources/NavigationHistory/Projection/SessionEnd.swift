@@ -57,7 +57,7 @@ public struct SessionEnding: Sendable, Hashable {
             sawEnd = true
         case .scenePhase(let scene, _):
             // A phase of a scene that is not open is an anomaly: it changed nothing, and tells nothing.
-            guard state.scenes[scene] != nil else { return }
+            guard state.scenes.index(forKey: scene) != nil else { return }   // found, not copied
             sawPhase = true
             inBackground = Self.inBackground(state)
         case .sceneOpen, .sceneClose, .sessionStart:
