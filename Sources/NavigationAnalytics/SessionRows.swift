@@ -63,7 +63,7 @@ public struct SessionRows: Sendable {
         }
         current!.events += 1
         for scene in state.scenes.keys { current!.scenes.insert(scene) }
-        inForeground = state.scenes.values.contains { $0.phase != .background }
+        inForeground = !state.isInBackground
     }
 
     /// Learns that `session`, as views name it, ended as `ending` says: returns its row, if its

@@ -103,12 +103,12 @@ public struct ScreenViewTracker: Sendable {
         defer { ended.sortByScene(from: first) }
         if endedSession != nil { endedSession = nil }   // released only when there is one
         let begins = event.beginsSession(after: session)
-        if begins, let session {
-            let end = ending.end(over: true)
-            endAll(at: last!, ending: end, into: ended)
-            endedSession = (session, end)
-        }
         if begins {
+            if let session {
+                let end = ending.end(over: true)
+                endAll(at: last!, ending: end, into: ended)
+                endedSession = (session, end)
+            }
             // What a log's first snapshot told of the session it restates is kept: only a session
             // that ends, or a start, begins the ending anew.
             if session != nil || event.isSessionStart { ending = SessionEnding() }
@@ -164,7 +164,7 @@ public struct ScreenViewTracker: Sendable {
             open.append(ScreenView(session: event.session, scene: scene, tab: detailed ? now.tab : nil, screen: screen,
                                    enteredBy: detailed ? "resume" : "", startSeq: event.seq, start: event.timestamp, endSeq: event.seq,
                                    end: event.timestamp, crashed: false))
-            if now.phase == .background { paused.append((scene, event.seq, event.timestamp)) }
+            pauseIfInBackground(scene, at: (event.seq, event.timestamp))
         }
         return ended.takeAll()
     }
@@ -206,8 +206,8 @@ public struct ScreenViewTracker: Sendable {
         ended.end(replacing: &open.views[index], with: next, at: end, crashed: false)
     }
 
-    /// Ends every open view at `end`, the end of a session that ended as `ending` says (or of a
-    /// part of one, ``SessionEnd/open``): crashed when it is ``SessionEnd/unclean``. A view paused in
+    /// Ends every open view at `end`, the end of a session, or of a part of one that an idle gap
+    /// ends, that ended as `ending` says: crashed when it is ``SessionEnd/unclean``. A view paused in
     /// the background ends when it paused if the session ended ``SessionEnd/background``, else at
     /// `end` with its time since as background time.
     private mutating func endAll(at end: (seq: Int, timestamp: Timestamp), ending: SessionEnd, keepInstant: Bool = false,

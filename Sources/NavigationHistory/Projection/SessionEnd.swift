@@ -59,12 +59,12 @@ public struct SessionEnding: Sendable, Hashable {
             // A phase of a scene that is not open is an anomaly: it changed nothing, and tells nothing.
             guard state.scenes.index(forKey: scene) != nil else { return }   // found, not copied
             sawPhase = true
-            inBackground = Self.inBackground(state)
+            inBackground = state.isInBackground
         case .sceneOpen, .sceneClose, .sessionStart:
-            if sawPhase { inBackground = Self.inBackground(state) }
+            if sawPhase { inBackground = state.isInBackground }
         case .snapshot, .restore:
             if !sawPhase { sawPhase = state.scenes.values.contains { $0.phase != .active } }
-            if sawPhase { inBackground = Self.inBackground(state) }
+            if sawPhase { inBackground = state.isInBackground }
         default:
             break
         }
@@ -82,8 +82,11 @@ public struct SessionEnding: Sendable, Hashable {
     /// when, at its last event, the session had recorded phases and every open scene was in the
     /// background, else ``SessionEnd/clean`` — the session went on after it.
     public var endOfPart: SessionEnd { sawPhase && inBackground ? .background : .clean }
+}
 
-    private static func inBackground(_ state: NavigationState) -> Bool {
-        state.scenes.values.allSatisfy { $0.phase == .background }
-    }
+extension NavigationState {
+    /// Whether every open scene is in the `background` phase, or none is open: the app is not
+    /// seen. What tells a session ended in the background, and when a session's time is not
+    /// foreground time.
+    package var isInBackground: Bool { scenes.values.allSatisfy { $0.phase == .background } }
 }
