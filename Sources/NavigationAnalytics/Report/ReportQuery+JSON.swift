@@ -77,6 +77,7 @@ extension ReportQuery.Result {
         w.key("recent"); w.integer(options.recent)
         w.key("maximumSteps"); w.integer(options.maximumSteps)
         w.key("maximumReplayBytes"); w.integer(options.maximumReplayBytes)
+        w.key("named"); w.value(.array(options.sessions.sorted().map { .string($0) }))
         let leftOut = replays(into: &w)
         w.raw("}")
         return (w.bytes, leftOut)
@@ -111,11 +112,12 @@ extension ReportQuery.Result {
             w.key("steps"); w.raw("[")
             var fold = DiffingFold(replay.start)
             var steps = 0
+            let origin = replay.replayed.first?.timestamp
             for event in replay.replayed {
                 if w.bytes.count - start >= options.maximumReplayBytes { break }
                 if steps > 0 { w.raw(",") }
                 steps += 1
-                Self.step(event, folding: &fold, into: &w)
+                Self.step(event, since: origin ?? event.timestamp, folding: &fold, into: &w)
             }
             w.raw("]")
             w.raw("}")
@@ -131,11 +133,18 @@ extension ReportQuery.Result {
         return leftOut
     }
 
-    /// One step of a replay: the event, and what it changed, folded into `fold`.
-    private static func step(_ event: NavigationEvent, folding fold: inout DiffingFold, into w: inout JSONWriter) {
+    /// One step of a replay: the event — its time in milliseconds since `origin` (the session's
+    /// first event; negative when the clock went back), type, the scene and stack it names and
+    /// what the time axis marks it as — and what it changed, folded into `fold`.
+    private static func step(_ event: NavigationEvent, since origin: Timestamp, folding fold: inout DiffingFold, into w: inout JSONWriter) {
         let (anomaly, changes) = fold.fold(event)
         w.raw("{"); w.key("seq", first: true); w.integer(event.seq)
         w.key("ts"); w.timestamp(event.timestamp)
+        w.key("t"); w.integer(Int(event.timestamp.millisecondsSince1970 - origin.millisecondsSince1970))
+        w.key("type"); w.string(event.type)
+        if let scene = event.action.scene { w.key("scene"); w.string(scene) }
+        if let stack = event.namedStack { w.key("stack"); w.string(stack) }
+        if let mark = event.replayMark { w.key("mark"); w.string(mark) }
         w.key("event"); w.string(event.summary)
         if let anomaly { w.key("anomaly"); w.string(anomaly.kind.rawValue) }
         if event.setsWholeState {
@@ -162,22 +171,43 @@ extension ReportQuery.Result {
     }
 
     /// What each of `scenes` shows in `state`, as the format defines it (null for a scene not
-    /// open), so that the page need not work it out.
+    /// open), so that the page need not work it out: the visible route, where it comes from, the
+    /// route a back button names (``backRoute(of:in:)``) and the stack shown when no sheet is.
     private static func visible(_ state: NavigationState, _ scenes: [String], into w: inout JSONWriter) {
         w.raw("{")
         for (k, name) in scenes.enumerated() {
             w.key(named: name, first: k == 0)
-            guard let screen = state.scenes[name]?.visibleScreen else {
+            guard let scene = state.scenes[name] else {
                 w.raw("null")
                 continue
             }
+            let screen = scene.visibleScreen
             w.raw("{")
             w.key("source", first: true); w.string(screen.source.rawValue)
             w.key("stack"); if let stack = screen.stack { w.string(stack) } else { w.raw("null") }
             w.key("route"); w.string(screen.route.text)
+            w.key("back"); if let back = backRoute(of: screen, in: scene) { w.string(back.text) } else { w.raw("null") }
+            w.key("current"); w.string(scene.currentStack)
             w.raw("}")
         }
         w.raw("}")
+    }
+
+    /// The route a back button over `screen` names: the one below it on its stack, the sheet's
+    /// root under a sheet's first pushed route, the root (named by the selected tab, or `root`)
+    /// under a stack's first route; nil at a sheet's root, a split selection or a root, where
+    /// there is no going back.
+    static func backRoute(of screen: VisibleScreen, in scene: SceneState) -> Route? {
+        switch screen.source {
+        case .sheet:
+            guard let sheet = scene.sheets.last, !sheet.stack.isEmpty else { return nil }
+            return sheet.stack.count >= 2 ? sheet.stack[sheet.stack.count - 2] : sheet.root
+        case .stack:
+            guard let stack = screen.stack, let routes = scene.stacks[stack], !routes.isEmpty else { return nil }
+            return routes.count >= 2 ? routes[routes.count - 2] : Route(screen: scene.tab ?? "root")
+        case .splitContent, .splitSidebar, .root:
+            return nil
+        }
     }
 }
 
