@@ -2,7 +2,8 @@ import NavigationHistory
 
 extension NavigationEvent {
     /// The event in words: its type, scene, stack and what it names, as `navlog replay` and the
-    /// report's replayer show it (`push main/home recipe/apple-pie`).
+    /// report's replayer show it (`push main/home recipe(apple-pie)`). It begins with the event's
+    /// type and a space, or the type alone: the report's transcript reads the type there.
     package var summary: String {
         switch action {
         case .sessionStart(let app, let launch, _): return "session.start \(launch.rawValue)" + (app.map { " app \($0)" } ?? "")
@@ -31,20 +32,6 @@ extension NavigationEvent {
 }
 
 extension NavigationEvent {
-    /// The stack the event names: a stack action's, a deep link's when it gives one, a presented
-    /// sheet's id (a sheet's stack is addressed by it); nil otherwise.
-    package var namedStack: String? {
-        switch action {
-        case .push(_, let stack, _), .pop(_, let stack, _), .popToRoot(_, let stack), .replace(_, let stack, _),
-             .setPath(_, let stack, _, _):
-            stack
-        case .deeplink(_, _, _, _, let stack, _): stack
-        case .sheetPresent(_, let sheet, _, _): sheet
-        case .sheetDismiss(_, let sheet): sheet
-        default: nil
-        }
-    }
-
     /// What a replay's time axis marks the event as: `deeplink` for a deep link or a path set by
     /// one, `restore` for a restore or a path set by one; nil for any other event.
     package var replayMark: String? {

@@ -105,6 +105,8 @@ extension ReportQuery.Result {
             w.key("ending"); w.string(summaries[replay.id]?.ending.rawValue ?? "open")
             w.key("app"); if let app = summaries[replay.id]?.app { w.string(app) } else { w.raw("null") }
             w.key("events"); w.integer(replay.events)
+            let origin = replay.replayed.first?.timestamp
+            w.key("ts"); if let origin { w.timestamp(origin) } else { w.raw("null") }
             w.key("start"); w.raw("{")
             w.key("state", first: true); w.state(replay.start)
             w.key("visible"); Self.visible(replay.start, replay.start.scenes.keys.sorted(), into: &w)
@@ -112,7 +114,6 @@ extension ReportQuery.Result {
             w.key("steps"); w.raw("[")
             var fold = DiffingFold(replay.start)
             var steps = 0
-            let origin = replay.replayed.first?.timestamp
             for event in replay.replayed {
                 if w.bytes.count - start >= options.maximumReplayBytes { break }
                 if steps > 0 { w.raw(",") }
@@ -133,17 +134,14 @@ extension ReportQuery.Result {
         return leftOut
     }
 
-    /// One step of a replay: the event — its time in milliseconds since `origin` (the session's
-    /// first event; negative when the clock went back), type, the scene and stack it names and
-    /// what the time axis marks it as — and what it changed, folded into `fold`.
+    /// One step of a replay: the event — its seq, its time in milliseconds since `origin` (the
+    /// session's first event, the replay's `ts`; negative when the clock went back), what the
+    /// time axis marks it as, and its summary, which begins with its type — and what it changed,
+    /// folded into `fold`.
     private static func step(_ event: NavigationEvent, since origin: Timestamp, folding fold: inout DiffingFold, into w: inout JSONWriter) {
         let (anomaly, changes) = fold.fold(event)
         w.raw("{"); w.key("seq", first: true); w.integer(event.seq)
-        w.key("ts"); w.timestamp(event.timestamp)
         w.key("t"); w.integer(Int(event.timestamp.millisecondsSince1970 - origin.millisecondsSince1970))
-        w.key("type"); w.string(event.type)
-        if let scene = event.action.scene { w.key("scene"); w.string(scene) }
-        if let stack = event.namedStack { w.key("stack"); w.string(stack) }
         if let mark = event.replayMark { w.key("mark"); w.string(mark) }
         w.key("event"); w.string(event.summary)
         if let anomaly { w.key("anomaly"); w.string(anomaly.kind.rawValue) }
@@ -172,7 +170,8 @@ extension ReportQuery.Result {
 
     /// What each of `scenes` shows in `state`, as the format defines it (null for a scene not
     /// open), so that the page need not work it out: the visible route, where it comes from, the
-    /// route a back button names (``backRoute(of:in:)``) and the stack shown when no sheet is.
+    /// route a back button names (``backRoute(of:in:)``; absent when there is none) and the stack
+    /// shown when no sheet is (absent when it is the visible route's stack, or `main` for none).
     private static func visible(_ state: NavigationState, _ scenes: [String], into w: inout JSONWriter) {
         w.raw("{")
         for (k, name) in scenes.enumerated() {
@@ -186,8 +185,8 @@ extension ReportQuery.Result {
             w.key("source", first: true); w.string(screen.source.rawValue)
             w.key("stack"); if let stack = screen.stack { w.string(stack) } else { w.raw("null") }
             w.key("route"); w.string(screen.route.text)
-            w.key("back"); if let back = backRoute(of: screen, in: scene) { w.string(back.text) } else { w.raw("null") }
-            w.key("current"); w.string(scene.currentStack)
+            if let back = backRoute(of: screen, in: scene) { w.key("back"); w.string(back.text) }
+            if scene.currentStack != screen.stack ?? "main" { w.key("current"); w.string(scene.currentStack) }
             w.raw("}")
         }
         w.raw("}")
