@@ -44,7 +44,7 @@ extension ReportPage {
     // A device for scene `name` after a step: `shown` is what the library found it shows.
     const drawDevice = (s, index, name, scene, shown, active, changes) => {
       const session = sessions[s], step = session.steps[index];
-      const current = shown.current ?? "main", rootName = scene.tab ?? "root";
+      const current = shown.current ?? shown.stack ?? "main", rootName = scene.tab ?? "root";
       const split = scene.split ?? null, sheets = scene.sheets;
       const routes = scene.stacks[current] ?? [];
       const top = routes[routes.length - 1];
@@ -103,8 +103,10 @@ extension ReportPage {
       const label = [`Scene ${name}${active ? " (active)" : ""}: shows ${shown.route}`, shown.back ? `back button: ${shown.back}` : "no back button",
                      scene.tab !== null ? `tab ${scene.tab} selected` : null, sheets.length ? `${sheets.length} sheet${sheets.length > 1 ? "s" : ""}` : null,
                      split ? `split view (${split.visibility})` : null, away || (scene.phase ? `phase ${scene.phase}` : null)].filter(Boolean).join("; ");
-      return el("figure", { class: `device${split ? " split" : ""}${scene.phase === "background" ? " background" : ""}`, "data-scene": name, role: "group", "aria-label": label },
-        el("figcaption", {}, el("strong", {}, `Scene ${name}`), active ? " · active scene" : "", scene.phase ? ` · ${scene.phase}` : ""),
+      const acted = !step.state && name in step.visible;   // the scenes a step changed are those it says what they show
+      return el("figure", { class: `device${split ? " split" : ""}${scene.phase === "background" ? " background" : ""}${acted ? " acted" : ""}`, "data-scene": name,
+                            role: "group", "aria-label": label + (acted ? "; the event happened here" : "") },
+        el("figcaption", {}, el("strong", {}, `Scene ${name}`), active ? " · active scene" : "", scene.phase ? ` · ${scene.phase}` : "", acted ? " · this event" : ""),
         el("div", { class: "bezel" }, screen));
     };
 

@@ -23,6 +23,7 @@ extension ReportPage {
     // The transcript: every event of the session, filtered by type or screen.
     const buildTranscript = s => {
       const session = sessions[s];
+      outline(s);
       const types = [...new Set(session.steps.map(step => step.type))].sort();
       const chosen = typeFilter.value;
       typeFilter.replaceChildren(el("option", { value: "" }, "all"), ...types.map(t => el("option", { value: t }, t)));
@@ -106,7 +107,7 @@ extension ReportPage {
       const changes = changesOf(step);
       document.getElementById("step-label").textContent = `${index + 1} / ${session.steps.length}`;
       document.getElementById("clock-label").textContent = `${fmtClock(step.t)} of ${fmtClock(sessionMs(session))}`;
-      document.getElementById("event").textContent = `seq ${step.seq} · ${step.ts} · ${step.event}` + (step.anomaly ? ` (anomaly: ${step.anomaly})` : "")
+      document.getElementById("event").textContent = `seq ${step.seq} · ${stepTs(session, step)} · ${step.event}` + (step.anomaly ? ` (anomaly: ${step.anomaly})` : "")
         + (crashedAt(session, index) ? " · the session ended here uncleanly (a crash)" : "");
       document.getElementById("replay-cut").textContent = session.steps.length < session.events
         ? `This replay shows the first ${fmt(session.steps.length)} of the session's ${fmtEvents(session.events)} (the page replays at most ` +

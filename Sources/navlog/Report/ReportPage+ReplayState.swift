@@ -3,8 +3,8 @@ extension ReportPage {
     /// changes the library's fold found, applied in turn), the spans a scene spent in the
     /// background, and when each step plays.
     static let replayState = #"""
-    // Session replayer. Each step holds its event (time since the session's first, type, scene,
-    // stack, summary, mark), what it changed as the library's fold found it (or, when the event
+    // Session replayer. Each step holds its event (seq, time since the session's first, mark,
+    // summary, which begins with its type), what it changed as the library's fold found it (or, when the event
     // replaced the state, the state after it), and what the scenes it changed show: their visible
     // route, the route a back button names, and the stack shown under the sheets. A state is the
     // session's first state with the steps up to it applied in turn, from the nearest state kept
@@ -14,6 +14,7 @@ extension ReportPage {
     const fmtEvents = n => `${fmt(n)} event${n === 1 ? "" : "s"}`;
     const endingWords = { unclean: "crashed (unclean end)", background: "ended in the background", clean: "ended cleanly", open: "still open" };
     const sessionMs = session => session.steps.length ? Math.max(0, session.steps[session.steps.length - 1].t) : 0;
+    const stepTs = (session, step) => new Date(Date.parse(session.ts) + step.t).toISOString();
     const routeText = r => r.screen + (r.id ? `(${r.id})` : "");
     // A duration as navlog's text shows it: 850 ms, 12.3 s, 5 min 3 s, 2 h 14 min, 3 d 4 h.
     const fmtDuration = ms => {
@@ -141,10 +142,12 @@ extension ReportPage {
     // spent in the background (from the step it went there to the step it came back, closed or
     // was restated; null while it never did), and when each step plays, as recorded and with
     // idle gaps over 3 s shortened to 1 s. A clock that went back plays as no time passing.
+    // Each step gets its type, the first word of its summary.
     const outlines = new Map();
     const outline = s => {
       if (outlines.has(s)) return outlines.get(s);
       const session = sessions[s], spans = [], away = new Map();
+      for (const step of session.steps) { const space = step.event.indexOf(" "); step.type = space < 0 ? step.event : step.event.slice(0, space); }
       const leave = (scene, i) => { if (!away.has(scene)) { const span = { scene, from: i, to: null }; spans.push(span); away.set(scene, span); } };
       const back = (scene, i) => { const span = away.get(scene); if (span) { span.to = i; away.delete(scene); } };
       for (const [name, scene] of Object.entries(session.start.state.scenes)) if (scene.phase === "background") leave(name, 0);

@@ -67,6 +67,7 @@ extension ReportPage {
     .device figcaption { font-size: .9rem; margin-bottom: .3rem; }
     .bezel { position: relative; background: var(--bezel); border-radius: 2.2rem; padding: .7rem; box-shadow: 0 .4rem 1.2rem var(--shade); }
     .device.split .bezel { border-radius: 1.4rem; }
+    .device.acted .bezel { box-shadow: 0 0 0 3px var(--accent), 0 .4rem 1.2rem var(--shade); }
     .screen { position: relative; height: 30rem; border-radius: 1.6rem; overflow: hidden; background: var(--screen); display: flex; flex-direction: column; }
     .device.split .screen { border-radius: .8rem; height: 24rem; }
     .statusbar { display: flex; justify-content: space-between; font-size: .75rem; padding: .35rem 1.1rem .1rem; color: var(--muted); }
