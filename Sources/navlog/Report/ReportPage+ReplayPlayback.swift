@@ -106,6 +106,7 @@ extension ReportPage {
       const { state, visible: shown } = stateAt(s, index);
       const changes = changesOf(step);
       document.getElementById("step-label").textContent = `${index + 1} / ${session.steps.length}`;
+      range.setAttribute("aria-valuetext", `Step ${index + 1} of ${session.steps.length}, ${fmtClock(step.t)}: ${step.event}`);
       document.getElementById("clock-label").textContent = `${fmtClock(step.t)} of ${fmtClock(sessionMs(session))}`;
       document.getElementById("event").textContent = `seq ${step.seq} · ${stepTs(session, step)} · ${step.event}` + (step.anomaly ? ` (anomaly: ${step.anomaly})` : "")
         + (crashedAt(session, index) ? " · the session ended here uncleanly (a crash)" : "");
