@@ -97,8 +97,9 @@ extension ReportPage {
       if (!follow) return;
       if (session) history.replaceState(null, "", `#session=${encodeURIComponent(session.id)}&step=${Number(range.value) + 1}`);
     };
+    let chosen = 0;   // the session shown, whether or not the filters list it
     const show = () => {
-      const s = Number(select.value), session = sessions[s];
+      const s = chosen, session = sessions[s];
       if (!session || session.steps.length === 0) { document.getElementById("event").textContent = "No session to replay."; return; }
       if (s !== shownSession) { shownSession = s; buildTranscript(s); drawAxis(s); }
       const index = Math.min(Number(range.value), session.steps.length - 1);
@@ -130,6 +131,7 @@ extension ReportPage {
     };
     const choose = (session, step) => {
       pause();
+      chosen = session;
       select.value = String(session);
       range.max = String(Math.max(0, (sessions[session]?.steps.length ?? 1) - 1));
       range.value = String(step);
@@ -213,6 +215,7 @@ extension ReportPage {
     document.addEventListener("keydown", e => {
       if (e.altKey || e.ctrlKey || e.metaKey) return;
       const target = e.target;
+      if (target === range && e.key === " ") { e.preventDefault(); return toggle(); }   // the slider keeps its arrows, Home and End
       if (target instanceof HTMLSelectElement || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) return;
       if (target instanceof HTMLButtonElement && (e.key === " " || e.key === "Enter")) return;
       if (target instanceof Element && target.closest(".scroll")) return;   // arrows scroll those regions
@@ -245,6 +248,7 @@ extension ReportPage {
           `To add it: navlog report ${data.log} -o FILE --session ${asked}` + (omitted ? " --recent 0." : ".");
       }
       const first = wanted >= 0 ? wanted : order[0] ?? 0;
+      if (!admitted(first)) for (const filter of [filterEnding, filterApp, filterLength]) filter.value = "";   // a link shows its session
       listSessions(first);
       choose(first, wanted >= 0 ? Math.max(0, Number(fragment.get("step") ?? 1) - 1) : 0);
     };
