@@ -28,14 +28,15 @@ extension ReportPage {
       const chosen = typeFilter.value;
       typeFilter.replaceChildren(el("option", { value: "" }, "all"), ...types.map(t => el("option", { value: t }, t)));
       typeFilter.value = types.includes(chosen) ? chosen : "";
-      rows = session.steps.map((step, i) => {
+      // Written as one piece of markup, which the browser builds faster than node by node.
+      const escape = text => text.replace(/[&<>"]/g, c => `&#${c.charCodeAt(0)};`);
+      transcript.innerHTML = session.steps.map((step, i) => {
         const rest = step.event.startsWith(step.type) ? step.event.slice(step.type.length) : " " + step.event;
-        const row = el("div", { role: "option", id: `event-${i}`, "data-index": i, "aria-selected": "false" },
-          el("span", { class: "time" }, fmtClock(step.t)), el("span", { class: "what" }, el("span", { class: "type" }, step.type), rest));
-        for (const [kind, text] of badges(session, i)) row.append(el("span", { class: `badge ${kind}` }, text));
-        return row;
-      });
-      transcript.replaceChildren(...rows);
+        return `<div role="option" id="event-${i}" data-index="${i}" aria-selected="false"><span class="time">${fmtClock(step.t)}</span>` +
+          `<span class="what"><span class="type">${escape(step.type)}</span>${escape(rest)}</span>` +
+          badges(session, i).map(([kind, text]) => `<span class="badge ${kind}">${escape(text)}</span>`).join("") + "</div>";
+      }).join("");
+      rows = [...transcript.children];
       selectedRow = null;
       filterTranscript();
     };
@@ -49,11 +50,19 @@ extension ReportPage {
       });
       document.getElementById("transcript-count").textContent = `${fmt(shown)} of ${fmtEvents(rows.length)}`;
     };
+    // Scrolled before the next frame, not at once: reading a row's place lays the page out, which
+    // is better done once, by the browser, than in the middle of drawing a step.
+    let inView = null;
     const keepInView = row => {
-      if (row.hidden) return;
-      const top = row.offsetTop, bottom = top + row.offsetHeight;
-      if (top < transcript.scrollTop) transcript.scrollTop = top;
-      else if (bottom > transcript.scrollTop + transcript.clientHeight) transcript.scrollTop = bottom - transcript.clientHeight;
+      if (inView === null) requestAnimationFrame(() => {
+        const row = inView;
+        inView = null;
+        if (row.hidden) return;
+        const top = row.offsetTop, bottom = top + row.offsetHeight;
+        if (top < transcript.scrollTop) transcript.scrollTop = top;
+        else if (bottom > transcript.scrollTop + transcript.clientHeight) transcript.scrollTop = bottom - transcript.clientHeight;
+      });
+      inView = row;
     };
 
     // The time axis: deep links, restores, anomalies and the unclean end at their steps, and the

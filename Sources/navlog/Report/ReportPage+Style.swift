@@ -118,7 +118,7 @@ extension ReportPage {
     .legend .tick, .legend .span { position: static; display: inline-block; margin: 0 .3rem 0 0; vertical-align: -.05rem; }
     .legend .span { width: 1rem; }
     .transcript { height: 30rem; overflow-y: auto; position: relative; border: 1px solid var(--line); border-radius: .5rem; font-size: .85rem; }
-    .transcript [role=option] { display: grid; grid-template-columns: 4.2rem minmax(0, 1fr); gap: 0 .5rem; padding: .15rem .5rem; border-bottom: 1px solid var(--line); cursor: pointer; }
+    .transcript [role=option] { content-visibility: auto; contain-intrinsic-size: auto 1.7rem; display: grid; grid-template-columns: 4.2rem minmax(0, 1fr); gap: 0 .5rem; padding: .15rem .5rem; border-bottom: 1px solid var(--line); cursor: pointer; }
     .transcript [role=option]:hover { background: var(--accent-soft); }
     .transcript [aria-selected=true] { background: var(--accent-soft); box-shadow: inset 3px 0 0 var(--accent); font-weight: 600; }
     .transcript .time { color: var(--muted); font-variant-numeric: tabular-nums; text-align: right; }
