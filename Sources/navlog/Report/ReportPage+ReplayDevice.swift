@@ -82,7 +82,7 @@ extension ReportPage {
         const last = k === sheets.length - 1, c = changes.stackOf(name, sheet.id, k);
         const topRoute = sheet.stack[sheet.stack.length - 1] ?? sheet.root;
         if (k === 0) screen.append(el("div", { class: "dimmer", "aria-hidden": "true" }));
-        const card = el("div", { class: `sheet-card ${sheet.style}`, "data-sheet": sheet.id, style: `top:${2.6 + k * 1.6}rem`, role: "dialog", "aria-label": `Sheet ${sheet.id}` },
+        const card = el("div", { class: `sheet-card ${sheet.style}`, "data-sheet": sheet.id, style: `top:${2.6 + k * 1.6}rem`, role: "group", "aria-label": `Sheet ${sheet.id}` },
           sheet.style === "fullScreenCover" ? "" : el("div", { class: "grabber", "aria-hidden": "true" }),
           layer({
             title: last ? shown.route : routeText(topRoute), back: last ? shown.back : backOf(sheet.stack, routeText(sheet.root)),
