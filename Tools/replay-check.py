@@ -71,7 +71,7 @@ const seen = () => {
     devices[device.dataset.scene] = {
       title: text(visible?.querySelector(".title")), back: text(visible?.querySelector(".back-label")),
       titleMark: visible?.querySelector(".title")?.dataset.mark ?? null,
-      tab: text(device.querySelector(".tabbar [aria-current=true]")),
+      tab: text(device.querySelector(".tabbar [aria-current=true]")), tabs: [...device.querySelectorAll(".tabbar li")].map(li => li.dataset.tab),
       sheets: [...device.querySelectorAll("[data-sheet]")].map(card => card.dataset.sheet),
       columns: [...device.querySelectorAll(".column")].map(c => c.classList[1]),
       away: text(device.querySelector(".away")), background: device.classList.contains("background"),
@@ -187,8 +187,9 @@ def hand_written_log(path):
             f.write(json.dumps({"v": 1, "seq": seq, "ts": ts, "session": session, **rest}) + "\n")
 
 
-def device(title, back=None, tab=None, sheets=(), mark=None, away=None, columns=()):
-    return {"title": title, "back": back, "titleMark": mark, "tab": tab, "sheets": list(sheets), "columns": list(columns),
+def device(title, back=None, tab=None, sheets=(), mark=None, away=None, columns=(), tabs=None):
+    tabs = tabs if tabs is not None else [tab] if tab else []
+    return {"title": title, "back": back, "titleMark": mark, "tab": tab, "tabs": tabs, "sheets": list(sheets), "columns": list(columns),
             "away": away, "background": away is not None}
 
 
@@ -211,13 +212,13 @@ EXPECTED = [
      [["replaced", "main: background → active after 30.0 s in the background"]], []),
     (("s1", 12), {"main": device("photoPicker", "composeReview(brownies)", "home", ["compose"])},
      [["anomaly", "Anomaly: popBeyondRoot — the event changed nothing."]], []),
-    (("s1", 14), {"main": device("search", None, "search")}, [["replaced", "main: tab home → search"]], []),
-    (("s1", 15), {"main": device("recipe(tiramisu)", "category(desserts)", "home", mark="replaced")},
+    (("s1", 14), {"main": device("search", None, "search", tabs=["home", "search"])}, [["replaced", "main: tab home → search"]], []),
+    (("s1", 15), {"main": device("recipe(tiramisu)", "category(desserts)", "home", mark="replaced", tabs=["home", "search"])},
      [["replaced", "main: tab search → home"], ["replaced", "main/home: recipe(brownies) → recipe(tiramisu)"]], [["replaced", "recipe(tiramisu)"]]),
-    (("s1", 16), {"main": device("category(desserts)", "home", "home")},
+    (("s1", 16), {"main": device("category(desserts)", "home", "home", tabs=["home", "search"])},
      [["removed", "main/home: recipe(tiramisu)"]], [["removed", "recipe(tiramisu)"]]),
-    (("s2", 1), {"main": device("category(desserts)", "home", "home")}, [["replaced", "The state was set whole: 1 scene(s) open."]], []),
-    (("s2", 6), {"main": device("category(desserts)", "home", "home"),
+    (("s2", 1), {"main": device("category(desserts)", "home", "home", tabs=["home", "search"])}, [["replaced", "The state was set whole: 1 scene(s) open."]], []),
+    (("s2", 6), {"main": device("category(desserts)", "home", "home", tabs=["home", "search"]),
                  "side": device("reviews(apple-pie)", "root", mark="added", columns=["sidebar", "content", "detail"])},
      [["added", "side/main: reviews(apple-pie)"]], [["added", "reviews(apple-pie)"]]),
 ]
@@ -243,7 +244,10 @@ def expected_device(state, scene_name):
             title, back = text(split.get("content") or split.get("sidebar")), None
         else:
             title, back = tab or "root", None
-    return {"title": title, "back": back, "tab": tab, "sheets": [s["id"] for s in sheets]}
+    tabs = sorted(k for k in scene["stacks"] if k not in ("main", "detail")) if tab else []
+    if tab and tab not in tabs:
+        tabs = sorted(tabs + [tab])
+    return {"title": title, "back": back, "tab": tab, "tabs": tabs, "sheets": [s["id"] for s in sheets]}
 
 
 def screenshot(browser, page, fragment, name, *extra, size="1400,1150"):
@@ -328,14 +332,14 @@ def main():
         state = json.loads(subprocess.run([args.navlog, "state", generated, "--at", str(step["seq"]), "--format", "json"], check=True,
                                           capture_output=True, text=True).stdout)
         for name in state["scenes"]:
-            shown = {k: seen["devices"].get(name, {}).get(k) for k in ("title", "back", "tab", "sheets")}
+            shown = {k: seen["devices"].get(name, {}).get(k) for k in ("title", "back", "tab", "tabs", "sheets")}
             if shown != expected_device(state, name):
                 wrong.append(f"{seen['id']} seq {step['seq']} scene {name}: page {shown}, navlog {expected_device(state, name)}")
         if step["event"].startswith("push ") and "anomaly" not in step:
             marks += 1
             if not any(m == "added" for m, _ in seen["changes"]) or not any(m == "added" for m, _ in seen["stackMarks"]):
                 wrong.append(f"{seen['id']} seq {step['seq']}: a push not marked added")
-    check(f"generated: at {len(got.get('steps', []))} steps, every device's title, back button, tab and sheets are navlog's ({marks} pushes marked added)",
+    check(f"generated: at {len(got.get('steps', []))} steps, every device's title, back button, tabs and sheets are navlog's ({marks} pushes marked added)",
           not wrong and got.get("steps"), "; ".join(wrong[:3]))
     check("generated: interactive in under 1 s", 0 < (got.get("renderMs") or 0) < 1000, got.get("renderMs"))
 

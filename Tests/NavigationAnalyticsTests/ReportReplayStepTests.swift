@@ -44,6 +44,14 @@ import NavigationAnalytics
         #expect(steps[9]["anomaly"] as? String != nil)
     }
 
+    @Test func aStepThatSelectsATabNamesEveryStackOfItsScene() throws {
+        let (_, steps) = try Self.steps()
+        let stacks = steps.map { $0["stacks"] as? [String: [String]] }
+        #expect(stacks[2] == ["main": ["home"]])
+        #expect(stacks[7] == ["main": ["home", "search"]], "the deep link selects search, which it makes")
+        #expect(stacks.enumerated().filter { $0.element != nil }.map(\.offset) == [2, 7])
+    }
+
     @Test func eachVisibleScreenNamesTheRouteABackButtonGoesToAndTheStackUnderTheSheets() throws {
         let (_, steps) = try Self.steps()
         func visible(_ k: Int) -> [String: String] { ((steps[k]["visible"] as? [String: Any])?["main"] as? [String: Any])?.compactMapValues { $0 as? String } ?? [:] }

@@ -159,6 +159,18 @@ extension ReportQuery.Result {
                 }
                 w.change(change, sheet: sheet)
             }
+            // A tab selected may have made its stack, empty: the page is told each such scene's
+            // stacks, so that its tab bar names every tab.
+            var tabs: [String] = []
+            for case .tab(let scene, _, _) in changes where !tabs.contains(scene) { tabs.append(scene) }
+            if !tabs.isEmpty {
+                w.key("stacks"); w.raw("{")
+                for (k, scene) in tabs.enumerated() {
+                    w.key(named: scene, first: k == 0)
+                    w.value(.array((fold.after.scenes[scene]?.stacks.keys.sorted() ?? []).map { .string($0) }))
+                }
+                w.raw("}")
+            }
             var scenes: [String] = []
             for change in changes {
                 if let scene = change.scene, !scenes.contains(scene) { scenes.append(scene) }

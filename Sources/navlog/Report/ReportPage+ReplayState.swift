@@ -4,11 +4,12 @@ extension ReportPage {
     /// background, and when each step plays.
     static let replayState = #"""
     // Session replayer. Each step holds its event (seq, time since the session's first, mark,
-    // summary, which begins with its type), what it changed as the library's fold found it (or, when the event
-    // replaced the state, the state after it), and what the scenes it changed show: their visible
-    // route, the route a back button names, and the stack shown under the sheets. A state is the
-    // session's first state with the steps up to it applied in turn, from the nearest state kept
-    // on the way (one every 256 steps). The page draws these; it decides nothing about navigation.
+    // summary, which begins with its type), what it changed as the library's fold found it (or,
+    // when the event replaced the state, the state after it; when it selected a tab, the scene's
+    // stacks, empty ones too), and what the scenes it changed show: their visible route, the
+    // route a back button names, and the stack shown under the sheets. A state is the session's
+    // first state with the steps up to it applied in turn, from the nearest state kept on the way
+    // (one every 256 steps). The page draws these; it decides nothing about navigation.
     const select = document.getElementById("session-select"), range = document.getElementById("step");
     const sessions = data.replays;
     const fmtEvents = n => `${fmt(n)} event${n === 1 ? "" : "s"}`;
@@ -110,6 +111,7 @@ extension ReportPage {
             break;
         }
       }
+      for (const [name, ids] of Object.entries(step.stacks ?? {})) for (const id of ids) scenes[name].stacks[id] ??= [];
       for (const [name, visible] of Object.entries(step.visible)) {
         if (visible === null) delete at.visible[name]; else at.visible[name] = visible;
       }
