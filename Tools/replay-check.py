@@ -83,6 +83,7 @@ const seen = () => {
     stackMarks: [...document.querySelectorAll("#scenes [data-mark]")].map(node => [node.dataset.mark, text(node)]),
     event: text(document.getElementById("event")),
     selectedRow: document.querySelector("#transcript [aria-selected=true]")?.dataset.index ?? null,
+    rowsInDocument: document.querySelectorAll("#transcript [role=option]").length,
     playing: document.getElementById("play").getAttribute("aria-pressed") === "true",
   };
 };
@@ -127,6 +128,7 @@ try {
     typeFilter.value = ""; typeFilter.dispatchEvent(new Event("change"));
     const screen = document.getElementById("transcript-screen"); screen.value = "tiramisu"; screen.dispatchEvent(new Event("input"));
     results.tiramisuRows = [...document.querySelectorAll("#transcript [role=option]:not([hidden])")].map(r => Number(r.dataset.index));
+    screen.value = ""; screen.dispatchEvent(new Event("input"));
     results.badges = [...document.querySelectorAll("#transcript .badge")].map(b => [Number(b.parentNode.dataset.index), b.classList[1]]);
     results.axis = [...document.querySelectorAll("#axis .tick, #axis .span")].map(t => [t.classList[0] === "span" ? "background" : t.classList[1], Number(t.dataset.index)]);
   }
@@ -342,6 +344,21 @@ def main():
     check(f"generated: at {len(got.get('steps', []))} steps, every device's title, back button, tabs and sheets are navlog's ({marks} pushes marked added)",
           not wrong and got.get("steps"), "; ".join(wrong[:3]))
     check("generated: interactive in under 1 s", 0 < (got.get("renderMs") or 0) < 1000, got.get("renderMs"))
+
+    # A long session: its transcript holds the rows in view, not all 1,502, and the last one is selected.
+    long_log, long_page = os.path.join(OUT, "long.jsonl"), os.path.join(OUT, "long.html")
+    with open(long_log, "w") as f:
+        for k in range(1502):
+            event = {"type": "session.start", "launch": "cold"} if k == 0 else {"type": "scene.open", "scene": "main"} if k == 1 \
+                else {"type": "push", "scene": "main", "stack": "main", "route": {"screen": "recipe", "id": str(k)}}
+            f.write(json.dumps({"v": 1, "seq": k + 1, "ts": f"2026-12-01T10:{k // 60 % 60:02d}:{k % 60:02d}.000Z", "session": "long", **event}) + "\n")
+    subprocess.run([args.navlog, "report", long_log, "-o", long_page], check=True, capture_output=True)
+    got = run_probes(browser, long_page, [["long", 1501], ["long", 700]], False, "long")
+    steps = got.get("steps", [{}, {}])
+    check("a session of 1,502 events: the transcript holds only the rows near the one shown, which is selected",
+          [(s.get("selectedRow"), 0 < s.get("rowsInDocument", 0) < 60, s["devices"]["main"]["title"]) for s in steps]
+          == [("1501", True, "recipe(1501)"), ("700", True, "recipe(700)")] and got.get("errors") == [],
+          str([(s.get("selectedRow"), s.get("rowsInDocument")) for s in steps]) + str(got.get("errors")))
 
     shots = [screenshot(browser, page, "#session=s1&step=8", "sheet-over-tab"),
              screenshot(browser, page, "#session=s1&step=11", "background"),

@@ -1,102 +1,12 @@
 extension ReportPage {
-    /// The replayer's controls: the transcript, the time axis, playback at 1×, 4× and 16× with
-    /// idle gaps skipped, the keyboard, and the URL fragment that follows the position.
+    /// The replayer's controls: playback at 1×, 4× and 16× with idle gaps skipped, the keyboard,
+    /// and the URL fragment that follows the position.
     static let replayPlayback = #"""
     // Playback reads time from `window.navlogClock` when the page is given one before its scripts
     // run (a test's virtual clock: now() in ms, later(fn, ms) → id, cancel(id)), else the browser's.
     const clock = window.navlogClock ?? { now: () => performance.now(), later: (fn, ms) => setTimeout(fn, ms), cancel: id => clearTimeout(id) };
-    const transcript = document.getElementById("transcript"), axis = document.getElementById("axis");
     const playButton = document.getElementById("play"), speedSelect = document.getElementById("speed"), skipIdle = document.getElementById("skip-idle");
-    const typeFilter = document.getElementById("transcript-type"), screenFilter = document.getElementById("transcript-screen");
     const player = { playing: false, timer: null, wall: 0, from: 0 };
-    let shownSession = -1, rows = [], selectedRow = null;
-    const crashedAt = (session, i) => session.ending === "unclean" && i === session.steps.length - 1;
-    const badges = (session, i) => {
-      const step = session.steps[i], list = [];
-      if (step.mark === "deeplink") list.push(["deeplink", "deep link"]);
-      if (step.mark === "restore") list.push(["restore", "restore"]);
-      if (step.anomaly) list.push(["anomaly", "anomaly: " + step.anomaly]);
-      if (crashedAt(session, i)) list.push(["crash", "crash: the session ended here, in the foreground"]);
-      return list;
-    };
-
-    // The transcript: every event of the session, filtered by type or screen.
-    const buildTranscript = s => {
-      const session = sessions[s];
-      outline(s);
-      const types = [...new Set(session.steps.map(step => step.type))].sort();
-      const chosen = typeFilter.value;
-      typeFilter.replaceChildren(el("option", { value: "" }, "all"), ...types.map(t => el("option", { value: t }, t)));
-      typeFilter.value = types.includes(chosen) ? chosen : "";
-      // Written as one piece of markup, which the browser builds faster than node by node.
-      const escape = text => text.replace(/[&<>"]/g, c => `&#${c.charCodeAt(0)};`);
-      transcript.innerHTML = session.steps.map((step, i) => {
-        const rest = step.event.startsWith(step.type) ? step.event.slice(step.type.length) : " " + step.event;
-        return `<div role="option" id="event-${i}" data-index="${i}" aria-selected="false"><span class="time">${fmtClock(step.t)}</span>` +
-          `<span class="what"><span class="type">${escape(step.type)}</span>${escape(rest)}</span>` +
-          badges(session, i).map(([kind, text]) => `<span class="badge ${kind}">${escape(text)}</span>`).join("") + "</div>";
-      }).join("");
-      rows = [...transcript.children];
-      selectedRow = null;
-      filterTranscript();
-    };
-    const filterTranscript = () => {
-      const session = sessions[shownSession], type = typeFilter.value, screen = screenFilter.value.trim().toLowerCase();
-      let shown = 0;
-      rows.forEach((row, i) => {
-        const step = session.steps[i];
-        row.hidden = !((!type || step.type === type) && (!screen || step.event.toLowerCase().includes(screen)));
-        if (!row.hidden) shown++;
-      });
-      document.getElementById("transcript-count").textContent = `${fmt(shown)} of ${fmtEvents(rows.length)}`;
-    };
-    // Scrolled before the next frame, not at once: reading a row's place lays the page out, which
-    // is better done once, by the browser, than in the middle of drawing a step.
-    let inView = null;
-    const keepInView = row => {
-      if (inView === null) requestAnimationFrame(() => {
-        const row = inView;
-        inView = null;
-        if (row.hidden) return;
-        const top = row.offsetTop, bottom = top + row.offsetHeight;
-        if (top < transcript.scrollTop) transcript.scrollTop = top;
-        else if (bottom > transcript.scrollTop + transcript.clientHeight) transcript.scrollTop = bottom - transcript.clientHeight;
-      });
-      inView = row;
-    };
-
-    // The time axis: deep links, restores, anomalies and the unclean end at their steps, and the
-    // spans scenes spent in the background, placed as the slider places steps.
-    const drawAxis = s => {
-      const session = sessions[s], n = session.steps.length, at = i => (n > 1 ? i / (n - 1) * 100 : 0);
-      const { spans } = outline(s), counts = { deeplink: 0, restore: 0, anomaly: 0, background: spans.length, unclean: 0 };
-      const parts = [];
-      for (const span of spans) {
-        const to = span.to ?? n - 1;
-        parts.push(el("span", { class: "span", style: `left:${at(span.from)}%;width:${at(to) - at(span.from)}%`, "data-index": span.from,
-          title: `${span.scene} in the background from step ${span.from + 1}` + (span.to === null ? " to the end" : ` to ${span.to + 1}`) }));
-      }
-      session.steps.forEach((step, i) => {
-        for (const [kind] of badges(session, i)) {
-          const cls = kind === "crash" ? "unclean" : kind;
-          counts[cls]++;
-          parts.push(el("span", { class: `tick ${cls}`, style: `left:${at(i)}%`, "data-index": i, title: `${badges(session, i).map(b => b[1]).join(", ")} at step ${i + 1}` }));
-        }
-      });
-      parts.push(el("span", { class: "now", id: "axis-now" }));
-      parts.push(el("span", { class: "ends", "aria-hidden": "true" }, el("span", {}, "0:00.0"), el("span", {}, fmtClock(sessionMs(session)))));
-      axis.replaceChildren(...parts);
-      const words = [["deeplink", "deep link", "deep links"], ["restore", "restore", "restores"], ["anomaly", "anomaly", "anomalies"],
-                     ["background", "background gap", "background gaps"], ["unclean", "unclean end", "unclean ends"]];
-      axis.setAttribute("aria-label", "Time axis: " + words.map(([k, one, many]) => `${counts[k]} ${counts[k] === 1 ? one : many}`).join(", "));
-      document.getElementById("legend").replaceChildren(...words.map(([k, one, many]) => el("li", {},
-        el("span", { class: k === "background" ? "span" : `tick ${k}`, "aria-hidden": "true" }), `${counts[k] === 1 ? one : many} (${counts[k]})`)));
-    };
-    axis.addEventListener("click", e => {
-      const n = sessions[shownSession]?.steps.length ?? 0, box = axis.getBoundingClientRect();
-      const index = e.target.dataset?.index !== undefined ? Number(e.target.dataset.index) : Math.round((e.clientX - box.left) / box.width * (n - 1));
-      go(Math.max(0, Math.min(n - 1, index)));
-    });
 
     // The fragment follows the position once the reader moves it: a link the page was opened
     // with stays as it was until then (one naming a session not here, to be read and corrected).
@@ -129,11 +39,7 @@ extension ReportPage {
       document.getElementById("devices").replaceChildren(...(devices.length ? devices : [el("p", { class: "muted" }, "No open scene.")]));
       document.getElementById("changes").replaceChildren(...describeChanges(s, index));
       document.getElementById("scenes").replaceChildren(...drawStacks(state, shown, changes));
-      if (selectedRow) selectedRow.setAttribute("aria-selected", "false");
-      selectedRow = rows[index];
-      selectedRow.setAttribute("aria-selected", "true");
-      transcript.setAttribute("aria-activedescendant", selectedRow.id);
-      keepInView(selectedRow);
+      keepInView(index);
       const now = document.getElementById("axis-now");
       if (now) now.style.left = `${session.steps.length > 1 ? index / (session.steps.length - 1) * 100 : 0}%`;
       if (!player.playing) fragmentFollows();
@@ -263,7 +169,8 @@ extension ReportPage {
     };
     window.addEventListener("hashchange", openFragment);
     openFragment();
-    if (location.hash.includes("session=")) document.getElementById("replay").scrollIntoView();   // a link to a moment opens at it
+    // A link to a moment opens at it: scrolled there once the page is laid out, not laid out for it now.
+    if (location.hash.includes("session=")) requestAnimationFrame(() => document.getElementById("replay").scrollIntoView());
     window.navlogReplay = { stateAt, go, play, pause, choose, outline };   // for Tools/report-check.py
     document.body.dataset.renderMs = performance.now().toFixed(1);
     document.body.dataset.ready = "true";

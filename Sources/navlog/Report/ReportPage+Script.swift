@@ -1,6 +1,6 @@
 extension ReportPage {
     /// The page after its data: the scripts that render it, and the page's end.
-    static let tail = "</script>\n<script>\n" + sections + replayState + replayDevice + replayPlayback + "</script>\n</body>\n</html>\n"
+    static let tail = "</script>\n<script>\n" + sections + replayState + replayDevice + replayTranscript + replayPlayback + "</script>\n</body>\n</html>\n"
 
     /// The overview, the flow, the screens, the funnels and the paths before a crash.
     static let sections = """

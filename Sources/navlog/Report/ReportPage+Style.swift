@@ -118,16 +118,16 @@ extension ReportPage {
     .legend .tick, .legend .span { position: static; display: inline-block; margin: 0 .3rem 0 0; vertical-align: -.05rem; }
     .legend .span { width: 1rem; }
     .transcript { height: 30rem; overflow-y: auto; position: relative; border: 1px solid var(--line); border-radius: .5rem; font-size: .85rem; }
-    .transcript [role=option] { content-visibility: auto; contain-intrinsic-size: auto 1.7rem; display: grid; grid-template-columns: 4.2rem minmax(0, 1fr); gap: 0 .5rem; padding: .15rem .5rem; border-bottom: 1px solid var(--line); cursor: pointer; }
+    .transcript .rows { position: relative; }
+    .transcript [role=option] { position: absolute; left: 0; right: 0; height: 1.75rem; line-height: 1.75rem; padding: 0 .5rem; border-bottom: 1px solid var(--line);
+                                white-space: nowrap; overflow: hidden; text-overflow: ellipsis; cursor: pointer; }
     .transcript [role=option]:hover { background: var(--accent-soft); }
     .transcript [aria-selected=true] { background: var(--accent-soft); box-shadow: inset 3px 0 0 var(--accent); font-weight: 600; }
-    .transcript .time { color: var(--muted); font-variant-numeric: tabular-nums; text-align: right; }
-    .transcript .what { overflow-wrap: anywhere; }
+    .transcript .time { display: inline-block; width: 4rem; margin-right: .5rem; text-align: right; color: var(--muted); font-variant-numeric: tabular-nums; }
     .transcript .type { font-weight: 650; }
-    .transcript .badge { grid-column: 2; justify-self: start; font-size: .7rem; font-weight: 600; padding: 0 .3rem; border-radius: .25rem; }
+    .transcript .badge { margin-right: .4rem; font-size: .7rem; font-weight: 600; padding: .05rem .3rem; border-radius: .25rem; }
     .badge.deeplink { color: var(--accent); background: var(--accent-soft); } .badge.restore { color: var(--good); background: var(--good-soft); }
     .badge.anomaly { color: var(--warn); background: var(--warn-soft); } .badge.crash { color: var(--bad); background: var(--bad-soft); }
-    .transcript [hidden] { display: none; }
     @media (prefers-reduced-motion: reduce) { *, *::before, *::after { transition: none !important; animation: none !important; scroll-behavior: auto !important; } }
     """#
 }
