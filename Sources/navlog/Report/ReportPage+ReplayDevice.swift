@@ -39,6 +39,8 @@ extension ReportPage {
       if (trail) body.append(el("div", { class: "trail" }, trail));
       return el("div", { class: "layer", ...(visible ? { "aria-current": "true", "data-visible": "true" } : {}), "aria-label": label }, bar, body);
     };
+    // A stack's trail at a screen's foot: its root and routes, the middle of a deep one elided.
+    const trailOf = names => (names.length > 5 ? [names[0], `… ${fmt(names.length - 4)} more`, ...names.slice(-3)] : names).join(" › ");
     const backOf = (routes, rootName) => routes.length >= 2 ? routeText(routes[routes.length - 2]) : routes.length === 1 ? rootName : null;
 
     // A device for scene `name` after a step: `shown` is what the library found it shows.
@@ -54,7 +56,7 @@ extension ReportPage {
         title: baseVisible ? shown.route : top ? routeText(top) : rootName,
         back: baseVisible ? shown.back : backOf(routes, rootName),
         route: top ?? null, visible: baseVisible, mark: markAt(stackChange, routes, routes.length - 1),
-        trail: routes.length ? [rootName, ...routes.map(routeText)].join(" › ") : null,
+        trail: routes.length ? trailOf([rootName, ...routes.map(routeText)]) : null,
         label: `Stack ${current}`,
       });
       const screen = el("div", { class: "screen" },
@@ -88,7 +90,7 @@ extension ReportPage {
             title: last ? shown.route : routeText(topRoute), back: last ? shown.back : backOf(sheet.stack, routeText(sheet.root)),
             action: sheet.stack.length === 0 ? "Done" : null, route: topRoute, visible: last,
             mark: changes.presented.has(`${name}\u0000${sheet.id}`) && last ? "added" : c ? markAt(c, sheet.stack, sheet.stack.length - 1) : null,
-            trail: sheet.stack.length ? [sheet.root, ...sheet.stack].map(routeText).join(" › ") : null, label: `Sheet ${sheet.id}`,
+            trail: sheet.stack.length ? trailOf([sheet.root, ...sheet.stack].map(routeText)) : null, label: `Sheet ${sheet.id}`,
           }));
         screen.append(card);
       });

@@ -4,11 +4,13 @@ extension ReportPage {
     // The transcript: every event of the session, filtered by type or screen. Only the rows in
     // view and a few around them are in the document, each a line of the same height at its
     // place, so that a session of thousands of events lists at once and a row is scrolled to
-    // without laying the page out.
+    // without laying the page out. Places are in rem, as the style sheet sizes the rows and the
+    // list; a rem's pixels are read only when scrolling, once the page is laid out.
     const transcript = document.getElementById("transcript"), axis = document.getElementById("axis");
     const typeFilter = document.getElementById("transcript-type"), screenFilter = document.getElementById("transcript-screen");
-    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
-    const rowHeight = 1.75 * rem, viewHeight = 30 * rem;   // as the style sheet sizes them
+    const rowHeight = 1.75, viewHeight = 30;
+    let remPixels = 0;
+    const pixels = () => (remPixels ||= parseFloat(getComputedStyle(document.documentElement).fontSize));
     const rowsBox = el("div", { class: "rows", role: "none" });
     transcript.append(rowsBox);
     let shownSession = -1, listed = [], place = new Map(), current = -1, scrolledTo = 0, drawn = false;
@@ -25,13 +27,13 @@ extension ReportPage {
     const drawRows = () => {
       const session = sessions[shownSession];
       const first = Math.max(0, Math.floor(scrolledTo / rowHeight) - 8), last = Math.min(listed.length, Math.ceil((scrolledTo + viewHeight) / rowHeight) + 8);
-      rowsBox.style.height = `${listed.length * rowHeight}px`;
+      rowsBox.style.height = `${listed.length * rowHeight}rem`;
       let markup = "";
       for (let k = first; k < last; k++) {
         const i = listed[k], step = session.steps[i];
         const rest = step.event.startsWith(step.type) ? step.event.slice(step.type.length) : " " + step.event;
         markup += `<div role="option" id="event-${i}" data-index="${i}" aria-selected="${i === current}" aria-posinset="${k + 1}" ` +
-          `aria-setsize="${listed.length}" style="top:${k * rowHeight}px" title="${escape(fmtClock(step.t) + " " + step.event)}">` +
+          `aria-setsize="${listed.length}" style="top:${k * rowHeight}rem" title="${escape(fmtClock(step.t) + " " + step.event)}">` +
           `<span class="time">${fmtClock(step.t)}</span>` +
           badges(session, i).map(([kind, text]) => `<span class="badge ${kind}">${escape(text)}</span>`).join("") +
           `<span class="type">${escape(step.type)}</span>${escape(rest)}</div>`;
@@ -50,12 +52,12 @@ extension ReportPage {
         else if ((k + 1) * rowHeight > scrolledTo + viewHeight) scrolledTo = (k + 1) * rowHeight - viewHeight;
       }
       drawRows();
-      if (!scrolling) { scrolling = true; requestAnimationFrame(() => { scrolling = false; transcript.scrollTop = scrolledTo; }); }
+      if (!scrolling) { scrolling = true; requestAnimationFrame(() => { scrolling = false; transcript.scrollTop = scrolledTo * pixels(); }); }
     };
     transcript.addEventListener("scroll", () => {
       if (scrolling || drawn) return;
       drawn = true;
-      requestAnimationFrame(() => { drawn = false; scrolledTo = transcript.scrollTop; drawRows(); });
+      requestAnimationFrame(() => { drawn = false; scrolledTo = transcript.scrollTop / pixels(); drawRows(); });
     });
     const buildTranscript = s => {
       const session = sessions[s];
