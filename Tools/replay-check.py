@@ -360,6 +360,15 @@ def main():
           == [("1501", True, "recipe(1501)"), ("700", True, "recipe(700)")] and got.get("errors") == [],
           str([(s.get("selectedRow"), s.get("rowsInDocument")) for s in steps]) + str(got.get("errors")))
 
+    # A log with no session to replay: the page says so, without an error.
+    empty_log, empty_page = os.path.join(OUT, "empty.jsonl"), os.path.join(OUT, "empty.html")
+    with open(empty_log, "w") as f:
+        f.write(json.dumps({"v": 1, "seq": 1, "ts": "2026-12-01T10:00:00.000Z", "session": "x", "type": "snapshot", "state": {"active": None, "scenes": {}}}) + "\n")
+    subprocess.run([args.navlog, "report", empty_log, "-o", empty_page], check=True, capture_output=True)
+    dom = report_check.browse(browser, "file://" + empty_page, "--dump-dom", "--virtual-time-budget=5000").stdout
+    check("a log with no session to replay: the page says so, without an error",
+          'data-ready="true"' in dom and "No session to replay." in dom and re.findall(r'<pre id="errors"[^>]*>(.*?)</pre>', dom, re.S) == [""])
+
     shots = [screenshot(browser, page, "#session=s1&step=8", "sheet-over-tab"),
              screenshot(browser, page, "#session=s1&step=11", "background"),
              screenshot(browser, page, "#session=s1&step=17", "crash"),

@@ -162,7 +162,8 @@ extension ReportPage {
                    : `the page replays the sessions named with --session and the ${fmt(data.recent)} most recent. `) +
           `To add it: navlog report ${data.log} -o FILE --session ${asked}` + (omitted ? " --recent 0." : ".");
       }
-      const first = wanted >= 0 ? wanted : order[0] ?? 0;
+      if (sessions.length === 0) { listSessions(-1); document.getElementById("event").textContent = "No session to replay."; return; }
+      const first = wanted >= 0 ? wanted : order[0];
       if (!admitted(first)) for (const filter of [filterEnding, filterApp, filterLength]) filter.value = "";   // a link shows its session
       listSessions(first);
       choose(first, wanted >= 0 ? Math.max(0, Number(fragment.get("step") ?? 1) - 1) : 0);
@@ -171,7 +172,7 @@ extension ReportPage {
     openFragment();
     // A link to a moment opens at it: scrolled there once the page is laid out, not laid out for it now.
     if (location.hash.includes("session=")) requestAnimationFrame(() => document.getElementById("replay").scrollIntoView());
-    window.navlogReplay = { stateAt, go, play, pause, choose, outline };   // for Tools/report-check.py
+    window.navlogReplay = { stateAt, go, play, pause, choose, outline };   // for Tools/report-check.py and Tools/replay-check.py
     document.body.dataset.renderMs = performance.now().toFixed(1);
     document.body.dataset.ready = "true";
     """#
