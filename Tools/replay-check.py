@@ -13,7 +13,10 @@ restores and opens a split view) and on a generated log:
   - playing for a set time at 16x, with and without skipping idle gaps, and at 1x, reaches the
     expected step: the page's clock is replaced by a virtual one (window.navlogClock);
   - the keyboard: Space plays and pauses, the arrows step, Home and End, + changes the speed;
-  - the sessions filter by ending, app and length, crashed first;
+  - the sessions filter by ending, app and length, crashed first; the transcript by type and screen,
+    and it marks deep links, the anomaly and the crash, as the time axis does with the background gap;
+  - a session of 1,502 events keeps only the transcript rows near the one shown in the document;
+  - a log with no session to replay says so;
   - no script or console error, and interactive in under 1 s.
 Keeps screenshots of a few moments in .build/replay-check/ (light, dark, at 200 % zoom).
 Ends with "N passed, M failed".
