@@ -17,6 +17,7 @@ restores and opens a split view) and on a generated log:
     and it marks deep links, the anomaly and the crash, as the time axis does with the background gap;
   - a session of 1,502 events keeps only the transcript rows near the one shown in the document;
   - a log with no session to replay says so;
+  - less motion asked for drops the sheets' transition, and a dark colour scheme darkens the page;
   - no script or console error, and interactive in under 1 s.
 Keeps screenshots of a few moments in .build/replay-check/ (light, dark, at 200 % zoom).
 Ends with "N passed, M failed".
@@ -362,6 +363,23 @@ def main():
           [(s.get("selectedRow"), 0 < s.get("rowsInDocument", 0) < 60, s["devices"]["main"]["title"]) for s in steps]
           == [("1501", True, "recipe(1501)"), ("700", True, "recipe(700)")] and got.get("errors") == [],
           str([(s.get("selectedRow"), s.get("rowsInDocument")) for s in steps]) + str(got.get("errors")))
+
+    # The reader's settings: less motion drops the sheets' transition; a dark scheme darkens the page.
+    def computed(*flags):
+        source = open(page, encoding="utf-8").read()
+        probe = """<script>const card = document.querySelector(".sheet-card");
+        document.body.append(Object.assign(document.createElement("pre"), { id: "computed", textContent:
+          JSON.stringify([getComputedStyle(card).transitionDuration, getComputedStyle(document.body).backgroundColor]) }));</script>"""
+        styled = os.path.join(OUT, "computed.html")
+        with open(styled, "w", encoding="utf-8") as f:
+            f.write(source.replace("</body>", probe + "</body>"))
+        dom = report_check.browse(browser, "file://" + styled + "#session=s1&step=8", "--dump-dom", "--virtual-time-budget=5000", *flags).stdout
+        found = re.search(r'<pre id="computed">(.*?)</pre>', dom, re.S)
+        return json.loads(htmllib.unescape(found.group(1))) if found else None
+    plain, reduced = computed(), computed("--force-prefers-reduced-motion")
+    dark = computed("--force-dark-mode", "--blink-settings=preferredColorScheme=0")
+    check("prefers-reduced-motion: the sheets' transition is dropped", plain and reduced and plain[0] != "0s" and reduced[0] == "0s", f"{plain} {reduced}")
+    check("prefers-color-scheme: dark gives a dark page", plain and dark and plain[1] == "rgb(255, 255, 255)" and dark[1] == "rgb(13, 17, 23)", f"{plain} {dark}")
 
     # A log with no session to replay: the page says so, without an error.
     empty_log, empty_page = os.path.join(OUT, "empty.jsonl"), os.path.join(OUT, "empty.html")
