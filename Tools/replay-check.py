@@ -134,6 +134,8 @@ try {
     results.tiramisuRows = [...document.querySelectorAll("#transcript [role=option]:not([hidden])")].map(r => Number(r.dataset.index));
     screen.value = ""; screen.dispatchEvent(new Event("input"));
     results.badges = [...document.querySelectorAll("#transcript .badge")].map(b => [Number(b.parentNode.dataset.index), b.classList[1]]);
+    moveTo("s1", 0);
+    results.legend = ["anomaly", "deeplink", "deeplink", "background", "unclean"].map(k => { document.querySelector(`#legend button[data-kind=${k}]`).click(); return seen().step; });
     results.axis = [...document.querySelectorAll("#axis .tick, #axis .span")].map(t => [t.classList[0] === "span" ? "background" : t.classList[1], Number(t.dataset.index)]);
   }
 } catch (e) { results.exception = String(e.stack || e); }
@@ -319,6 +321,8 @@ def main():
           got.get("badges") == [[12, "anomaly"], [15, "deeplink"], [16, "crash"]], got.get("badges"))
     check("the time axis marks the background gap, the anomaly, the deep link and the unclean end",
           got.get("axis") == [["background", 10], ["anomaly", 12], ["deeplink", 15], ["unclean", 16]], got.get("axis"))
+    check("the legend's buttons go to the next anomaly, deep link (again: the same, the only one), background gap and unclean end",
+          got.get("legend") == [12, 15, 15, 10, 16], got.get("legend"))
     check("no script or console error", got.get("errors") == [], got.get("errors"))
     check("interactive in under 1 s", 0 < (got.get("renderMs") or 0) < 1000, got.get("renderMs"))
 

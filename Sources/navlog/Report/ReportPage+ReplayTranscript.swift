@@ -82,10 +82,12 @@ extension ReportPage {
     };
 
     // The time axis: deep links, restores, anomalies and the unclean end at their steps, and the
-    // spans scenes spent in the background, placed as the slider places steps.
+    // spans scenes spent in the background, placed as the slider places steps. Its legend's
+    // buttons go to the next mark of their kind, for the keyboard.
     const drawAxis = s => {
       const session = sessions[s], n = session.steps.length, at = i => (n > 1 ? i / (n - 1) * 100 : 0);
-      const { spans } = outline(s), counts = { deeplink: 0, restore: 0, anomaly: 0, background: spans.length, unclean: 0 };
+      const { spans } = outline(s);
+      const places = { deeplink: [], restore: [], anomaly: [], background: spans.map(span => span.from), unclean: [] };
       const parts = [];
       for (const span of spans) {
         const to = span.to ?? n - 1;
@@ -95,7 +97,7 @@ extension ReportPage {
       session.steps.forEach((step, i) => {
         for (const [kind] of badges(session, i)) {
           const cls = kind === "crash" ? "unclean" : kind;
-          counts[cls]++;
+          places[cls].push(i);
           parts.push(el("span", { class: `tick ${cls}`, style: `left:${at(i)}%`, "data-index": i, title: `${badges(session, i).map(b => b[1]).join(", ")} at step ${i + 1}` }));
         }
       });
@@ -104,9 +106,15 @@ extension ReportPage {
       axis.replaceChildren(...parts);
       const words = [["deeplink", "deep link", "deep links"], ["restore", "restore", "restores"], ["anomaly", "anomaly", "anomalies"],
                      ["background", "background gap", "background gaps"], ["unclean", "unclean end", "unclean ends"]];
-      axis.setAttribute("aria-label", "Time axis: " + words.map(([k, one, many]) => `${counts[k]} ${counts[k] === 1 ? one : many}`).join(", "));
-      document.getElementById("legend").replaceChildren(...words.map(([k, one, many]) => el("li", {},
-        el("span", { class: k === "background" ? "span" : `tick ${k}`, "aria-hidden": "true" }), `${counts[k] === 1 ? one : many} (${counts[k]})`)));
+      const count = k => places[k].length;
+      axis.setAttribute("aria-label", "Time axis: " + words.map(([k, one, many]) => `${count(k)} ${count(k) === 1 ? one : many}`).join(", "));
+      document.getElementById("legend").replaceChildren(...words.map(([k, one, many]) => {
+        const label = [el("span", { class: k === "background" ? "span" : `tick ${k}`, "aria-hidden": "true" }), `${count(k) === 1 ? one : many} (${count(k)})`];
+        if (count(k) === 0) return el("li", {}, ...label);
+        const button = el("button", { type: "button", "data-kind": k, title: `Go to the next ${one}` }, ...label);
+        button.addEventListener("click", () => go(places[k].find(i => i > Number(range.value)) ?? places[k][0]));
+        return el("li", {}, button);
+      }));
     };
     axis.addEventListener("click", e => {
       const n = sessions[shownSession]?.steps.length ?? 0, box = axis.getBoundingClientRect();

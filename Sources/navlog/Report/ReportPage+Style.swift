@@ -117,6 +117,7 @@ extension ReportPage {
     .legend { display: flex; flex-wrap: wrap; gap: .2rem 1rem; font-size: .8rem; color: var(--muted); margin: .1rem 0 .4rem; padding: 0; list-style: none; }
     .legend .tick, .legend .span { position: static; display: inline-block; margin: 0 .3rem 0 0; vertical-align: -.05rem; }
     .legend .span { width: 1rem; }
+    .legend button { font: inherit; color: var(--accent); background: none; border: 0; padding: 0; cursor: pointer; text-decoration: underline dotted; }
     .transcript { height: 30rem; overflow-y: auto; position: relative; border: 1px solid var(--line); border-radius: .5rem; font-size: .85rem; }
     .transcript .rows { position: relative; }
     .transcript [role=option] { position: absolute; left: 0; right: 0; height: 1.75rem; line-height: 1.75rem; padding: 0 .5rem; border-bottom: 1px solid var(--line);
