@@ -134,7 +134,7 @@ def main():
     check("no script error", errors == [""], str(errors))
     check("the flow diagram has nodes", dom.count('class="flow-node"') > 0)
     compose = re.search(r'<div class="stack sheet" data-stack="compose">(.*?)</div>', dom, re.S)
-    visible = re.findall(r'<li class="visible" aria-current="true">(.*?)</li>', compose.group(1)) if compose else []
+    visible = re.findall(r'<li class="visible" aria-current="true"[^>]*>(.*?)</li>', compose.group(1)) if compose else []
     check("step 6 of s7 shows photoPicker visible in the compose sheet", visible == ["photoPicker"], str(visible))
     home = re.search(r'<div class="stack" data-stack="home">(.*?)</div>', dom, re.S)
     check("and recipe(apple-pie) on the home stack", bool(home) and "recipe(apple-pie)" in home.group(1))
@@ -191,7 +191,7 @@ def main():
     check("the page says a replay shows the first 2,000 of its 2,102 events", "first 2,000 of the session's 2,102 events" in cut, cut)
     home = re.search(r'<div class="stack" data-stack="main">(.*?)</div>', dom, re.S)
     check("and at its last step the stack holds 1,998 routes, recipe(1999) visible",
-          bool(home) and home.group(1).count("<li") == 1998 and '<li class="visible" aria-current="true">recipe(1999)</li>' in home.group(1))
+          bool(home) and home.group(1).count("<li") == 1998 and '<li class="visible" aria-current="true" data-mark="added">recipe(1999)</li>' in home.group(1))
     render = re.findall(r'data-render-ms="([0-9.]+)"', dom)
     check("interactive in under 1 s", bool(render) and float(render[0]) < 1000, str(render))
 

@@ -2,7 +2,8 @@ import NavigationHistory
 
 extension NavigationEvent {
     /// The event in words: its type, scene, stack and what it names, as `navlog replay` and the
-    /// report's replayer show it (`push main/home recipe/apple-pie`).
+    /// report's replayer show it (`push main/home recipe(apple-pie)`). It begins with the event's
+    /// type and a space, or the type alone: the report's transcript reads the type there.
     package var summary: String {
         switch action {
         case .sessionStart(let app, let launch, _): return "session.start \(launch.rawValue)" + (app.map { " app \($0)" } ?? "")
@@ -26,6 +27,20 @@ extension NavigationEvent {
         case .snapshot: return "snapshot"
         case .restore(_, let from, let dropped): return "restore from seq \(from)" + (dropped.isEmpty ? "" : ", \(dropped.count) dropped")
         case .unknown(let type, _): return "\(type) (unknown type)"
+        }
+    }
+}
+
+extension NavigationEvent {
+    /// What a replay's time axis marks the event as: `deeplink` for a deep link or a path set by
+    /// one, `restore` for a restore or a path set by one; nil for any other event.
+    package var replayMark: String? {
+        switch action {
+        case .deeplink: "deeplink"
+        case .restore: "restore"
+        case .setPath(_, _, _, .deeplink): "deeplink"
+        case .setPath(_, _, _, .restore): "restore"
+        default: nil
         }
     }
 }

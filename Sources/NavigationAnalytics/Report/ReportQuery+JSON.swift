@@ -77,6 +77,7 @@ extension ReportQuery.Result {
         w.key("recent"); w.integer(options.recent)
         w.key("maximumSteps"); w.integer(options.maximumSteps)
         w.key("maximumReplayBytes"); w.integer(options.maximumReplayBytes)
+        w.key("named"); w.value(.array(options.sessions.sorted().map { .string($0) }))
         let leftOut = replays(into: &w)
         w.raw("}")
         return (w.bytes, leftOut)
@@ -104,6 +105,8 @@ extension ReportQuery.Result {
             w.key("ending"); w.string(summaries[replay.id]?.ending.rawValue ?? "open")
             w.key("app"); if let app = summaries[replay.id]?.app { w.string(app) } else { w.raw("null") }
             w.key("events"); w.integer(replay.events)
+            let origin = replay.replayed.first?.timestamp
+            w.key("ts"); if let origin { w.timestamp(origin) } else { w.raw("null") }
             w.key("start"); w.raw("{")
             w.key("state", first: true); w.state(replay.start)
             w.key("visible"); Self.visible(replay.start, replay.start.scenes.keys.sorted(), into: &w)
@@ -115,7 +118,7 @@ extension ReportQuery.Result {
                 if w.bytes.count - start >= options.maximumReplayBytes { break }
                 if steps > 0 { w.raw(",") }
                 steps += 1
-                Self.step(event, folding: &fold, into: &w)
+                Self.step(event, since: origin ?? event.timestamp, folding: &fold, into: &w)
             }
             w.raw("]")
             w.raw("}")
@@ -131,11 +134,15 @@ extension ReportQuery.Result {
         return leftOut
     }
 
-    /// One step of a replay: the event, and what it changed, folded into `fold`.
-    private static func step(_ event: NavigationEvent, folding fold: inout DiffingFold, into w: inout JSONWriter) {
+    /// One step of a replay: the event — its seq, its time in milliseconds since `origin` (the
+    /// session's first event, the replay's `ts`; negative when the clock went back), what the
+    /// time axis marks it as, and its summary, which begins with its type — and what it changed,
+    /// folded into `fold`.
+    private static func step(_ event: NavigationEvent, since origin: Timestamp, folding fold: inout DiffingFold, into w: inout JSONWriter) {
         let (anomaly, changes) = fold.fold(event)
         w.raw("{"); w.key("seq", first: true); w.integer(event.seq)
-        w.key("ts"); w.timestamp(event.timestamp)
+        w.key("t"); w.integer(Int(event.timestamp.millisecondsSince1970 - origin.millisecondsSince1970))
+        if let mark = event.replayMark { w.key("mark"); w.string(mark) }
         w.key("event"); w.string(event.summary)
         if let anomaly { w.key("anomaly"); w.string(anomaly.kind.rawValue) }
         if event.setsWholeState {
@@ -152,6 +159,18 @@ extension ReportQuery.Result {
                 }
                 w.change(change, sheet: sheet)
             }
+            // A tab selected may have made its stack, empty: the page is told each such scene's
+            // stacks, so that its tab bar names every tab.
+            var tabs: [String] = []
+            for case .tab(let scene, _, _) in changes where !tabs.contains(scene) { tabs.append(scene) }
+            if !tabs.isEmpty {
+                w.key("stacks"); w.raw("{")
+                for (k, scene) in tabs.enumerated() {
+                    w.key(named: scene, first: k == 0)
+                    w.value(.array((fold.after.scenes[scene]?.stacks.keys.sorted() ?? []).map { .string($0) }))
+                }
+                w.raw("}")
+            }
             var scenes: [String] = []
             for change in changes {
                 if let scene = change.scene, !scenes.contains(scene) { scenes.append(scene) }
@@ -162,22 +181,44 @@ extension ReportQuery.Result {
     }
 
     /// What each of `scenes` shows in `state`, as the format defines it (null for a scene not
-    /// open), so that the page need not work it out.
+    /// open), so that the page need not work it out: the visible route, where it comes from, the
+    /// route a back button names (``backRoute(of:in:)``; absent when there is none) and the stack
+    /// shown when no sheet is (absent when it is the visible route's stack, or `main` for none).
     private static func visible(_ state: NavigationState, _ scenes: [String], into w: inout JSONWriter) {
         w.raw("{")
         for (k, name) in scenes.enumerated() {
             w.key(named: name, first: k == 0)
-            guard let screen = state.scenes[name]?.visibleScreen else {
+            guard let scene = state.scenes[name] else {
                 w.raw("null")
                 continue
             }
+            let screen = scene.visibleScreen
             w.raw("{")
             w.key("source", first: true); w.string(screen.source.rawValue)
             w.key("stack"); if let stack = screen.stack { w.string(stack) } else { w.raw("null") }
             w.key("route"); w.string(screen.route.text)
+            if let back = backRoute(of: screen, in: scene) { w.key("back"); w.string(back.text) }
+            if scene.currentStack != screen.stack ?? "main" { w.key("current"); w.string(scene.currentStack) }
             w.raw("}")
         }
         w.raw("}")
+    }
+
+    /// The route a back button over `screen` names: the one below it on its stack, the sheet's
+    /// root under a sheet's first pushed route, the root (named by the selected tab, or `root`)
+    /// under a stack's first route; nil at a sheet's root, a split selection or a root, where
+    /// there is no going back.
+    static func backRoute(of screen: VisibleScreen, in scene: SceneState) -> Route? {
+        switch screen.source {
+        case .sheet:
+            guard let sheet = scene.sheets.last, !sheet.stack.isEmpty else { return nil }
+            return sheet.stack.count >= 2 ? sheet.stack[sheet.stack.count - 2] : sheet.root
+        case .stack:
+            guard let stack = screen.stack, let routes = scene.stacks[stack], !routes.isEmpty else { return nil }
+            return routes.count >= 2 ? routes[routes.count - 2] : Route(screen: scene.tab ?? "root")
+        case .splitContent, .splitSidebar, .root:
+            return nil
+        }
     }
 }
 

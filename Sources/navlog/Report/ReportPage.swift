@@ -36,40 +36,7 @@ enum ReportPage {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>navlog report — \(escaped(title))</title>
         <style>
-        :root { --bg: #fff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --accent: #0969da; --accent-soft: #ddf4ff; --bad: #cf222e; --bar: #54aeff; }
-        @media (prefers-color-scheme: dark) {
-          :root { --bg: #0d1117; --fg: #e6edf3; --muted: #8d96a0; --line: #30363d; --accent: #58a6ff; --accent-soft: #12263f; --bad: #ff7b72; --bar: #388bfd; }
-        }
-        * { box-sizing: border-box; }
-        body { margin: 0; padding: 1rem 1.5rem 3rem; font: 1rem/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; background: var(--bg); color: var(--fg); }
-        h1 { font-size: 1.6rem; margin: 0 0 .25rem; } h2 { font-size: 1.25rem; margin: 2rem 0 .5rem; border-bottom: 1px solid var(--line); }
-        .muted { color: var(--muted); }
-        .cards { display: flex; flex-wrap: wrap; gap: .75rem; padding: 0; margin: .5rem 0; list-style: none; }
-        .cards li { border: 1px solid var(--line); border-radius: .5rem; padding: .5rem .9rem; min-width: 8rem; }
-        .cards strong { display: block; font-size: 1.4rem; }
-        svg { max-width: 100%; height: auto; }
-        .scroll { overflow-x: auto; } .scroll svg { max-width: none; }   /* zoomed in, scroll rather than shrink text */
-        svg text { fill: var(--fg); font-size: 12px; }
-        .bar { fill: var(--bar); } .link { fill: none; stroke: var(--bar); stroke-opacity: .35; } .link:hover { stroke-opacity: .7; }
-        .flow-node rect { fill: var(--accent); }
-        table { border-collapse: collapse; width: 100%; max-width: 60rem; }
-        th, td { padding: .3rem .6rem; border-bottom: 1px solid var(--line); text-align: right; }
-        th:first-child, td:first-child { text-align: left; }
-        th button { font: inherit; font-weight: 600; background: none; border: 0; color: var(--accent); cursor: pointer; padding: 0; }
-        th button:focus-visible, button:focus-visible, select:focus-visible, input:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-        .funnel-step { display: grid; grid-template-columns: 10rem 1fr 12rem; gap: .5rem; align-items: center; max-width: 60rem; margin: .2rem 0; }
-        .funnel-bar { background: var(--bar); height: 1.2rem; border-radius: .2rem; min-width: 2px; }
-        .controls { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; margin: .5rem 0; }
-        .controls button { font: inherit; padding: .2rem .8rem; border: 1px solid var(--line); border-radius: .4rem; background: var(--accent-soft); color: var(--fg); cursor: pointer; }
-        input[type=range] { width: min(40rem, 90vw); }
-        .scenes { display: flex; flex-wrap: wrap; gap: 1rem; }
-        .scene { border: 1px solid var(--line); border-radius: .5rem; padding: .5rem .9rem; min-width: 16rem; }
-        .scene h3 { margin: .2rem 0; font-size: 1.05rem; }
-        .stack h4 { margin: .4rem 0 .1rem; font-size: .95rem; }
-        .stack ol { margin: 0; padding-left: 1.5rem; }
-        .visible { background: var(--accent-soft); border-left: 3px solid var(--accent); padding-left: .3rem; font-weight: 600; }
-        #errors:empty { display: none; } #errors { color: var(--bad); }
-        .note:empty { display: none; } .note { border-left: 3px solid var(--bad); padding-left: .5rem; }
+        \(style)
         </style>
         </head>
         <body>
@@ -86,19 +53,48 @@ enum ReportPage {
         <p class="note" id="clock-went-back"></p><div id="screens" class="scroll" tabindex="0" role="region" aria-label="Screens table, scrollable"></div></section>
         <section aria-labelledby="funnels-h"><h2 id="funnels-h">Funnels</h2><div id="funnels"></div></section>
         <section aria-labelledby="crash-h"><h2 id="crash-h">Before a crash</h2><p class="muted">The last screens of sessions that ended uncleanly: terminated in the foreground. An end in the background is not a crash.</p><ol id="crash-paths"></ol></section>
-        <section aria-labelledby="replay-h"><h2 id="replay-h">Session replay</h2>
-        <div class="controls">
+        <section aria-labelledby="replay-h" id="replay"><h2 id="replay-h">Session replay</h2>
+        <p class="muted" id="replay-embedded"></p>
+        <div class="controls" role="group" aria-label="Find a session">
         <label for="session-select">Session</label><select id="session-select"></select>
-        <button type="button" id="prev" aria-label="Previous event">◀ Previous</button>
-        <label for="step">Step</label><input type="range" id="step" min="0" value="0">
-        <button type="button" id="next" aria-label="Next event">Next ▶</button>
-        <output id="step-label" for="step"></output>
+        <label for="filter-ending">Ended</label><select id="filter-ending"><option value="">any way</option><option value="unclean">unclean (crash)</option><option value="background">in the background</option><option value="clean">clean</option><option value="open">open</option></select>
+        <label for="filter-app">App</label><select id="filter-app"><option value="">any version</option></select>
+        <label for="filter-length">Length</label><select id="filter-length"><option value="">any</option><option value="0-49">under 50 events</option><option value="50-499">50 to 499 events</option><option value="500-">500 events or more</option></select>
+        <output id="session-count" class="muted"></output>
         </div>
         <p class="note" id="replay-missing" role="status"></p>
         <p class="note" id="replay-cut"></p>
         <p class="note" id="replay-omitted"></p>
+        <div class="controls" role="group" aria-label="Playback">
+        <button type="button" id="play" aria-pressed="false" aria-keyshortcuts="Space">▶ Play</button>
+        <button type="button" id="prev" aria-label="Previous event" aria-keyshortcuts="ArrowLeft">◀ Previous</button>
+        <button type="button" id="next" aria-label="Next event" aria-keyshortcuts="ArrowRight">Next ▶</button>
+        <label for="speed">Speed</label><select id="speed" aria-keyshortcuts="+ -"><option value="1">1×</option><option value="4">4×</option><option value="16">16×</option></select>
+        <label><input type="checkbox" id="skip-idle" checked> Skip idle (gaps over 3 s play as 1 s)</label>
+        <output id="step-label" for="step"></output><output id="clock-label" class="muted"></output>
+        </div>
+        <div class="timeline">
+        <input type="range" id="step" min="0" value="0" aria-label="Step" aria-keyshortcuts="Home End">
+        <div class="axis" id="axis" role="img"></div>
+        <ul class="legend" id="legend"></ul>
+        </div>
+        <p class="muted">Keys: Space plays or pauses, ← and → step, Home and End go to the first and last event, + and − change the speed.</p>
         <p id="event" aria-live="polite"></p>
-        <div class="scenes" id="scenes"></div>
+        <div class="replay-grid">
+        <div class="devices" id="devices" role="region" aria-label="What the user saw, one device per scene"></div>
+        <div class="side">
+        <section aria-labelledby="changes-h"><h3 id="changes-h">What changed</h3><ul id="changes"></ul></section>
+        <section aria-labelledby="stacks-h"><h3 id="stacks-h">Stacks</h3><div class="scenes" id="scenes"></div></section>
+        </div>
+        <section class="transcript-box" aria-labelledby="transcript-h"><h3 id="transcript-h">Transcript</h3>
+        <div class="controls" role="group" aria-label="Filter the transcript">
+        <label for="transcript-type">Type</label><select id="transcript-type"><option value="">all</option></select>
+        <label for="transcript-screen">Screen</label><input type="search" id="transcript-screen" placeholder="e.g. recipe">
+        <output id="transcript-count" class="muted"></output>
+        </div>
+        <div class="transcript" id="transcript" role="listbox" tabindex="0" aria-label="Transcript: every event of the session"></div>
+        </section>
+        </div>
         </section>
         <pre id="errors" role="alert"></pre>
         </main>

@@ -20,9 +20,11 @@ enum ReportCommand: Subcommand {
           Screens    views, dwell median and p90, bounce rate, exits; sortable
           Funnels    each --funnel as bars with conversion and drop-off
           Crashes    the most common last K screens before an unclean end
-          Replay     the chosen sessions step by step: every scene's tabs, stacks and sheets after each
-                     event, the visible screen highlighted; a slider, buttons and the arrow keys; a
-                     link to FILE.html#session=ID&step=N opens at that moment. At most 2,000 events
+          Replay     the chosen sessions, crashed first: a device per scene drawing what the user
+                     saw, what each event added, removed or replaced, a transcript to jump from;
+                     play at 1x, 4x or 16x, skipping idle gaps; a time axis marking deep links,
+                     restores, anomalies, time in the background and the crash. The keyboard
+                     drives it; FILE.html#session=ID&step=N opens at that moment. At most 2,000 events
                      a session and 16 MiB of replays in all: the page and a note on standard error
                      say what was left out, and how to see it
 

@@ -1,0 +1,179 @@
+extension ReportPage {
+    /// The replayer's controls: playback at 1×, 4× and 16× with idle gaps skipped, the keyboard,
+    /// and the URL fragment that follows the position.
+    static let replayPlayback = #"""
+    // Playback reads time from `window.navlogClock` when the page is given one before its scripts
+    // run (a test's virtual clock: now() in ms, later(fn, ms) → id, cancel(id)), else the browser's.
+    const clock = window.navlogClock ?? { now: () => performance.now(), later: (fn, ms) => setTimeout(fn, ms), cancel: id => clearTimeout(id) };
+    const playButton = document.getElementById("play"), speedSelect = document.getElementById("speed"), skipIdle = document.getElementById("skip-idle");
+    const player = { playing: false, timer: null, wall: 0, from: 0 };
+
+    // The fragment follows the position once the reader moves it: a link the page was opened
+    // with stays as it was until then (one naming a session not here, to be read and corrected).
+    let follow = false;
+    const fragmentFollows = () => {
+      const session = sessions[shownSession];
+      if (!follow) return;
+      if (session) history.replaceState(null, "", `#session=${encodeURIComponent(session.id)}&step=${Number(range.value) + 1}`);
+    };
+    let chosen = 0;   // the session shown, whether or not the filters list it
+    const show = () => {
+      const s = chosen, session = sessions[s];
+      if (!session || session.steps.length === 0) { document.getElementById("event").textContent = "No session to replay."; return; }
+      if (s !== shownSession) { shownSession = s; buildTranscript(s); drawAxis(s); }
+      const index = Math.min(Number(range.value), session.steps.length - 1);
+      const step = session.steps[index];
+      const { state, visible: shown } = stateAt(s, index);
+      const changes = changesOf(step);
+      document.getElementById("step-label").textContent = `${index + 1} / ${session.steps.length}`;
+      range.setAttribute("aria-valuetext", `Step ${index + 1} of ${session.steps.length}, ${fmtClock(step.t)}: ${step.event}`);
+      document.getElementById("clock-label").textContent = `${fmtClock(step.t)} of ${fmtClock(sessionMs(session))}`;
+      document.getElementById("event").textContent = `seq ${step.seq} · ${stepTs(session, step)} · ${step.event}` + (step.anomaly ? ` (anomaly: ${step.anomaly})` : "")
+        + (crashedAt(session, index) ? " · the session ended here uncleanly (a crash)" : "");
+      document.getElementById("replay-cut").textContent = session.steps.length < session.events
+        ? `This replay shows the first ${fmt(session.steps.length)} of the session's ${fmtEvents(session.events)} (the page replays at most ` +
+          `${fmt(data.maximumSteps)} events a session, and ${fmt(data.maximumReplayBytes / 1048576)} MiB in all); ` +
+          `navlog replay ${data.log} --session ${session.id} shows them all.`
+        : "";
+      const devices = Object.keys(state.scenes).sort().map(name => drawDevice(s, index, name, state.scenes[name], shown[name] ?? {}, state.active === name, changes));
+      document.getElementById("devices").replaceChildren(...(devices.length ? devices : [el("p", { class: "muted" }, "No open scene.")]));
+      document.getElementById("changes").replaceChildren(...describeChanges(s, index));
+      document.getElementById("scenes").replaceChildren(...drawStacks(state, shown, changes));
+      keepInView(index);
+      const now = document.getElementById("axis-now");
+      if (now) now.style.left = `${session.steps.length > 1 ? index / (session.steps.length - 1) * 100 : 0}%`;
+      if (!player.playing) fragmentFollows();
+    };
+    const choose = (session, step) => {
+      pause();
+      chosen = session;
+      select.value = String(session);
+      range.max = String(Math.max(0, (sessions[session]?.steps.length ?? 1) - 1));
+      range.value = String(step);
+      show();
+    };
+    // Moves to step `index`; playing on from there when playing.
+    const go = index => {
+      follow = true;
+      range.value = String(Math.max(0, Math.min(Number(range.max), index)));
+      show();
+      if (player.playing) anchor();
+    };
+
+    // Playback: the position plays at `speed` times the recorded pace (idle gaps shortened when
+    // skipping them), measured from where it last started, so that it neither drifts nor skips.
+    const times = () => (skipIdle.checked ? outline(shownSession).skipping : outline(shownSession).recorded);
+    const anchor = () => {
+      clock.cancel(player.timer);
+      player.wall = clock.now(); player.from = times()[Number(range.value)];
+      schedule();
+    };
+    const schedule = () => {
+      const t = times(), next = Number(range.value) + 1;
+      if (next >= t.length) return pause();
+      const speed = Number(speedSelect.value);
+      player.timer = clock.later(tick, Math.max(0, (t[next] - player.from) / speed - (clock.now() - player.wall)));
+    };
+    const tick = () => {
+      const t = times(), position = player.from + (clock.now() - player.wall) * Number(speedSelect.value) + 1e-6;
+      let index = Number(range.value);
+      while (index + 1 < t.length && t[index + 1] <= position) index++;
+      range.value = String(index);
+      show();
+      schedule();
+    };
+    const play = () => {
+      if (player.playing || !sessions[shownSession]) return;
+      follow = true;
+      if (Number(range.value) >= Number(range.max)) range.value = "0";
+      player.playing = true;
+      playButton.setAttribute("aria-pressed", "true"); playButton.textContent = "❚❚ Pause";
+      document.getElementById("event").setAttribute("aria-live", "off");   // no announcement per step while playing
+      show();
+      anchor();
+    };
+    function pause() {
+      clock.cancel(player.timer);
+      player.timer = null;
+      if (!player.playing) return;
+      player.playing = false;
+      playButton.setAttribute("aria-pressed", "false"); playButton.textContent = "▶ Play";
+      document.getElementById("event").setAttribute("aria-live", "polite");
+      fragmentFollows();
+    }
+    const toggle = () => (player.playing ? pause() : play());
+    const speeds = [...speedSelect.options].map(o => o.value);
+    const changeSpeed = by => {
+      speedSelect.value = speeds[Math.max(0, Math.min(speeds.length - 1, speeds.indexOf(speedSelect.value) + by))];
+      if (player.playing) anchor();
+    };
+
+    playButton.addEventListener("click", toggle);
+    speedSelect.addEventListener("change", () => { if (player.playing) anchor(); });
+    skipIdle.addEventListener("change", () => { if (player.playing) anchor(); });
+    select.addEventListener("change", () => { follow = true; document.getElementById("replay-missing").textContent = ""; choose(Number(select.value), 0); });
+    for (const filter of [filterEnding, filterApp, filterLength]) filter.addEventListener("change", () => {
+      const shown = listSessions(shownSession);
+      if (!shown.includes(shownSession) && shown.length) choose(shown[0], 0);
+    });
+    typeFilter.addEventListener("change", filterTranscript);
+    screenFilter.addEventListener("input", filterTranscript);
+    range.addEventListener("input", () => go(Number(range.value)));
+    document.getElementById("prev").addEventListener("click", () => go(Number(range.value) - 1));
+    document.getElementById("next").addEventListener("click", () => go(Number(range.value) + 1));
+    transcript.addEventListener("click", e => {
+      const row = e.target.closest?.("[role=option]");
+      if (row) { go(Number(row.dataset.index)); transcript.focus(); }
+    });
+    // The keyboard: Space plays or pauses, the arrows step (up and down too, in the transcript),
+    // Home and End go to the ends, + and − change the speed. Controls keep their own keys.
+    document.addEventListener("keydown", e => {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      const target = e.target;
+      if (target === range && e.key === " ") { e.preventDefault(); return toggle(); }   // the slider keeps its arrows, Home and End
+      if (target instanceof HTMLSelectElement || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) return;
+      if (target instanceof HTMLButtonElement && (e.key === " " || e.key === "Enter")) return;
+      if (target instanceof Element && target.closest(".scroll")) return;   // arrows scroll those regions
+      const inTranscript = target === transcript;
+      const index = Number(range.value), actions = {
+        " ": toggle, ArrowLeft: () => go(index - 1), ArrowRight: () => go(index + 1), Home: () => go(0), End: () => go(Number(range.max)),
+        "+": () => changeSpeed(1), "=": () => changeSpeed(1), "-": () => changeSpeed(-1),
+        ...(inTranscript ? { ArrowUp: () => go(index - 1), ArrowDown: () => go(index + 1) } : {}),
+      };
+      const action = actions[e.key];
+      if (!action || !sessions[shownSession]) return;
+      e.preventDefault();
+      action();
+    });
+
+    // #session=ID&step=N (1-based) chooses the replay, so a link can point at a moment; the
+    // fragment follows the position. A session the page does not hold is said to be missing,
+    // with how to add it.
+    const openFragment = () => {
+      const fragment = new URLSearchParams(location.hash.slice(1));
+      const asked = fragment.get("session");
+      const wanted = sessions.findIndex(s => s.id === asked);
+      document.getElementById("replay-missing").textContent = "";
+      if (asked !== null && wanted < 0) {
+        const omitted = data.omitted.some(s => s.id === asked);
+        document.getElementById("replay-missing").textContent =
+          `Session ${asked} is not in this page: ` +
+          (omitted ? "it was left out to keep the page small. "
+                   : `the page replays the sessions named with --session and the ${fmt(data.recent)} most recent. `) +
+          `To add it: navlog report ${data.log} -o FILE --session ${asked}` + (omitted ? " --recent 0." : ".");
+      }
+      if (sessions.length === 0) { listSessions(-1); document.getElementById("event").textContent = "No session to replay."; return; }
+      const first = wanted >= 0 ? wanted : order[0];
+      if (!admitted(first)) for (const filter of [filterEnding, filterApp, filterLength]) filter.value = "";   // a link shows its session
+      listSessions(first);
+      choose(first, wanted >= 0 ? Math.max(0, Number(fragment.get("step") ?? 1) - 1) : 0);
+    };
+    window.addEventListener("hashchange", openFragment);
+    openFragment();
+    // A link to a moment opens at it: scrolled there once the page is laid out, not laid out for it now.
+    if (location.hash.includes("session=")) requestAnimationFrame(() => document.getElementById("replay").scrollIntoView());
+    window.navlogReplay = { stateAt, go, play, pause, choose, outline };   // for Tools/report-check.py and Tools/replay-check.py
+    document.body.dataset.renderMs = performance.now().toFixed(1);
+    document.body.dataset.ready = "true";
+    """#
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import NavigationAnalytics
+
+/// What each step of a replay tells the page's device and transcript, on a log whose every value
+/// is known.
+@Suite struct ReportReplayStepTests {
+    /// One session: a tab, two pushes, a sheet with a push in it, a deep link, a path restored,
+    /// a pop beyond the stack (an anomaly); then a second session, named.
+    static let lines = [
+        #"{"v":1,"seq":1,"ts":"2026-12-01T10:00:00.000Z","session":"a","type":"session.start","launch":"cold","app":"2.1"}"#,
+        #"{"v":1,"seq":2,"ts":"2026-12-01T10:00:00.000Z","session":"a","type":"scene.open","scene":"main"}"#,
+        #"{"v":1,"seq":3,"ts":"2026-12-01T10:00:00.100Z","session":"a","type":"tab.select","scene":"main","tab":"home"}"#,
+        #"{"v":1,"seq":4,"ts":"2026-12-01T10:00:01.000Z","session":"a","type":"push","scene":"main","stack":"home","route":{"screen":"category","id":"desserts"}}"#,
+        #"{"v":1,"seq":5,"ts":"2026-12-01T10:00:02.000Z","session":"a","type":"push","scene":"main","stack":"home","route":{"screen":"recipe","id":"pie"}}"#,
+        #"{"v":1,"seq":6,"ts":"2026-12-01T10:00:12.000Z","session":"a","type":"sheet.present","scene":"main","sheet":"compose","route":{"screen":"composeReview"}}"#,
+        #"{"v":1,"seq":7,"ts":"2026-12-01T10:00:13.000Z","session":"a","type":"push","scene":"main","stack":"compose","route":{"screen":"photoPicker"}}"#,
+        #"{"v":1,"seq":8,"ts":"2026-12-01T10:00:14.000Z","session":"a","type":"deeplink","scene":"main","url":"app://r/tart","outcome":"resolved","tab":"search","path":[{"screen":"recipe","id":"tart"}]}"#,
+        #"{"v":1,"seq":9,"ts":"2026-12-01T10:00:15.000Z","session":"a","type":"setPath","scene":"main","stack":"home","path":[{"screen":"category","id":"desserts"}],"cause":"restore"}"#,
+        #"{"v":1,"seq":10,"ts":"2026-12-01T10:00:16.000Z","session":"a","type":"pop","scene":"main","stack":"home","count":4}"#,
+        #"{"v":1,"seq":11,"ts":"2026-12-01T10:01:00.000Z","session":"b","type":"session.start","launch":"cold"}"#,
+    ]
+
+    static func steps() throws -> (json: [String: Any], steps: [[String: Any]]) {
+        let path = NSTemporaryDirectory() + "navlog-replay-steps-\(UUID().uuidString).jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (bytes, _) = try ReportQuery(options: ReportQuery.Options(sessions: ["a"])).run(over: path).json(path: path, filter: AnalyticsFilter())
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        let replays = try #require(json["replays"] as? [[String: Any]])
+        let a = try #require(replays.first { $0["id"] as? String == "a" })
+        return (json, try #require(a["steps"] as? [[String: Any]]))
+    }
+
+    @Test func eachStepSaysItsTimeSinceTheSessionsStartItsTypeFirstAndItsMark() throws {
+        let (json, steps) = try Self.steps()
+        #expect(json["named"] as? [String] == ["a"])
+        let a = try #require((json["replays"] as? [[String: Any]])?.first { $0["id"] as? String == "a" })
+        #expect(a["ts"] as? String == "2026-12-01T10:00:00.000Z")
+        #expect(steps.map { $0["t"] as? Int } == [0, 0, 100, 1000, 2000, 12000, 13000, 14000, 15000, 16000])
+        #expect(steps.map { ($0["event"] as? String)?.split(separator: " ").first.map(String.init) }
+                == ["session.start", "scene.open", "tab.select", "push", "push", "sheet.present", "push", "deeplink", "setPath", "pop"])
+        #expect(steps.map { $0["mark"] as? String } == [nil, nil, nil, nil, nil, nil, nil, "deeplink", "restore", nil])
+        #expect(steps[9]["anomaly"] as? String != nil)
+    }
+
+    @Test func aStepThatSelectsATabNamesEveryStackOfItsScene() throws {
+        let (_, steps) = try Self.steps()
+        let stacks = steps.map { $0["stacks"] as? [String: [String]] }
+        #expect(stacks[2] == ["main": ["home"]])
+        #expect(stacks[7] == ["main": ["home", "search"]], "the deep link selects search, which it makes")
+        #expect(stacks.enumerated().filter { $0.element != nil }.map(\.offset) == [2, 7])
+    }
+
+    @Test func eachVisibleScreenNamesTheRouteABackButtonGoesToAndTheStackUnderTheSheets() throws {
+        let (_, steps) = try Self.steps()
+        func visible(_ k: Int) -> [String: String] { ((steps[k]["visible"] as? [String: Any])?["main"] as? [String: Any])?.compactMapValues { $0 as? String } ?? [:] }
+        // The tab's root: no going back.
+        #expect(visible(2) == ["source": "root", "stack": "home", "route": "home"])
+        // A stack's first route goes back to the root, named by the tab; its second to the first.
+        #expect(visible(3) == ["source": "stack", "stack": "home", "route": "category(desserts)", "back": "home"])
+        #expect(visible(4) == ["source": "stack", "stack": "home", "route": "recipe(pie)", "back": "category(desserts)"])
+        // A sheet's root has no back button; its first pushed route goes back to the root. The
+        // stack under the sheets is the selected tab's.
+        #expect(visible(5) == ["source": "sheet", "stack": "compose", "route": "composeReview", "current": "home"])
+        #expect(visible(6) == ["source": "sheet", "stack": "compose", "route": "photoPicker", "back": "composeReview", "current": "home"])
+        #expect(visible(7)["current"] == "search")
+    }
+}
