@@ -6,10 +6,12 @@ directory of many devices' `navlog export` NDJSON files into.
     python3 Tools/sqldialect.py spark|clickhouse|duckdb Tools/sql/paths.sql   the query in that dialect
     python3 Tools/sqldialect.py spark|clickhouse|duckdb --tables DIR          its table definitions,
         each table read from DIR/<table>/*.ndjson (the layout of the README's export loop)
+    python3 Tools/sqldialect.py --rules                                       the rewrite rules
 
 The source files are DuckDB SQL written in the subset all three engines share (`sum(CASE ...)`
 rather than `FILTER`, `concat` rather than `||`, no correlated subqueries, no alias named like a
-column it is computed from), so a DuckDB user runs them as they are. What has no common spelling
+column it is computed from; comments only in the header; no `//`, `"` or `[` inside a string
+literal, as the rules read them as code), so a DuckDB user runs them as they are. What has no common spelling
 is written one way in the source and rewritten here, each rule with the reason it exists (RULES).
 Tools/sql-check.py runs every query in every dialect and compares it with navlog's JSON, so a rule
 that is wrong fails a check instead of a reader.
@@ -209,6 +211,10 @@ def translate(sql, dialect):
 
 
 def main():
+    if sys.argv[1:] == ["--rules"]:
+        for dialect, source, target, reason, _ in RULES:
+            print(f"{dialect:<11} {source}  ->  {target}\n            {reason}")
+        return
     if len(sys.argv) != 3 and not (len(sys.argv) == 4 and sys.argv[2] == "--tables"):
         sys.exit(__doc__.split("\n\n")[1])
     dialect = sys.argv[1]
