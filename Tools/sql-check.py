@@ -152,8 +152,8 @@ class DuckDB:
 class Spark:
     """Spark SQL in local mode on two cores: one session for every query, its tables replaced
     for each export. The exports are small, so planning and compiling, not data, take the time:
-    one shuffle partition, no adaptive re-planning and no generated code make the check about
-    three times faster, and change no result."""
+    one shuffle partition, no adaptive re-planning and no generated code make its queries about
+    1.6 times faster here (local[2], 30,000 events), and change no result."""
 
     def __init__(self):
         ensure_java()
