@@ -4,7 +4,8 @@
 -- A session's views in start_seq order (then scene); the attempt starts at its first step-1 view,
 -- and each next step is the first later view of that screen within the window of step 1.
 -- Edit the params CTE for another funnel. Reads screen_views. Each step is found by a join on the
--- session and a ranking, not a correlated subquery, so that every engine runs it in one pass.
+-- session and a ranking, not by a correlated subquery, which Spark cannot resolve and ClickHouse
+-- runs slowly or not at all.
 WITH params AS (SELECT 'home' AS s1, 'recipe' AS s2, 'reviews' AS s3, 3600000 AS window_ms),
 v AS (
     SELECT session, screen, epoch_ms(CAST(start_ts AS TIMESTAMP)) AS t,

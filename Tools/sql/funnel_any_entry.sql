@@ -4,7 +4,8 @@
 -- Per step: sessions reaching it, drop-off, conversion from the previous step and from step 1 in
 -- basis points (rounded half up), median and p90 time from step 1 (ms, nearest rank).
 -- Edit the params CTE for another funnel. Reads screen_views. Each step is found by a join on the
--- session and a ranking, not a correlated subquery, so that every engine runs it in one pass.
+-- session and a ranking, not by a correlated subquery, which Spark cannot resolve and ClickHouse
+-- runs slowly or not at all.
 WITH params AS (SELECT 'home' AS s1, 'recipe' AS s2, 'reviews' AS s3, 3600000 AS window_ms),
 v AS (
     SELECT session, screen, epoch_ms(CAST(start_ts AS TIMESTAMP)) AS t,
