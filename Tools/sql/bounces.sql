@@ -1,7 +1,6 @@
 -- navlog bounces --within 5s: a view entered by push whose path's next view is entered by pop,
 -- shows the screen before the push, and came within 5,000 ms. Per screen with pushes: pushes,
 -- bounces, and bounces per 10,000 pushes (rounded half up). Reads screen_views.
---   Spark SQL / ClickHouse: use div or intDiv for //, and sum(CASE ...) for FILTER.
 WITH v AS (
     SELECT screen, entered_by, dwell_ms,
            lag(screen) OVER w AS prev_screen,
@@ -12,9 +11,9 @@ WITH v AS (
 ),
 tally AS (
     SELECT screen,
-           count(*) FILTER (WHERE entered_by = 'push') AS pushes,
-           count(*) FILTER (WHERE entered_by = 'push' AND next_entered_by = 'pop' AND next_screen = prev_screen
-                                  AND dwell_ms <= 5000) AS bounces
+           sum(CASE WHEN entered_by = 'push' THEN 1 ELSE 0 END) AS pushes,
+           sum(CASE WHEN entered_by = 'push' AND next_entered_by = 'pop' AND next_screen = prev_screen
+                         AND dwell_ms <= 5000 THEN 1 ELSE 0 END) AS bounces
     FROM v
     GROUP BY screen
 )

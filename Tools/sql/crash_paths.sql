@@ -1,8 +1,6 @@
 -- navlog exits --crash-paths 3: the sequences of the last 3 screens of sessions that ended
 -- uncleanly (sessions.ended = 'unclean': in the foreground, not in the background), with the
 -- number of such sessions. Reads screen_views and sessions.
---   Spark SQL   collect_list over an ordered subquery (or array_sort of structs) for list(... ORDER BY ...).
---   ClickHouse  groupArray over a subquery ordered by r DESC.
 WITH ranked AS (
     SELECT session, screen,
            row_number() OVER (PARTITION BY session ORDER BY start_seq DESC, scene DESC) AS r

@@ -1,8 +1,8 @@
 -- navlog depth: how many views had each stack depth, in stacks and in sheets separately.
--- Reads screen_views (its in_sheet column). Spark SQL / ClickHouse: sum(CASE ...) for FILTER.
+-- Reads screen_views (its in_sheet column).
 SELECT depth,
-       count(*) FILTER (WHERE NOT in_sheet) AS stack_views,
-       count(*) FILTER (WHERE in_sheet) AS sheet_views
+       sum(CASE WHEN in_sheet THEN 0 ELSE 1 END) AS stack_views,
+       sum(CASE WHEN in_sheet THEN 1 ELSE 0 END) AS sheet_views
 FROM screen_views
 GROUP BY depth
 ORDER BY depth ASC;

@@ -1,9 +1,6 @@
 -- navlog paths --length 3 --top 0: every run of 3 consecutive screen views of a path (the views of
 -- one session and scene, ordered by start_seq), with its occurrences and distinct sessions.
 -- Reads the screen_views table of `navlog export --table screen_views`.
---   Spark SQL   array(screen, s2, s3) instead of the list literal; ORDER BY on arrays works from 3.0.
---   ClickHouse  [screen, s2, s3] works; use leadInFrame(screen, 1) OVER (... ROWS BETWEEN CURRENT ROW
---               AND UNBOUNDED FOLLOWING) for lead.
 WITH ordered AS (
     SELECT session, screen,
            lead(screen, 1) OVER w AS s2,

@@ -1,5 +1,5 @@
 -- navlog tabs, the switch matrix: how often a path's next view (among views under a tab) is under
--- another tab. Reads screen_views; runs on Spark SQL and ClickHouse as is.
+-- another tab. Reads screen_views.
 WITH v AS (
     SELECT tab, lag(tab) OVER (PARTITION BY session, scene ORDER BY start_seq) AS prev
     FROM screen_views

@@ -1,14 +1,14 @@
 -- navlog tabs: per tab (the selected tab when a view began), its views, the dwell of its views that
 -- did not crash, and that dwell's share of all tabs' in basis points (rounded half up).
--- Reads screen_views. Spark SQL / ClickHouse: div or intDiv for //, sum(CASE ...) for FILTER.
+-- Reads screen_views.
 WITH t AS (
-    SELECT tab, count(*) AS views, coalesce(sum(dwell_ms) FILTER (WHERE NOT crashed), 0) AS dwell_ms
+    SELECT tab, count(*) AS views, coalesce(sum(CASE WHEN crashed THEN 0 ELSE dwell_ms END), 0) AS dwell
     FROM screen_views
     WHERE tab IS NOT NULL
     GROUP BY tab
 ),
-total AS (SELECT sum(dwell_ms) AS total FROM t)
-SELECT tab, views, dwell_ms,
-       CASE WHEN total = 0 THEN 0 ELSE (dwell_ms * 10000 + total // 2) // total END AS share_bp
-FROM t, total
+total AS (SELECT sum(dwell) AS all_dwell FROM t)
+SELECT tab, views, dwell AS dwell_ms,
+       CASE WHEN all_dwell = 0 THEN 0 ELSE (dwell * 10000 + all_dwell // 2) // all_dwell END AS share_bp
+FROM t CROSS JOIN total
 ORDER BY views DESC, tab ASC;

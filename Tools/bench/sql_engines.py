@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""The `paths` and `screens` SQL of Tools/sql on one export in DuckDB, Spark SQL (local mode, all
+cores) and ClickHouse (chdb), beside `navlog paths` and `navlog screens` on the log it came from:
+when to reach for which.
+
+    sql_engines.py NAVLOG LOG [--repeat K]
+
+Exports LOG's screen_views once (not timed), then runs each engine in a process of its own, so
+that each one's start-up (import and session, with Spark's JVM) and peak memory are its own:
+start-up, the load of the export as Tools/sqldialect.py defines it, and each query's best of K
+runs. Peak memory is the largest resident size of the engine's process and its children (Spark's
+JVM), sampled every 20 ms, navlog's too; navlog's time is the whole process's. Prints
+one JSON object per (engine, query), and per engine one for the start-up and the load.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, TOOLS)
+import pydeps  # noqa: E402  (Tools/pydeps.py)
+import sqldialect  # noqa: E402  (Tools/sqldialect.py)
+
+QUERIES = {"paths": ["paths", "--length", "3", "--top", "0"], "screens": ["screens"]}
+
+
+def tree_rss(pid):
+    """The resident bytes of process `pid` and its descendants."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()
+                children.setdefault(int(fields[1]), []).append(int(entry))
+            except OSError:
+                pass
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        todo += children.get(p, [])
+        try:
+            total += int(open(f"/proc/{p}/statm").read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        except OSError:
+            pass
+    return total
+
+
+def engine_process(engine, directory, repeat):
+    """Runs in the engine's own process: prints its start-up, load and query times as JSON."""
+    started = time.perf_counter()
+    if engine == "duckdb":
+        import duckdb
+        con = duckdb.connect()
+        load = lambda: con.execute(sqldialect.table_statements("duckdb", directory))  # noqa: E731
+        query = lambda sql: con.execute(sql).fetchall()  # noqa: E731
+    elif engine == "spark":
+        from pyspark.sql import SparkSession
+        spark = (SparkSession.builder.master("local[*]").config("spark.ui.enabled", "false")
+                 .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+        spark.sparkContext.setLogLevel("ERROR")
+        spark.sql("SELECT 1").collect()
+        load = lambda: [spark.sql(s).collect() for s in sqldialect.table_statements("spark", directory).splitlines()]  # noqa: E731
+        query = lambda sql: spark.sql(sql).collect()  # noqa: E731
+    else:
+        import chdb.session
+        session = chdb.session.Session()
+        load = lambda: [session.query(s) for s in sqldialect.table_statements("clickhouse", directory).splitlines()]  # noqa: E731
+        query = lambda sql: session.query(sql, "JSONCompactEachRow").bytes()  # noqa: E731
+    print(json.dumps({"engine": engine, "part": "start-up", "seconds": time.perf_counter() - started}), flush=True)
+    started = time.perf_counter()
+    load()
+    print(json.dumps({"engine": engine, "part": "load", "seconds": time.perf_counter() - started}), flush=True)
+    for name in QUERIES:
+        sql = sqldialect.translate(open(os.path.join(TOOLS, "sql", name + ".sql")).read(), engine)
+        times = []
+        for _ in range(repeat):
+            started = time.perf_counter()
+            query(sql)
+            times.append(time.perf_counter() - started)
+        print(json.dumps({"engine": engine, "part": name, "seconds": min(times)}), flush=True)
+
+
+def measured(command):
+    """Runs `command`, sampling its tree's memory: its standard output and peak bytes."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    peak, done = [0], threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], tree_rss(process.pid))
+            time.sleep(0.02)
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    out = process.communicate()[0]
+    done.set()
+    sampler.join()
+    if process.returncode != 0:
+        sys.exit("%s failed (exit %d)" % (" ".join(command[:4]), process.returncode))
+    return out, peak[0]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("navlog", nargs="?")
+    parser.add_argument("log", nargs="?")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--engine-process", nargs=2, metavar=("ENGINE", "DIR"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.engine_process:
+        engine_process(*args.engine_process, args.repeat)
+        return
+    for module, package in (("duckdb", "duckdb"), ("pyspark", "pyspark"), ("chdb", "chdb")):
+        try:
+            __import__(module)
+        except ImportError:
+            pydeps.install(package)
+    with tempfile.TemporaryDirectory(prefix="navlog-sql-bench-") as tmp:
+        for table in sqldialect.TABLES:
+            os.makedirs(os.path.join(tmp, table), exist_ok=True)
+            subprocess.run([args.navlog, "export", args.log, "--table", table, "-o", os.path.join(tmp, table, "device.ndjson")],
+                           check=True, capture_output=True)
+        events = sum(1 for _ in open(args.log, "rb")) if os.path.isfile(args.log) else None
+        for name, navlog_args in QUERIES.items():
+            times, peak = [], 0
+            for _ in range(args.repeat):
+                started = time.perf_counter()
+                peak = max(peak, measured([args.navlog, *navlog_args, args.log, "--format", "json"])[1])
+                times.append(time.perf_counter() - started)
+            print(json.dumps({"engine": "navlog", "part": name, "seconds": min(times), "peak_bytes": peak, "events": events}), flush=True)
+        for engine in ("duckdb", "spark", "clickhouse"):
+            out, peak = measured([sys.executable, os.path.abspath(__file__), "--engine-process", engine, tmp, "--repeat", str(args.repeat)])
+            for line in out.splitlines():
+                print(json.dumps({**json.loads(line), "peak_bytes": peak, "events": events}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
