@@ -63,9 +63,8 @@ package protocol PositionedViewQuery: ViewQuery {
 protocol ScreenViewQuery: ViewQuery {
     /// Counts `view` as ``add(_:)`` counts its row: the view's session, screen and the rest are
     /// the row's (numbered by part, cleaned). The view is lent where the stream holds it: the
-    /// query reads it and leaves it as it is. It is `inout` only to be passed where it lies:
-    /// `borrowing`, it was copied to the stack for every call (0.5% of `navlog funnel`'s
-    /// instructions, callgrind).
+    /// query reads it and leaves it as it is. It is `inout` only to be passed where it lies: a
+    /// `borrowing` view is copied to the stack for the call (`navlog funnel`, callgrind).
     mutating func add(lent view: inout ScreenView)
 
     /// Whether it reads views' details — their tab, how they were entered, their route's stack

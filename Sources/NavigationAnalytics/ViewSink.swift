@@ -39,17 +39,16 @@ struct ClosureSink: ViewSink {
 
 /// Hands views and events to a query. The query is held behind a class existential rather than
 /// as a generic parameter: the code that runs it per event lives in this module, unspecialized for
-/// the caller's query type, and a generic wrapper there looked up its type's metadata for every
-/// event. Nor as a value existential: that is boxed, and the box was made unique again for every
+/// the caller's query type, and a generic wrapper there looks up its type's metadata for every
+/// event. Nor as a value existential: that is boxed, and the box is made unique again for every
 /// view.
 struct QuerySink: ViewSink {
     private let holder: any QueryHolding
     let seesEvents: Bool
 
-    /// A sink for `query` that takes the views of `stream`: the one it is given, whose
-    /// ``ViewStreamState/ended`` it holds on to. Held by the query's holder, the buffer is read
-    /// without the retain and release that taking it from the stream for each event cost (0.8%
-    /// of `navlog funnel`'s instructions, callgrind).
+    /// A sink for `query` that takes the views of `stream`, whose ``ViewStreamState/ended`` it
+    /// holds on to: read from the query's holder, the buffer needs no retain and release per
+    /// event, as one read from the stream passed `inout` does (`navlog funnel`, callgrind).
     init(query: some ViewQuery, for stream: ViewStreamState) {
         holder = Self.holder(of: query, ended: stream.ended)
         seesEvents = type(of: query).seesEvents
@@ -115,8 +114,8 @@ private class QueryHolder<Query: ViewQuery>: QueryHolding {
     func addEnded(from stream: inout ViewStreamState) {
         assert(ended === stream.ended, "a sink takes the views of the stream it was made for")
         ended.removeEach { (view: consuming ScreenView) in
-            // Moved, never copied: a copy of each view, through its value witness, was 10% of
-            // `navlog transitions`' instructions (callgrind).
+            // Moved, never copied: a copy goes through the view's value witness, a retain per
+            // member (`navlog transitions`, callgrind).
             var readied = consume view
             if stream.ready(&readied) { held.add(AnalyticsView(consume readied, app: stream.readiedApp)) }
         }
@@ -146,9 +145,9 @@ private final class PositionedScreenViewQueryHolder<Query: PositionedViewQuery &
     }
 }
 
-/// Counts each view in `ended`, which `stream` ended, where it lies, then destroys it: moved out
-/// and handed on by value, a view was copied again at each call on its way to the query (`navlog
-/// funnel`, callgrind).
+/// Counts each view in `ended`, which `stream` ended, where it lies, then destroys it: a view
+/// moved out and handed on by value is copied again at each call on its way to the query
+/// (`navlog funnel`, callgrind).
 private func addEachInPlace<Query: ScreenViewQuery>(_ ended: EndedViews, from stream: inout ViewStreamState, to query: inout Query) {
     assert(ended === stream.ended, "a sink takes the views of the stream it was made for")
     ended.forEachRemoving { view in

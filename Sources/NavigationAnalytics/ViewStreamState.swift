@@ -176,7 +176,6 @@ struct ViewStreamState {
     }
 
     /// The app version of the session of the view ``ready(_:)`` readied last: asked for only by
-    /// sinks that hand it on, as a copy of it for every view was 0.6% of `navlog funnel`'s
-    /// instructions (callgrind).
+    /// sinks that hand it on, as each copy is a retain and a release (`navlog funnel`, callgrind).
     var readiedApp: String? { viewApp!.app }
 }

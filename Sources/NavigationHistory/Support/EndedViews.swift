@@ -116,9 +116,9 @@ package final class EndedViews: @unchecked Sendable {
     /// Destroys the view at `view` as `deinitialize(count: 1)` does, but without a release call for
     /// each optional member that is nil: `deinitialize` destroys through the type's value witness,
     /// releasing every member with a call even when it holds nothing, and a view without details
-    /// has three nil members, most routes a nil id (1.2% of `navlog funnel`'s instructions, callgrind). A struct is destroyed by destroying its
-    /// stored properties; those not named here hold no storage (numbers, an enumeration,
-    /// timestamps): `EndedViewsTests` checks that the list is complete.
+    /// has three nil members, most routes a nil id (`navlog funnel`, callgrind). A struct is
+    /// destroyed by destroying its stored properties; those not named here hold no storage
+    /// (numbers, an enumeration, timestamps): `EndedViewsTests` checks that the list is complete.
     static func destroy(_ view: UnsafeMutablePointer<ScreenView>) {
         _ = view.pointer(to: \.session)!.move()
         _ = view.pointer(to: \.scene)!.move()

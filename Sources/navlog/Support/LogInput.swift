@@ -104,10 +104,9 @@ final class LogInput {
         return fd
     }
 
-    /// A new private directory (mode 0700) in the temporary directory, for a copy.
-    /// A new private directory in the temporary directory, already armed for removal with the
-    /// `files` navlog puts in it: armed after it was made, a signal in between left it behind
-    /// (`InputSafetyCLITests`, under load). Its name is random, as `mkdtemp` makes it.
+    /// A new private directory (mode 0700) in the temporary directory, with a random name, armed
+    /// for removal with the `files` navlog puts in it before it exists: a signal between its
+    /// making and its arming would leave it behind (`InputSafetyCLITests`).
     static func armedPrivateDirectory(for files: [String]) -> (String, RemovalOnExit.Token)? {
         for _ in 0..<16 {
             let directory = NSTemporaryDirectory() + "/navlog-input." + String(UInt64.random(in: 1...UInt64.max), radix: 36)
