@@ -21,7 +21,7 @@ import NavigationHistory
     static var subcommands: [any Subcommand.Type] {
         [VerifyCommand.self, DumpCommand.self, StateCommand.self, ReplayCommand.self, DiffCommand.self, SessionsCommand.self,
          RestoreCommand.self, ScreensCommand.self, TransitionsCommand.self, PathsCommand.self, FunnelCommand.self, ExitsCommand.self,
-         BouncesCommand.self, TabsCommand.self, DepthCommand.self, DeepLinksCommand.self, ExportCommand.self, ReportCommand.self, RepairCommand.self, AppendCommand.self, GenerateCommand.self, DemoCommand.self, HelpCommand.self]
+         BouncesCommand.self, TabsCommand.self, DepthCommand.self, DeepLinksCommand.self, ExportCommand.self, ReportCommand.self, RepairCommand.self, AppendCommand.self, WatchCommand.self, GenerateCommand.self, DemoCommand.self, HelpCommand.self]
     }
 
     static let overview = """

@@ -10,7 +10,7 @@ extension EventLog {
     /// ```swift
     /// let log = try EventLog(directory: "app.navlog")
     /// let events = log.events(from: .end)
-    /// Task { for try await event in events { print(event.seq, event.summary) } }
+    /// Task { for try await event in events { print(event.seq, event.type) } }
     /// ```
     ///
     /// - Parameter start: Where to begin; by default the first event the log still holds.

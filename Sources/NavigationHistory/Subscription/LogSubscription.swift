@@ -21,7 +21,7 @@ public enum SubscriptionStart: Sendable, Hashable {
 ///
 /// ```swift
 /// for try await event in LogFollower(path: "app.navlog").events(from: .end) {
-///     print(event.seq, event.summary)
+///     print(event.seq, event.type)
 /// }
 /// ```
 ///
