@@ -151,7 +151,7 @@ package final class FollowCursor {
         var info = stat()
         fstat(fd, &info)
         if let file { close(file.fd) }
-        file = (fd, path, number, UInt64(info.st_dev), UInt64(info.st_ino))
+        file = (fd, path, number, UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino))
         offset = 0
         line = 1
     }
@@ -205,7 +205,7 @@ package final class FollowCursor {
             }
             return
         }
-        if UInt64(info.st_dev) != current.device || UInt64(info.st_ino) != current.inode {
+        if UInt64(truncatingIfNeeded: info.st_dev) != current.device || UInt64(truncatingIfNeeded: info.st_ino) != current.inode {
             throw NavigationHistoryError(code: .rewritten,
                                          message: "the log changed underneath its reader: the file was replaced by another (a repair, or a log written anew)",
                                          path: current.path)
