@@ -26,9 +26,11 @@ extension ViewStream {
     /// Runs `query` over the screen views of several logs — each a log directory or `.jsonl`
     /// file, as devices' logs collected after a test day are — and returns the one answer.
     ///
-    /// Each log is read on its own, in order, several at once (one per core), with a copy of
-    /// `query` each; the copies are merged in the order of `paths` (``ViewQuery/merge(_:)``) and
-    /// the result finalized. So the answer is the one the SQL of `Tools/sql` gives over the logs'
+    /// Each log is read on its own with a copy of `query`: small logs several at once, one per
+    /// core, each in order; logs large enough to be read in chunks one at a time, each on every
+    /// core, as ``run(_:over:mode:filter:cleaning:idle:progress:)`` reads one log. The copies are
+    /// merged in the order of `paths` as each log ends (``ViewQuery/merge(_:)``), and the result
+    /// finalized. So the answer is the one the SQL of `Tools/sql` gives over the logs'
     /// exports concatenated: each log's last session ends as that log says (`open` when it has no
     /// end), never as if the next log's first session followed it. A session id found in several
     /// logs stands for different sessions: the later logs' are renamed `ID@K` (and listed in
@@ -44,7 +46,8 @@ extension ViewStream {
     ///   several logs use.
     /// - Throws: What reading the first log (in the order of `paths`) that fails throws.
     /// - Complexity: Each log is read once; a log that repeats a session id of an earlier one, twice.
-    ///   Memory holds one query copy per log until the merge, and what the logs being read need.
+    ///   Memory holds the merged answer, and the copies of the logs being read or waiting for an
+    ///   earlier log to end.
     public static func run<Query: ViewQuery>(_ query: Query, over paths: [String], mode: RecoveryMode = .tolerateTornTail,
                                              filter: AnalyticsFilter = AnalyticsFilter(), cleaning: PathCleaning = PathCleaning(),
                                              idle: Duration? = nil, progress: (@Sendable (_ events: Int) -> Void)? = nil)

@@ -155,6 +155,19 @@ private func seqs(_ lines: [String]) -> [Int] {
         #expect(seqs(lines) == Array(1...30))
     }
 
+    @Test func watchOfALogCutUnderneathItExits65SayingSo() throws {
+        let scratch = try ScratchDirectory()
+        let events = generatedEvents(20)
+        let path = scratch.file("cut.jsonl", events.flatMap { LineEncoder.encode($0) })
+        let watch = try WatchProcess([path])
+        #expect(seqs(watch.lines { seqs($0).last == 20 }) == Array(1...20))
+        let half = events.prefix(10).flatMap { LineEncoder.encode($0) }
+        try FileSystem.write(path, at: 0, half, truncatingTo: half.count)
+        let (status, stderr) = watch.finish()
+        #expect(status == 65)
+        #expect(stderr.contains("\(path): error: the log changed underneath its reader"))
+    }
+
     @Test func watchRefusesStandardInputAndBothStarts() throws {
         #expect(try NavlogRun("watch", "-").status == 64)
         #expect(try NavlogRun("watch", "x.navlog", "--from", "3", "--from-end").status == 64)

@@ -23,8 +23,8 @@ enum AnalyticsOutput {
           --mode MODE       Recovery mode, as in `navlog verify` (default tolerateTornTail).
 
         Several PATHs, and directories of logs (each .jsonl file and log directory in them), give
-        one answer over all the logs: each is read on its own, several at once, and the answers
-        merged, as the SQL of Tools/sql gives it over the logs' exports concatenated. A session id
+        one answer over all the logs: each is read on its own (small ones several at once, large
+        ones in turn on every core), and the answers merged, as the SQL of Tools/sql gives it over the logs' exports concatenated. A session id
         that several logs use is said on standard error and its sessions kept apart, named ID@K
         in the K-th log after the first that uses it. The JSON adds "logs" ([{"path", "events",
         "first_seq", "last_seq"}]) and "repeated_sessions" ([{"session", "logs", "names"}]).
