@@ -210,6 +210,23 @@ func appendGenerated(_ log: EventLog, _ count: Int, seed: UInt64) throws {
         }
     }
 
+    @Test func aSubscriberFallingFarBehindTheWriterReadsTheFilesAndMissesNothing() async throws {
+        try await withDeadline {
+            let scratch = try ScratchDirectory()
+            let path = scratch.path + "/app.navlog"
+            let log = try EventLog(directory: path, options: .init(segmentSize: 1 << 20, durability: .none))
+            try appendGenerated(log, 10, seed: 7)
+            var iterator = log.events().makeAsyncIterator()
+            var seen: [Int] = []
+            while seen.last != log.nextSeq - 1, let event = try await iterator.next() { seen.append(event.seq) }
+            // Live now; then more events than its mailbox holds come while it does not read.
+            for round in 0..<8 { try appendGenerated(log, Mailbox.capacity / 6, seed: UInt64(30 + round)) }
+            while seen.last != log.nextSeq - 1, let event = try await iterator.next() { seen.append(event.seq) }
+            #expect(seen == Array(1...(log.nextSeq - 1)))
+            try log.close()
+        }
+    }
+
     @Test func anEventLogsStatefulSubscriptionFromTheEndFoldsAsTheLogDoes() async throws {
         try await withDeadline {
             let scratch = try ScratchDirectory()
