@@ -29,9 +29,9 @@ struct ChunkRun {
             let later = chunks[k]
             return chunks[..<k].allSatisfy { earlier in
                 earlier.seenBeforeEnd.isDisjoint(with: later.stream.seen)
-                    && earlier.sink.unseenSessions.isDisjoint(with: later.stream.seen)
-                    && earlier.sink.unseenSessions.isDisjoint(with: later.sink.unseenSessions)
-                    && earlier.seenBeforeEnd.isDisjoint(with: later.sink.unseenSessions)
+                    && earlier.stream.unseenSessions.isDisjoint(with: later.stream.seen)
+                    && earlier.stream.unseenSessions.isDisjoint(with: later.stream.unseenSessions)
+                    && earlier.seenBeforeEnd.isDisjoint(with: later.stream.unseenSessions)
             }
         }
     }

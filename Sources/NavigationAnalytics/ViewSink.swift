@@ -4,13 +4,10 @@ import NavigationHistory
 protocol ViewSink {
     /// Whether it sees every event, and the first of every session with the state before it.
     var seesEvents: Bool { get }
-    /// Takes `view` as the row of `app`; `seen` says whether the view's session, as named, is one
-    /// of the stream's ``ViewStreamState/seen`` ids, added by an event before the one being consumed.
-    mutating func take(_ view: consuming ScreenView, app: String?, seen: Bool) throws
-    /// Whether it reads views borrowed, through ``borrow(_:app:seen:)``, rather than taking them.
-    var borrowsViews: Bool { get }
-    /// Reads `view` as ``take(_:app:seen:)`` takes it, without keeping it.
-    mutating func borrow(_ view: borrowing ScreenView, app: String?, seen: Bool) throws
+    /// Takes every view in `stream`'s ``ViewStreamState/ended`` that ``ViewStreamState/ready(_:)``
+    /// admits, in order, and empties it (unless it throws): one call for all the views an event
+    /// ended, rather than one for each.
+    mutating func takeEnded(from stream: inout ViewStreamState) throws
     mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) throws
     /// Sees `event`, its line at `position`, with its session's app version and the state after it.
     mutating func see(_ event: NavigationEvent, at position: EventPosition, app: String?, stateAfter: NavigationState) throws
@@ -26,11 +23,13 @@ struct ClosureSink: ViewSink {
     var endings: ((String, SessionEnd) throws -> Void)? = nil
 
     var seesEvents: Bool { events != nil }
-    func take(_ view: consuming ScreenView, app: String?, seen _: Bool) throws {
-        try body(AnalyticsView(view, app: app))
+    func takeEnded(from stream: inout ViewStreamState) throws {
+        let ended = stream.ended
+        try ended.removeEach { (view: consuming ScreenView) in
+            var readied = consume view   // moved, as QueryHolder's are
+            if stream.ready(&readied) { try body(AnalyticsView(consume readied, app: stream.readiedApp)) }
+        }
     }
-    var borrowsViews: Bool { false }
-    func borrow(_ view: borrowing ScreenView, app: String?, seen: Bool) throws { try take(copy view, app: app, seen: seen) }
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {}   // the closures take events only
     func see(_ event: NavigationEvent, at _: EventPosition, app: String?, stateAfter: NavigationState) throws {
         try events?(event, app, stateAfter)
@@ -41,46 +40,22 @@ struct ClosureSink: ViewSink {
 /// Hands views and events to a query. The query is held behind a class existential rather than
 /// as a generic parameter: the code that runs it per event lives in this module, unspecialized for
 /// the caller's query type, and a generic wrapper there looked up its type's metadata for every
-/// event (7% of a query's instructions). Nor as a value existential: that is boxed, and the box
-/// was made unique again for every view (1% of a funnel's instructions).
+/// event. Nor as a value existential: that is boxed, and the box was made unique again for every
+/// view.
 struct QuerySink: ViewSink {
     private let holder: any QueryHolding
     let seesEvents: Bool
-    /// Whether it keeps ``unseenSessions``: a chunk's sink does, for the chunks to be checked.
-    let tracksSessions: Bool
-    /// The sessions of the views taken, as they are named, that are not among the stream's
-    /// ``ViewStreamState/seen`` ids: later parts (`SESSION#2`) and the session of a view a store
-    /// snapshot began. A few: every other view is named by a seen id, which the stream keeps
-    /// already (a set of all, at 10M events some 100,000 ids a chunk, took 4% of a funnel's time
-    /// and 8 MB).
-    private(set) var unseenSessions = StringSet()
-    private var lastSession: String?
 
-    init(query: some ViewQuery, tracksSessions: Bool) {
-        holder = Self.holder(of: query)
+    /// A sink for `query` that takes the views of `stream`: the one it is given, whose
+    /// ``ViewStreamState/ended`` it holds on to. Held by the query's holder, the buffer is read
+    /// without the retain and release that taking it from the stream for each event cost (0.8%
+    /// of `navlog funnel`'s instructions, callgrind).
+    init(query: some ViewQuery, for stream: ViewStreamState) {
+        holder = Self.holder(of: query, ended: stream.ended)
         seesEvents = type(of: query).seesEvents
-        self.tracksSessions = tracksSessions
     }
 
-    mutating func take(_ view: consuming ScreenView, app: String?, seen: Bool) {
-        // Views come session by session: asked once per session, not per view.
-        if tracksSessions, view.session != lastSession {
-            lastSession = view.session
-            if !seen { unseenSessions.insert(view.session) }
-        }
-        holder.add(view, app: app)
-    }
-
-    var borrowsViews: Bool { holder.borrowsViews }
-
-    mutating func borrow(_ view: borrowing ScreenView, app: String?, seen: Bool) {
-        if tracksSessions, view.session != lastSession {
-            lastSession = view.session
-            if !seen { unseenSessions.insert(view.session) }
-        }
-        holder.borrow(view, app: app)
-    }
-
+    func takeEnded(from stream: inout ViewStreamState) { holder.addEnded(from: &stream) }
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) { holder.beginSession(event, stateBefore: stateBefore) }
     func see(_ event: NavigationEvent, at position: EventPosition, app _: String?, stateAfter: NavigationState) {
         holder.see(event, at: position, stateAfter: stateAfter)
@@ -96,29 +71,30 @@ struct QuerySink: ViewSink {
         return type(of: borrowing).readsDetails
     }
 
-    private static func holder(of query: some ViewQuery) -> any QueryHolding {
-        if let both = query as? any PositionedViewQuery & ScreenViewQuery { return positionedScreenViewHolder(of: both) }
-        if let borrowing = query as? any ScreenViewQuery { return screenViewHolder(of: borrowing) }
-        if let positioned = query as? any PositionedViewQuery { return positionedHolder(of: positioned) }
-        return QueryHolder(query)
+    private static func holder(of query: some ViewQuery, ended: EndedViews) -> any QueryHolding {
+        if let both = query as? any PositionedViewQuery & ScreenViewQuery { return positionedScreenViewHolder(of: both, ended) }
+        if let borrowing = query as? any ScreenViewQuery { return screenViewHolder(of: borrowing, ended) }
+        if let positioned = query as? any PositionedViewQuery { return positionedHolder(of: positioned, ended) }
+        return QueryHolder(query, ended)
     }
 
-    private static func screenViewHolder(of query: some ScreenViewQuery) -> any QueryHolding { ScreenViewQueryHolder(query) }
-    private static func positionedHolder(of query: some PositionedViewQuery) -> any QueryHolding { PositionedQueryHolder(query) }
-    private static func positionedScreenViewHolder(of query: some PositionedViewQuery & ScreenViewQuery) -> any QueryHolding {
-        PositionedScreenViewQueryHolder(query)
+    private static func screenViewHolder(of query: some ScreenViewQuery, _ ended: EndedViews) -> any QueryHolding {
+        ScreenViewQueryHolder(query, ended)
+    }
+    private static func positionedHolder(of query: some PositionedViewQuery, _ ended: EndedViews) -> any QueryHolding {
+        PositionedQueryHolder(query, ended)
+    }
+    private static func positionedScreenViewHolder(of query: some PositionedViewQuery & ScreenViewQuery,
+                                                   _ ended: EndedViews) -> any QueryHolding {
+        PositionedScreenViewQueryHolder(query, ended)
     }
 }
 
 /// A query behind a reference, for ``QuerySink``.
 private protocol QueryHolding: AnyObject {
     var query: any ViewQuery { get }
-    /// Counts `view` as the row of `app`.
-    func add(_ view: consuming ScreenView, app: String?)
-    /// Whether the query reads views borrowed, through ``borrow(_:app:)``.
-    var borrowsViews: Bool { get }
-    /// Counts `view` as ``add(_:app:)`` does, reading it where it lies.
-    func borrow(_ view: borrowing ScreenView, app: String?)
+    /// Counts the views `stream` ended, as ``ViewSink/takeEnded(from:)`` says.
+    func addEnded(from stream: inout ViewStreamState)
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState)
     func see(_ event: NavigationEvent, at position: EventPosition, stateAfter: NavigationState)
     func endSession(_ session: String, ending: SessionEnd)
@@ -127,13 +103,24 @@ private protocol QueryHolding: AnyObject {
 private class QueryHolder<Query: ViewQuery>: QueryHolding {
     // Only ever used by the thread of one stream.
     @exclusivity(unchecked) fileprivate var held: Query
+    /// The ``ViewStreamState/ended`` of the stream whose views it takes.
+    fileprivate let ended: EndedViews
 
-    init(_ query: Query) { held = query }
+    init(_ query: Query, _ ended: EndedViews) {
+        held = query
+        self.ended = ended
+    }
 
     var query: any ViewQuery { held }
-    func add(_ view: consuming ScreenView, app: String?) { held.add(AnalyticsView(view, app: app)) }
-    var borrowsViews: Bool { false }
-    func borrow(_ view: borrowing ScreenView, app: String?) { add(copy view, app: app) }
+    func addEnded(from stream: inout ViewStreamState) {
+        assert(ended === stream.ended, "a sink takes the views of the stream it was made for")
+        ended.removeEach { (view: consuming ScreenView) in
+            // Moved, never copied: a copy of each view, through its value witness, was 10% of
+            // `navlog transitions`' instructions (callgrind).
+            var readied = consume view
+            if stream.ready(&readied) { held.add(AnalyticsView(consume readied, app: stream.readiedApp)) }
+        }
+    }
     func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) { held.beginSession(event, stateBefore: stateBefore) }
     func see(_ event: NavigationEvent, at _: EventPosition, stateAfter _: NavigationState) { held.see(event) }
     func endSession(_ session: String, ending: SessionEnd) { held.endSession(session, ending: ending) }
@@ -141,9 +128,7 @@ private class QueryHolder<Query: ViewQuery>: QueryHolding {
 
 /// A query that reads screen views borrowed, for ``QuerySink``.
 private final class ScreenViewQueryHolder<Query: ScreenViewQuery>: QueryHolder<Query> {
-    override func add(_ view: consuming ScreenView, app _: String?) { held.add(view) }
-    override var borrowsViews: Bool { true }
-    override func borrow(_ view: borrowing ScreenView, app _: String?) { held.add(view) }
+    override func addEnded(from stream: inout ViewStreamState) { addEachInPlace(ended, from: &stream, to: &held) }
 }
 
 /// A query that sees events with their positions, for ``QuerySink``.
@@ -155,10 +140,18 @@ private final class PositionedQueryHolder<Query: PositionedViewQuery>: QueryHold
 
 /// A query that reads screen views borrowed and sees events with their positions (the report's).
 private final class PositionedScreenViewQueryHolder<Query: PositionedViewQuery & ScreenViewQuery>: QueryHolder<Query> {
-    override func add(_ view: consuming ScreenView, app _: String?) { held.add(view) }
-    override var borrowsViews: Bool { true }
-    override func borrow(_ view: borrowing ScreenView, app _: String?) { held.add(view) }
+    override func addEnded(from stream: inout ViewStreamState) { addEachInPlace(ended, from: &stream, to: &held) }
     override func see(_ event: NavigationEvent, at position: EventPosition, stateAfter: NavigationState) {
         held.see(event, at: position, stateAfter: stateAfter)
+    }
+}
+
+/// Counts each view in `ended`, which `stream` ended, where it lies, then destroys it: moved out
+/// and handed on by value, a view was copied again at each call on its way to the query (`navlog
+/// funnel`, callgrind).
+private func addEachInPlace<Query: ScreenViewQuery>(_ ended: EndedViews, from stream: inout ViewStreamState, to query: inout Query) {
+    assert(ended === stream.ended, "a sink takes the views of the stream it was made for")
+    ended.forEachRemoving { view in
+        if stream.ready(&view) { query.add(lent: &view) }
     }
 }

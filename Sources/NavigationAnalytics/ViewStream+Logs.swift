@@ -113,8 +113,9 @@ extension ViewStream {
         let detailed = QuerySink.readsDetails(query)
         guard let read = try LogReader(path: path, mode: mode).readInChunks(files: files, segmented: segmented, count: threads,
                                                                             minimumBytes: LogReader.chunkedBytes, make: { _ in
-            ChunkRun(stream: ViewStreamState(filter: filter, cleaning: cleaning, idle: idle, detailed: detailed, progress: progress),
-                     sink: QuerySink(query: query, tracksSessions: true))
+            let stream = ViewStreamState(filter: filter, cleaning: cleaning, idle: idle, detailed: detailed,
+                                         tracksUnseenSessions: true, progress: progress)
+            return ChunkRun(stream: stream, sink: QuerySink(query: query, for: stream))
         }, { chunk, event, position, endsChunk in
             try chunk.consume(event, at: position, endsChunk: endsChunk)
         }) else { return nil }
@@ -147,7 +148,7 @@ extension ViewStream {
                                           progress: (@Sendable (Int) -> Void)?) throws -> Reading<Query> {
         var stream = ViewStreamState(filter: filter, cleaning: cleaning, idle: idle, detailed: QuerySink.readsDetails(query),
                                      progress: progress)
-        var sink = QuerySink(query: query, tracksSessions: false)
+        var sink = QuerySink(query: query, for: stream)
         var reader = LogReader(path: path, mode: mode, threads: threads)
         reader.keepsSessionIDs = true
         let report = try reader.read { event, position in

@@ -68,7 +68,7 @@ public enum ViewStream {
         }
         var stream = ViewStreamState(filter: filter, cleaning: cleaning, idle: idle, detailed: QuerySink.readsDetails(query),
                                      progress: progress)
-        var sink = QuerySink(query: query, tracksSessions: false)
+        var sink = QuerySink(query: query, for: stream)
         let report = try readInOrder(path, mode: mode, &stream, into: &sink)
         let result = sink.query as! Query
         return (result.finalize(), report, 1, stream.clockWentBack)
@@ -95,8 +95,9 @@ public enum ViewStream {
         guard let read = try LogReader(path: path, mode: mode).readInChunks(files: files, segmented: segmented, count: threads,
                                                                             minimumBytes: chunkedFrom, splitBytes: splitBytes, make: { _ in
             // A stream each, with a cleaner of its own: the cleaner's memo is not for sharing.
-            ChunkRun(stream: ViewStreamState(filter: filter, cleaning: cleaning, idle: idle, detailed: detailed, progress: progress),
-                     sink: QuerySink(query: query, tracksSessions: true))
+            let stream = ViewStreamState(filter: filter, cleaning: cleaning, idle: idle, detailed: detailed,
+                                         tracksUnseenSessions: true, progress: progress)
+            return ChunkRun(stream: stream, sink: QuerySink(query: query, for: stream))
         }, { chunk, event, position, endsChunk in
             try chunk.consume(event, at: position, endsChunk: endsChunk)
         }) else { return nil }

@@ -88,4 +88,53 @@ import Testing
         }
         #expect(holders() == before)
     }
+
+    /// ``EndedViews/destroy(_:)`` destroys a view member by member: it must name every member that
+    /// can hold storage, and nothing else may.
+    @Test func aViewIsDestroyedMemberByMemberWithEveryMemberThatHoldsStorageNamed() {
+        func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.map { $0.label ?? "?" } }
+        let view = Self.view("main", "a")
+        #expect(labels(view) == ["session", "scene", "tab", "screen", "enteredBy", "startSeq", "start", "endSeq", "end", "crashed",
+                                 "backgroundMilliseconds"],
+                "a member added to ScreenView must be destroyed by EndedViews.destroy(_:)")
+        #expect(labels(view.screen) == ["route", "source", "stack", "depth", "sheets"])
+        #expect(labels(view.screen.route) == ["screen", "id", "params"])
+        #expect(_isPOD(VisibleScreen.Source.self) && _isPOD(Timestamp.self) && _isPOD(Int.self) && _isPOD(Int64.self)
+                    && _isPOD(Bool.self), "the members it does not name hold no storage")
+    }
+
+    /// Every member a view holds storage in is released, whether the optional ones are set or nil.
+    @Test func destroyingAViewReleasesWhatEachOfItsMembersHeld() {
+        func long(_ name: String) -> String { String(repeating: name + " is not a short string ", count: 2) }
+        let params = ["sort": long("a value")]
+        func count(_ params: [String: String]) -> UInt { _getRetainCount(unsafeBitCast(params, to: AnyObject.self)) }
+        let strings = ["session", "scene", "tab", "screen", "id", "stack", "enteredBy"].map(long)
+        let before = (count(params), strings.map(Self.retainCount))
+        for detailed in [true, false] {
+            let view = UnsafeMutablePointer<ScreenView>.allocate(capacity: 1)
+            defer { view.deallocate() }
+            view.initialize(to: ScreenView(session: strings[0], scene: strings[1], tab: detailed ? strings[2] : nil,
+                                           screen: VisibleScreen(route: Route(screen: strings[3], id: detailed ? strings[4] : nil,
+                                                                              params: detailed ? params : nil),
+                                                                 source: .stack, stack: detailed ? strings[5] : nil, depth: 1, sheets: 0),
+                                           enteredBy: strings[6], startSeq: 1, start: Timestamp(millisecondsSince1970: 0), endSeq: 2,
+                                           end: Timestamp(millisecondsSince1970: 1), crashed: false))
+            if detailed { #expect(count(params) > before.0, "the view holds the params") }
+            #if os(Linux)
+            #expect(strings.map(Self.retainCount) != before.1, "the view holds the strings")
+            #endif
+            EndedViews.destroy(view)
+            #expect(count(params) == before.0)
+            #if os(Linux)
+            #expect(strings.map(Self.retainCount) == before.1, "detailed: \(detailed)")
+            #endif
+        }
+    }
+
+    /// The retain count of a string's storage, read through its representation on 64-bit Linux
+    /// (a native string's second word is its storage's address under a byte of flags).
+    static func retainCount(_ string: String) -> UInt {
+        let object = unsafeBitCast(string, to: (UInt, UInt).self).1 & 0x00FF_FFFF_FFFF_FFFF
+        return _getRetainCount(unsafeBitCast(object, to: AnyObject.self))
+    }
 }

@@ -41,13 +41,14 @@ public struct BouncesQuery: ViewQuery, ScreenViewQuery {
 
     /// Adds `view` to its path, counting its push and the bounce it ends.
     public mutating func add(_ view: AnalyticsView) {
-        add(view.screenView)
+        var view = view.screenView
+        add(lent: &view)
     }
 
     /// How a view was entered is a detail.
     static var readsDetails: Bool { true }
 
-    mutating func add(_ view: borrowing ScreenView) {
+    mutating func add(lent view: inout ScreenView) {
         if view.session != session {
             recent.removeAll(keepingCapacity: true)
             recentScenes.removeAll(keepingCapacity: true)

@@ -55,13 +55,14 @@ public struct ExitsQuery: ViewQuery, ScreenViewQuery {
 
     /// Adds a view; a session's views must come together, in any order.
     public mutating func add(_ view: AnalyticsView) {
-        add(view.screenView)
+        var view = view.screenView
+        add(lent: &view)
     }
 
     /// Session, scene, screen, seq and whether it crashed only.
     static var readsDetails: Bool { false }
 
-    mutating func add(_ view: borrowing ScreenView) {
+    mutating func add(lent view: inout ScreenView) {
         if view.session != session {
             endSession(nil)
             session = view.session

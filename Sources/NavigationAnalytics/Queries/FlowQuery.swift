@@ -38,13 +38,14 @@ public struct FlowQuery: ViewQuery, ScreenViewQuery {
 
     /// Adds `view` to its path.
     public mutating func add(_ view: AnalyticsView) {
-        add(view.screenView)
+        var view = view.screenView
+        add(lent: &view)
     }
 
     /// Session, scene and screen only.
     static var readsDetails: Bool { false }
 
-    mutating func add(_ view: borrowing ScreenView) {
+    mutating func add(lent view: inout ScreenView) {
         if view.session != session {
             endSession()
             session = view.session

@@ -87,13 +87,14 @@ public struct FunnelQuery: ViewQuery, ScreenViewQuery {
     /// Adds a view; a session's views must come together (a log's sessions do not interleave), in
     /// any order — they are sorted by seq when the session ends.
     public mutating func add(_ view: AnalyticsView) {
-        add(view.screenView)
+        var view = view.screenView
+        add(lent: &view)
     }
 
     /// Session, scene, screen, seq and start only.
     static var readsDetails: Bool { false }
 
-    mutating func add(_ view: borrowing ScreenView) {
+    mutating func add(lent view: inout ScreenView) {
         // The view's members read where they lie: passed on as arguments, each was copied.
         if view.session != session {
             endSession()

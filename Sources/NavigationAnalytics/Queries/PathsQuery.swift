@@ -48,13 +48,14 @@ public struct PathsQuery: ViewQuery, ScreenViewQuery {
 
     /// Adds `view` to its path, counting the sequence it ends.
     public mutating func add(_ view: AnalyticsView) {
-        add(view.screenView)
+        var view = view.screenView
+        add(lent: &view)
     }
 
     /// Session, scene and screen only.
     static var readsDetails: Bool { false }
 
-    mutating func add(_ view: borrowing ScreenView) {
+    mutating func add(lent view: inout ScreenView) {
         // A log's sessions do not interleave: when one begins, the paths of the one before are done.
         if view.session != currentSession {
             endPaths()

@@ -62,13 +62,14 @@ public struct ScreensQuery: ViewQuery, ScreenViewQuery {
 
     /// Counts `view`.
     public mutating func add(_ view: AnalyticsView) {
-        add(view.screenView)
+        var view = view.screenView
+        add(lent: &view)
     }
 
     /// Session, screen, dwell and whether it crashed only.
     static var readsDetails: Bool { false }
 
-    mutating func add(_ view: borrowing ScreenView) {
+    mutating func add(lent view: inout ScreenView) {
         if view.session != session {
             session = view.session
             sessionNumber += 1

@@ -78,18 +78,19 @@ struct ReportGathering: PositionedViewQuery, ScreenViewQuery {
     }
 
     mutating func add(_ view: AnalyticsView) {
-        add(view.screenView)
+        var view = view.screenView
+        add(lent: &view)
     }
 
     /// Bounces read how views were entered, a detail.
     static var readsDetails: Bool { true }
 
-    mutating func add(_ view: borrowing ScreenView) {
-        screens.add(view)
-        bounces.add(view)
-        exits.add(view)
-        flow.add(view)
-        for k in funnels.indices { funnels[k].add(view) }
+    mutating func add(lent view: inout ScreenView) {
+        screens.add(lent: &view)
+        bounces.add(lent: &view)
+        exits.add(lent: &view)
+        flow.add(lent: &view)
+        for k in funnels.indices { funnels[k].add(lent: &view) }
     }
 
     mutating func endSession(_ session: String, ending: SessionEnd) {

@@ -41,15 +41,6 @@ extension FileSystem {
             if errno != EINTR { throw error(failure, path) }
         }
     }
-
-    /// A new directory of mode 0700 in the temporary directory, its name `prefix` and a unique
-    /// ending; nil when none can be made.
-    package static func makePrivateDirectory(prefix: String) -> String? {
-        var template = Array((NSTemporaryDirectory() + "/" + prefix + ".XXXXXX").utf8CString)
-        return template.withUnsafeMutableBufferPointer { buffer in
-            mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
-        }
-    }
 }
 
 extension FileSystem {

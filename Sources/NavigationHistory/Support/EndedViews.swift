@@ -60,7 +60,7 @@ package final class EndedViews: @unchecked Sendable {
         if view.pointee.foregroundMilliseconds != 0 || crashed || keepInstant {
             count += 1
         } else {
-            view.deinitialize(count: 1)
+            Self.destroy(view)
         }
     }
 
@@ -98,7 +98,7 @@ package final class EndedViews: @unchecked Sendable {
     package func forEachRemoving(_ body: (inout ScreenView) throws -> Void) rethrows {
         while taken < count {
             taken += 1
-            defer { (views + taken - 1).deinitialize(count: 1) }
+            defer { Self.destroy(views + taken - 1) }
             try body(&(views + taken - 1).pointee)
         }
         count = 0
@@ -111,6 +111,23 @@ package final class EndedViews: @unchecked Sendable {
         all.reserveCapacity(held)
         removeEach { all.append($0) }
         return all
+    }
+
+    /// Destroys the view at `view` as `deinitialize(count: 1)` does, but without a release call for
+    /// each optional member that is nil: `deinitialize` destroys through the type's value witness,
+    /// releasing every member with a call even when it holds nothing, and a view without details
+    /// has three nil members, most routes a nil id (1.2% of `navlog funnel`'s instructions, callgrind). A struct is destroyed by destroying its
+    /// stored properties; those not named here hold no storage (numbers, an enumeration,
+    /// timestamps): `EndedViewsTests` checks that the list is complete.
+    static func destroy(_ view: UnsafeMutablePointer<ScreenView>) {
+        _ = view.pointer(to: \.session)!.move()
+        _ = view.pointer(to: \.scene)!.move()
+        if view.pointee.tab != nil { _ = view.pointer(to: \.tab)!.move() }
+        _ = view.pointer(to: \.screen.route.screen)!.move()
+        if view.pointee.screen.route.id != nil { _ = view.pointer(to: \.screen.route.id)!.move() }
+        if view.pointee.screen.route.params != nil { _ = view.pointer(to: \.screen.route.params)!.move() }
+        if view.pointee.screen.stack != nil { _ = view.pointer(to: \.screen.stack)!.move() }
+        _ = view.pointer(to: \.enteredBy)!.move()
     }
 
     private func reserveOne() {

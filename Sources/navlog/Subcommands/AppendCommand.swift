@@ -181,12 +181,12 @@ enum AppendCommand: Subcommand {
         private var buffer: [UInt8] = []
 
         init() throws {
-            guard let directory = LogInput.privateDirectory() else {
+            guard let (directory, armed) = LogInput.armedPrivateDirectory(for: ["stdin.jsonl"]) else {
                 throw LogInput.error("cannot create a temporary directory for standard input", "stdin")
             }
             self.directory = directory
             path = directory + "/stdin.jsonl"
-            removal = RemovalOnExit.arm([path, directory])
+            removal = armed
             fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard fd >= 0 else {
                 let error = LogInput.error("cannot create the spool", path)

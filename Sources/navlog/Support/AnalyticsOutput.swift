@@ -100,7 +100,7 @@ enum AnalyticsOutput {
         var filter = common.filter
         filter.scenes = []
         var rows = SessionRows()
-        try withoutActuallyEscaping(body) { body in
+        _ = try withoutActuallyEscaping(body) { body in
             try ViewStream.read(path, mode: common.mode, filter: common.filter, cleaning: common.cleaning, idle: common.idle,
                                 events: { event, app, state in rows.see(event, app: app, stateAfter: state) },
                                 endings: { session, ending in

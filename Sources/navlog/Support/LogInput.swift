@@ -59,10 +59,12 @@ final class LogInput {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw Self.error("cannot stat", shown) }
         guard [S_IFIFO, S_IFREG].contains(info.st_mode & S_IFMT) else { throw Self.refusal(info.st_mode, shown) }
-        guard let directory = Self.privateDirectory() else { throw Self.error("cannot create a temporary directory for the copy", shown) }
+        guard let (directory, armed) = Self.armedPrivateDirectory(for: ["log.jsonl", "log.jsonl.navidx", "log.jsonl.navidx.tmp.\(getpid())"]) else {
+            throw Self.error("cannot create a temporary directory for the copy", shown)
+        }
         copyDirectory = directory
         path = directory + "/log.jsonl"
-        removal = RemovalOnExit.arm(["log.jsonl", "log.jsonl.navidx", "log.jsonl.navidx.tmp.\(getpid())"].map { directory + "/" + $0 } + [directory])
+        removal = armed
         do {
             try InputCopy.copy(from: fd, to: path, shown: shown, keptLineBytes: Self.keptLineBytes)
         } catch {
@@ -103,7 +105,20 @@ final class LogInput {
     }
 
     /// A new private directory (mode 0700) in the temporary directory, for a copy.
-    static func privateDirectory() -> String? { FileSystem.makePrivateDirectory(prefix: "navlog-input") }
+    /// A new private directory in the temporary directory, already armed for removal with the
+    /// `files` navlog puts in it: armed after it was made, a signal in between left it behind
+    /// (`InputSafetyCLITests`, under load). Its name is random, as `mkdtemp` makes it.
+    static func armedPrivateDirectory(for files: [String]) -> (String, RemovalOnExit.Token)? {
+        for _ in 0..<16 {
+            let directory = NSTemporaryDirectory() + "/navlog-input." + String(UInt64.random(in: 1...UInt64.max), radix: 36)
+            let removal = RemovalOnExit.arm(files.map { directory + "/" + $0 } + [directory])
+            if mkdir(directory, 0o700) == 0 { return (directory, removal) }
+            let failure = errno
+            RemovalOnExit.disarm(removal)
+            guard failure == EEXIST else { return nil }
+        }
+        return nil
+    }
 
     private static func refusal(_ mode: mode_t, _ shown: String) -> NavigationHistoryError {
         let kind = switch mode & S_IFMT {
