@@ -21,7 +21,7 @@ import NavigationHistory
     static var subcommands: [any Subcommand.Type] {
         [VerifyCommand.self, DumpCommand.self, StateCommand.self, ReplayCommand.self, DiffCommand.self, SessionsCommand.self,
          RestoreCommand.self, ScreensCommand.self, TransitionsCommand.self, PathsCommand.self, FunnelCommand.self, ExitsCommand.self,
-         BouncesCommand.self, TabsCommand.self, DepthCommand.self, DeepLinksCommand.self, ExportCommand.self, ReportCommand.self, RepairCommand.self, AppendCommand.self, GenerateCommand.self, DemoCommand.self, HelpCommand.self]
+         BouncesCommand.self, TabsCommand.self, DepthCommand.self, DeepLinksCommand.self, ExportCommand.self, ReportCommand.self, RepairCommand.self, AppendCommand.self, WatchCommand.self, GenerateCommand.self, DemoCommand.self, HelpCommand.self]
     }
 
     static let overview = """
@@ -31,6 +31,8 @@ import NavigationHistory
 
         PATH is a log directory of segments (NNNNNNNN.jsonl) or a single .jsonl file. Reading commands
         also take `-` (standard input), a pipe or a FIFO, which they copy first to read it as a file.
+        The analytics subcommands and `sessions` take several PATHs, and directories of logs, for one
+        answer over all of them; `watch` follows a log as it is written.
         Run `navlog help <subcommand>` or `navlog <subcommand> --help` for the details of one.
 
         Subcommands:

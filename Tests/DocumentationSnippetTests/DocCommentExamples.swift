@@ -14,6 +14,11 @@ enum DocCommentExamples {
         for row in rows { print(row.screen, row.views, row.dwellMedian ?? 0) }
     }
 
+    static func manyLogs() throws {
+        let many = try ViewStream.run(ScreensQuery(), over: ["devices/a.navlog", "devices/b.jsonl"])
+        for log in many.logs { print(log.path, log.report.events) }
+    }
+
     static func paths() throws {
         let (rows, _) = try ViewStream.run(PathsQuery(length: 3, from: "home"), over: "app.navlog")
         for row in rows.prefix(10) { print(row.screens.joined(separator: " → "), row.occurrences) }

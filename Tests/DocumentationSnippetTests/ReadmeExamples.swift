@@ -63,6 +63,18 @@ enum ReadmeExamples {
         // ... .onChange(of: scenePhase) { _, phase in router.setPhase(NavigationHistory.ScenePhase(phase), in: "main") }
     }
 
+    /// What the README's in-app overlay stands for.
+    struct Overlay { func show(_ event: NavigationEvent) {} }
+
+    static func following(recorder: Recorder, overlay: Overlay) async throws {
+        // Any process, on a log directory or .jsonl file that another process writes (or that does not exist yet).
+        for try await step in LogFollower(path: "app.navlog").events(from: .seq(1042)).withStates() {
+            print(step.event.seq, step.state.scenes["main"]?.visibleScreen.route.screen ?? "-")
+        }
+        // In the recording process: new events come from the writer once durable, without reading the disk.
+        for try await event in recorder.events(from: .end) { overlay.show(event) }
+    }
+
     static func timeTravel(before: NavigationState) throws {
         let timeline = try Timeline(path: "app.navlog")       // builds or extends the snapshot index
         try timeline.seek(to: 1042)                           // or seek(toTime:), stepForward(), stepBackward()

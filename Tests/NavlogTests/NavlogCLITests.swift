@@ -212,7 +212,7 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
     }
 
     @Test(arguments: ["verify", "dump", "state", "replay", "diff", "sessions", "restore", "screens", "transitions", "paths", "funnel",
-                      "exits", "bounces", "tabs", "depth", "deeplinks", "export", "report", "repair", "append", "generate", "demo", "help"])
+                      "exits", "bounces", "tabs", "depth", "deeplinks", "export", "report", "repair", "append", "watch", "generate", "demo", "help"])
     func everySubcommandHasHelp(subcommand: String) throws {
         let flag = try NavlogRun(subcommand, "--help")
         #expect(flag.status == 0)

@@ -4,7 +4,7 @@
 public struct NavigationHistoryError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is; new codes may be added in later versions.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Kind: String, Sendable { case noInput, io, corruptLog, unsupportedVersion, locked, readOnly, invalidEvent }
+        private enum Kind: String, Sendable { case noInput, io, corruptLog, unsupportedVersion, locked, readOnly, invalidEvent, notRetained, rewritten }
         private let kind: Kind
 
         /// The path does not exist or is not a log.
@@ -21,6 +21,12 @@ public struct NavigationHistoryError: Error, Sendable, CustomStringConvertible {
         public static let readOnly = Code(kind: .readOnly)
         /// An event was refused before anything was written: it breaks the event format.
         public static let invalidEvent = Code(kind: .invalidEvent)
+        /// A subscription asked for events that retention has deleted: ``NavigationHistoryError/firstRetainedSeq``
+        /// names the first one still there.
+        public static let notRetained = Code(kind: .notRetained)
+        /// A followed log changed underneath its reader: events already read were cut or replaced
+        /// (a repair, a log written anew in its place).
+        public static let rewritten = Code(kind: .rewritten)
 
         public var description: String { kind.rawValue }
     }
@@ -35,10 +41,14 @@ public struct NavigationHistoryError: Error, Sendable, CustomStringConvertible {
     public var defect: LogDefect?
     /// The operating system's error number, for I/O failures.
     public var errno: Int32?
+    /// With ``Code/notRetained``: the first `seq` the log still holds (nil when it holds none).
+    public var firstRetainedSeq: Int?
 
     /// Creates an error.
-    public init(code: Code, message: String, path: String? = nil, defect: LogDefect? = nil, errno: Int32? = nil) {
+    public init(code: Code, message: String, path: String? = nil, defect: LogDefect? = nil, errno: Int32? = nil,
+                firstRetainedSeq: Int? = nil) {
         self.code = code
+        self.firstRetainedSeq = firstRetainedSeq
         self.message = message
         self.path = path
         self.defect = defect

@@ -77,6 +77,9 @@ public final class EventLog {
     private var openingBytes: Int
     /// What keeps the state writable as a snapshot.
     private(set) var budget: SnapshotBudget
+    /// Where this log's subscriptions get its events, and the events written but not yet published.
+    let feed = LiveFeed()
+    var unpublished: [NavigationEvent] = [], collects = false
 
     /// Called at each step of a segment rotation, retention and sync, so tests can stop the log
     /// there as a crash would.
@@ -134,6 +137,8 @@ public final class EventLog {
     public func append(contentsOf drafts: some Collection<EventDraft>) throws -> Int {
         appendedByLastCall = 0
         try checkWritable()
+        collects = feed.isListened
+        defer { publishWritten() }
         var refusal: NavigationHistoryError?
         for draft in drafts {
             // A snapshot is written in the draft's session and at its time, which the draft's own
@@ -166,6 +171,7 @@ public final class EventLog {
                 refusal = NavigationHistoryError(code: .invalidEvent, message: error.message, path: directory)
                 break
             }
+            if collects { unpublished.append(event) }
             nextSeq += 1
             appendedByLastCall += 1
             if encoder.bytes.count >= 1 << 20 { try writeEncoded() }
@@ -187,7 +193,10 @@ public final class EventLog {
     /// Encodes a `snapshot` of the state as the next event.
     private func appendSnapshot(session: String, at timestamp: Timestamp) {
         lastSnapshotSeq = nextSeq
-        if Self.encodeSnapshot(of: state, seq: nextSeq, session: session, at: timestamp, to: &encoder) { nextSeq += 1 }
+        if Self.encodeSnapshot(of: state, seq: nextSeq, session: session, at: timestamp, to: &encoder) {
+            collectSnapshot(session: session, at: timestamp)
+            nextSeq += 1
+        }
     }
 
     /// Appends the `snapshot` line of `state` to `writer`, unless the reader would refuse it;
@@ -241,6 +250,7 @@ public final class EventLog {
         durableBytes = segmentBytes
         unsyncedCount = 0
         firstUnsynced = nil
+        publishWritten()
     }
 
     /// Whether a `batched` policy's delay has passed for the oldest unsynced event.
@@ -259,6 +269,7 @@ public final class EventLog {
             closed = true
             segment = nil
             lock = nil
+            feed.finish(failure)
         }
         if let failure { throw failure }
         try sync()
@@ -278,6 +289,7 @@ public final class EventLog {
     private func guarded<T>(_ operation: () throws -> T) throws -> T {
         do { return try operation() } catch let error as NavigationHistoryError {
             failure = error
+            feed.finish(error)
             throw error
         }
     }
@@ -347,6 +359,7 @@ public final class EventLog {
         durableBytes = line.bytes.count
         openingBytes = line.bytes.count
         lastSnapshotSeq = nextSeq
+        collectSnapshot(session: session, at: timestamp)
         nextSeq += 1
         durableSeq = nextSeq - 1
         try applyRetention()

@@ -81,6 +81,26 @@ public actor Recorder {
         try await queue.waitUntilDurable(closing: true)
     }
 
+    /// The log's events from `start` on, then each one this recorder records, once it is durable,
+    /// handed over from the writer thread without reading the disk; see ``LogSubscription``.
+    ///
+    /// The subscription catches up from the files, then takes each batch the writer makes durable.
+    /// It ends when the recorder is closed (or released), and throws the log's failure when a write
+    /// or sync fails. What a debug overlay shows:
+    ///
+    /// ```swift
+    /// Task {
+    ///     for try await step in recorder.events(from: .end).withStates() {
+    ///         overlay.show(step.state.scenes["main"]?.visibleScreen.route.screen ?? "-")
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameter start: Where to begin; by default the first event the log still holds.
+    public nonisolated func events(from start: SubscriptionStart = .oldest) -> LogSubscription {
+        LogSubscription(path: queue.directory, start: start, feed: queue.feed)
+    }
+
     /// The last `seq` known to be durable.
     public var durableSeq: Int { queue.status().durableSeq }
 

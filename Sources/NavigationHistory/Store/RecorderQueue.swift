@@ -9,6 +9,8 @@ import Foundation
 final class RecorderQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private let log: EventLog
+    /// The log's subscriptions' feed, and its directory: touched by any thread.
+    let feed: LiveFeed, directory: String
     /// When the writer takes a batch: at once, or once it is `size` events or `delay` old.
     private let batching: (delay: Duration, size: Int)?
     private let syncsEachBatch: Bool
@@ -33,6 +35,8 @@ final class RecorderQueue: @unchecked Sendable {
 
     init(log: EventLog) {
         self.log = log
+        feed = log.feed
+        directory = log.directory
         durableSeq = log.durableSeq
         switch log.options.durability {
         case .everyEvent: batching = nil; syncsEachBatch = true

@@ -6,7 +6,7 @@ enum BouncesCommand: Subcommand {
     static let name = "bounces"
     static let summary = "U-turns: screens pushed and popped straight back within a few seconds."
     static let help = """
-        Usage: navlog bounces PATH [--within DURATION] [--since TS] [--until TS] [--app V] [--session ID]
+        Usage: navlog bounces PATH ... [--within DURATION] [--since TS] [--until TS] [--app V] [--session ID]
                                    [--scene ID] [--alias REGEX=NAME] [--idle DURATION] [--format text|json|csv]
 
         A bounce is a view entered by a push whose path's next view is entered by a pop back to the
@@ -20,11 +20,11 @@ enum BouncesCommand: Subcommand {
 
     static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--within"]), flags: AnalyticsOutput.flags) else { return }
-        let input = try LogInput(parsed.path())
+        let input = try LogInputs(parsed)
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
         let within = try parsed.value("--within").map { try AnalyticsOutput.duration($0, option: "--within") } ?? .seconds(5)
-        let (rows, report, filter) = try AnalyticsOutput.run(BouncesQuery(within: within), over: input.path, parsed)
+        let (rows, report, filter) = try AnalyticsOutput.run(BouncesQuery(within: within), over: input, parsed)
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               table: QueryTable(columns: [.text("screen"), .count("pushes"), .count("bounces"), .rate("rate_bp", "bounce rate")],
                                                 rows: rows.map { [.text($0.screen), .number(Int64($0.pushes)), .number(Int64($0.bounces)),

@@ -6,7 +6,7 @@ enum DepthCommand: Subcommand {
     static let name = "depth"
     static let summary = "How deep users go: views per stack depth, in stacks and in sheets."
     static let help = """
-        Usage: navlog depth PATH [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+        Usage: navlog depth PATH ... [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
                                  [--alias REGEX=NAME] [--idle DURATION] [--format text|json|csv]
 
         The distribution of stack depth at each screen view: the routes on the visible route's stack
@@ -19,10 +19,10 @@ enum DepthCommand: Subcommand {
 
     static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options, flags: AnalyticsOutput.flags) else { return }
-        let input = try LogInput(parsed.path())
+        let input = try LogInputs(parsed)
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
-        let (rows, report, filter) = try AnalyticsOutput.run(DepthQuery(), over: input.path, parsed)
+        let (rows, report, filter) = try AnalyticsOutput.run(DepthQuery(), over: input, parsed)
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               table: QueryTable(columns: [.ordinal("depth"), .count("stack_views", "stack views"), .count("sheet_views", "sheet views")],
                                                 rows: rows.map { [.number(Int64($0.depth)), .number(Int64($0.stackViews)), .number(Int64($0.sheetViews))] }))

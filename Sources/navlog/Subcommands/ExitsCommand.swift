@@ -6,7 +6,7 @@ enum ExitsCommand: Subcommand {
     static let name = "exits"
     static let summary = "Where sessions end: per screen, by how they ended; the paths before crashes."
     static let help = """
-        Usage: navlog exits PATH [--crash-paths K] [--since TS] [--until TS] [--app V] [--session ID]
+        Usage: navlog exits PATH ... [--crash-paths K] [--since TS] [--until TS] [--app V] [--session ID]
                                  [--scene ID] [--alias REGEX=NAME] [--idle DURATION] [--format text|json|csv]
 
         Per screen: the sessions whose last view (the one that began last) it was, split by how the
@@ -25,11 +25,11 @@ enum ExitsCommand: Subcommand {
 
     static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--crash-paths"]), flags: AnalyticsOutput.flags) else { return }
-        let input = try LogInput(parsed.path())
+        let input = try LogInputs(parsed)
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
         let crashPaths = try parsed.integer("--crash-paths", range: 1...100) ?? 0
-        let (exits, report, filter) = try AnalyticsOutput.run(ExitsQuery(crashPaths: crashPaths), over: input.path, parsed)
+        let (exits, report, filter) = try AnalyticsOutput.run(ExitsQuery(crashPaths: crashPaths), over: input, parsed)
         var sections: [AnalyticsOutput.Section] = []
         if crashPaths > 0 {
             sections.append(.init(name: "crash_paths", table: QueryTable(columns: [.list("path"), .count("sessions")],

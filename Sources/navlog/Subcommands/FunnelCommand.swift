@@ -6,7 +6,7 @@ enum FunnelCommand: Subcommand {
     static let name = "funnel"
     static let summary = "How many sessions reach each step of a funnel of screens, and how fast."
     static let help = """
-        Usage: navlog funnel PATH --steps SCREEN,SCREEN,... [--mode ordered|strict|any] [--entry first|any]
+        Usage: navlog funnel PATH ... --steps SCREEN,SCREEN,... [--mode ordered|strict|any] [--entry first|any]
                              [--window DURATION] [--since TS] [--until TS] [--app V] [--session ID]
                              [--scene ID] [--format text|json|csv]
 
@@ -30,7 +30,7 @@ enum FunnelCommand: Subcommand {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--steps", "--mode", "--entry", "--window"]), flags: AnalyticsOutput.flags) else {
             return
         }
-        let input = try LogInput(parsed.path())
+        let input = try LogInputs(parsed)
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
         let steps = (parsed.value("--steps") ?? "").split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
@@ -40,7 +40,7 @@ enum FunnelCommand: Subcommand {
         let window = try parsed.value("--window").map { try AnalyticsOutput.duration($0, option: "--window") } ?? .seconds(86_400)
         // --mode is the recovery mode elsewhere; here it names the funnel's mode, so the log is read tolerating a torn tail.
         let (rows, report, filter) = try AnalyticsOutput.run(FunnelQuery(steps: steps, mode: mode, entry: entry, window: window),
-                                                              over: input.path, parsed, recoveryModeOption: false)
+                                                              over: input, parsed, recoveryModeOption: false)
         func ratio(_ value: Int?) -> Cell { .number(value.map(Int64.init)) }
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               table: QueryTable(columns: [.ordinal("step"), .text("screen"), .count("sessions"), .count("drop_off", "drop-off"),

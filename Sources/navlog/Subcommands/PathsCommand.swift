@@ -6,7 +6,7 @@ enum PathsCommand: Subcommand {
     static let name = "paths"
     static let summary = "The most common sequences of K consecutive screens, with occurrences and sessions."
     static let help = """
-        Usage: navlog paths PATH [--length K] [--from SCREEN] [--to SCREEN] [--top N]
+        Usage: navlog paths PATH ... [--length K] [--from SCREEN] [--to SCREEN] [--top N]
                                  [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
                                    [--alias REGEX=NAME] [--idle DURATION]
                                  [--format text|json|csv]
@@ -27,13 +27,13 @@ enum PathsCommand: Subcommand {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--length", "--from", "--to", "--top"]), flags: AnalyticsOutput.flags) else {
             return
         }
-        let input = try LogInput(parsed.path())
+        let input = try LogInputs(parsed)
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
         let length = try parsed.integer("--length", range: 1...100) ?? 3
         let top = try parsed.integer("--top", range: 0...Int.max) ?? 20
         let (found, report, filter) = try AnalyticsOutput.run(PathsQuery(length: length, from: parsed.value("--from"), to: parsed.value("--to")),
-                                                              over: input.path, parsed)
+                                                              over: input, parsed)
         let rows = top == 0 ? found : Array(found.prefix(top))
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               table: QueryTable(columns: [.list("path"), .count("occurrences"), .count("sessions")],

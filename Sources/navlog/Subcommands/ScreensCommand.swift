@@ -6,7 +6,7 @@ enum ScreensCommand: Subcommand {
     static let name = "screens"
     static let summary = "Per screen: views, sessions, and dwell median, p90 and total."
     static let help = """
-        Usage: navlog screens PATH [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+        Usage: navlog screens PATH ... [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
                                    [--alias REGEX=NAME] [--idle DURATION]
                                    [--format text|json|csv]
 
@@ -22,10 +22,10 @@ enum ScreensCommand: Subcommand {
 
     static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options, flags: AnalyticsOutput.flags) else { return }
-        let input = try LogInput(parsed.path())
+        let input = try LogInputs(parsed)
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
-        let (rows, report, filter) = try AnalyticsOutput.run(ScreensQuery(), over: input.path, parsed)
+        let (rows, report, filter) = try AnalyticsOutput.run(ScreensQuery(), over: input, parsed)
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               table: QueryTable(columns: [.text("screen"), .count("views"), .count("sessions"), .duration("dwell_median_ms", "dwell median"),
                                                           .duration("dwell_p90_ms", "dwell p90"), .duration("dwell_total_ms", "dwell total")],

@@ -1,11 +1,13 @@
 import NavigationHistory
 
-/// `navlog sessions PATH [--format text|json]`
+import NavigationAnalytics
+
+/// `navlog sessions PATH ... [--format text|json]`
 enum SessionsCommand: Subcommand {
     static let name = "sessions"
     static let summary = "List a log's sessions: start, end, how each ended, events, scenes."
     static let help = """
-        Usage: navlog sessions PATH [--format text|json] [--mode MODE] [--interval K] [--no-index]
+        Usage: navlog sessions PATH ... [--format text|json] [--mode MODE] [--interval K] [--no-index]
 
         One row per session (a run of events with the same `session`; a `session.start` always begins
         a new one): its id, app version, first and last seq, start and end time, how it ended, its
@@ -20,10 +22,17 @@ enum SessionsCommand: Subcommand {
         A session that recorded no `scene.phase` is clean, unclean or open as its `session.end` says.
         The list is kept in the snapshot index, so it is read, not recomputed, once the index is built.
 
+        Several PATHs (and directories of logs, standing for each .jsonl file and log directory in
+        them) list the sessions of each log, told apart by a "log" column; a session id that
+        several logs use is said on standard error, its sessions kept apart.
+
         Options:
           --format FORMAT   text (default): an aligned table.
                             json: {"format": 1, "sessions": [{"id", "app", "firstSeq", "lastSeq",
-                            "start", "end", "ending", "events", "scenes"}]}.
+                            "start", "end", "ending", "events", "scenes"}]}; with several
+                            logs, {"format": 1, "logs": [{"path", "events", "sessions": [...]}],
+                            "repeated_sessions": [{"session", "logs", "names"}]}, "events"
+                            counting the events of its sessions (store snapshots left out).
         \(TimelineOutput.optionsHelp)
         Exit status: 0, 64 on a usage error, 65 on a defect the mode does not tolerate, 66 when PATH
         does not exist, 74 on an I/O error.
@@ -33,9 +42,11 @@ enum SessionsCommand: Subcommand {
         guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--format"]), flags: TimelineOutput.flags) else {
             return
         }
-        let input = try LogInput(parsed.path())
-        let path = input.shown
+        let inputs = try LogInputs(parsed)
         let format: OutputFormat = try parsed.choice("--format", default: .text)
+        if inputs.isMany { return try many(inputs, parsed, format: format) }
+        let input = inputs.inputs[0]
+        let path = input.shown
         let sessions = try TimelineOutput.open(input.path, parsed).sessions
         var out = StandardOutput()
         switch format {

@@ -6,7 +6,7 @@ enum TabsCommand: Subcommand {
     static let name = "tabs"
     static let summary = "Per tab: views, dwell and its share of time; and the tab-switch matrix."
     static let help = """
-        Usage: navlog tabs PATH [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+        Usage: navlog tabs PATH ... [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
                                 [--alias REGEX=NAME] [--idle DURATION] [--format text|json|csv]
 
         Per tab (the scene's selected tab when a view began): its views, the dwell (ms: time seen, the
@@ -20,10 +20,10 @@ enum TabsCommand: Subcommand {
 
     static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options, flags: AnalyticsOutput.flags) else { return }
-        let input = try LogInput(parsed.path())
+        let input = try LogInputs(parsed)
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
-        let (tabs, report, filter) = try AnalyticsOutput.run(TabsQuery(), over: input.path, parsed)
+        let (tabs, report, filter) = try AnalyticsOutput.run(TabsQuery(), over: input, parsed)
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               table: QueryTable(columns: [.text("tab"), .count("views"), .duration("dwell_ms", "dwell"), .rate("share_bp", "share")],
                                                 rows: tabs.rows.map { [.text($0.tab), .number(Int64($0.views)), .number($0.dwellMilliseconds),

@@ -6,7 +6,7 @@ enum TransitionsCommand: Subcommand {
     static let name = "transitions"
     static let summary = "Counts of from → to between consecutive screen views of each path."
     static let help = """
-        Usage: navlog transitions PATH [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+        Usage: navlog transitions PATH ... [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
                                    [--alias REGEX=NAME] [--idle DURATION]
                                        [--format text|json|csv]
 
@@ -26,19 +26,19 @@ enum TransitionsCommand: Subcommand {
 
     static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--steps", "--top"]), flags: AnalyticsOutput.flags) else { return }
-        let input = try LogInput(parsed.path())
+        let input = try LogInputs(parsed)
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
         if parsed.has("--top") && !parsed.has("--steps") { throw UsageError("--top applies with --steps N") }
         if let steps = try parsed.integer("--steps", range: 2...1000) {
             let (flow, report, filter) = try AnalyticsOutput.run(FlowQuery(steps: steps, top: try parsed.integer("--top", range: 1...1000) ?? 5),
-                                                                 over: input.path, parsed)
+                                                                 over: input, parsed)
             try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, table: QueryTable(columns: [.ordinal("step"), .text("from"), .text("to"), .count("count")],
                                                     rows: flow.map { [.number(Int64($0.step)), .text($0.from), .text($0.to), .number(Int64($0.count))] }),
                                   extra: [("steps", steps)])
             return
         }
-        let (rows, report, filter) = try AnalyticsOutput.run(TransitionsQuery(), over: input.path, parsed)
+        let (rows, report, filter) = try AnalyticsOutput.run(TransitionsQuery(), over: input, parsed)
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, table: QueryTable(columns: [.text("from"), .text("to"), .count("count")],
                                                 rows: rows.map { [.text($0.from), .text($0.to), .number(Int64($0.count))] }))
         return

@@ -21,6 +21,13 @@ enum AnalyticsOutput {
                             csv: \(csvHelp)
           --exact-csv       \(exactCSVHelp)
           --mode MODE       Recovery mode, as in `navlog verify` (default tolerateTornTail).
+
+        Several PATHs, and directories of logs (each .jsonl file and log directory in them), give
+        one answer over all the logs: each is read on its own (small ones several at once, large
+        ones in turn on every core), and the answers merged, as the SQL of Tools/sql gives it over the logs' exports concatenated. A session id
+        that several logs use is said on standard error and its sessions kept apart, named ID@K
+        in the K-th log after the first that uses it. The JSON adds "logs" ([{"path", "events",
+        "first_seq", "last_seq"}]) and "repeated_sessions" ([{"session", "logs", "names"}]).
         """
 
     /// The options' help without `--mode`, for a subcommand that gives `--mode` another meaning.
@@ -61,6 +68,8 @@ enum AnalyticsOutput {
     struct ViewsRead {
         var report: ReadReport
         var clockWentBack: Int? = nil
+        /// With several logs: which were read and what each gave, and the session ids several use.
+        var many: ManyLogs? = nil
     }
 
     /// Reads the screen views of `path` with the common options: filters, path cleaning, idle
@@ -127,7 +136,7 @@ enum AnalyticsOutput {
 
     /// The common options' values: filters, path cleaning, idle splitting and the recovery mode
     /// (unless `--mode` means something else to the subcommand).
-    private struct Common {
+    struct Common {
         var filter: AnalyticsFilter
         var cleaning: PathCleaning
         var idle: Duration?
@@ -196,8 +205,12 @@ extension AnalyticsOutput {
         var out = StandardOutput()
         switch style.format {
         case .text:
-            let range = report.firstSeq.map { "seq \($0)...\(report.lastSeq!)" } ?? "no events"
-            out.line("\(path): \(query), \(counted(report.events, "event")) (\(range)), \(filter.summary)")
+            if let many = read.many {
+                out.line("\(path): \(query), \(counted(many.events, "event")), \(filter.summary)")
+            } else {
+                let range = report.firstSeq.map { "seq \($0)...\(report.lastSeq!)" } ?? "no events"
+                out.line("\(path): \(query), \(counted(report.events, "event")) (\(range)), \(filter.summary)")
+            }
             table.text(into: &out)
             for section in sections {
                 out.line("")
@@ -205,7 +218,7 @@ extension AnalyticsOutput {
                 section.table.text(into: &out)
             }
         case .json:
-            try JSONOutput.write(QueryOutput(query: query, extra: extra, clockWentBack: read.clockWentBack, table: table,
+            try JSONOutput.write(QueryOutput(query: query, extra: extra, clockWentBack: read.clockWentBack, many: read.many, table: table,
                                              sections: sections.map { ($0.name, $0.table) }), to: &out)
         case .csv:
             table.csv(exact: style.exactCSV, into: &out)

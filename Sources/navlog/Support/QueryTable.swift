@@ -128,6 +128,8 @@ struct QueryOutput: Encodable {
     var extra: [(String, Int)]
     /// How many views ended before they began; nil where the rows are not views (deep links).
     var clockWentBack: Int?
+    /// With several logs: `logs` and `repeated_sessions`.
+    var many: AnalyticsOutput.ManyLogs? = nil
     var table: QueryTable
     /// Further tables, by name.
     var sections: [(String, QueryTable)]
@@ -138,6 +140,10 @@ struct QueryOutput: Encodable {
         try members.encode(query, forKey: AnyKey("query"))
         for (name, value) in extra { try members.encode(value, forKey: AnyKey(name)) }
         if let clockWentBack { try members.encode(clockWentBack, forKey: AnyKey("clock_went_back")) }
+        if let many {
+            try members.encode(many.logs, forKey: AnyKey("logs"))
+            try members.encode(many.repeated, forKey: AnyKey("repeated_sessions"))
+        }
         try members.encode(table.json, forKey: AnyKey("rows"))
         for (name, section) in sections { try members.encode(section.json, forKey: AnyKey(name)) }
     }

@@ -1,0 +1,201 @@
+import Foundation
+@testable import NavigationHistory
+import NavigationSimulation
+import TestSupport
+import Testing
+
+/// A running `navlog watch`: its standard output read line by line as it comes, on a thread of its
+/// own, so a test waits for the lines it expects (never for a time) and then stops it as Ctrl-C does.
+final class WatchProcess: @unchecked Sendable {
+    private let process = Process()
+    private let condition = NSCondition()
+    private var lines: [String] = []
+    private var ended = false
+    private let errors = Pipe()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = NavlogRun.binary
+        process.arguments = ["watch"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        _ = ignoreBrokenPipes
+        try process.run()
+        let fd = out.fileHandleForReading.fileDescriptor
+        Thread { [self] in
+            var pending: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let n = read(fd, &buffer, buffer.count)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                pending += buffer[..<n]
+                condition.lock()
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    lines.append(String(decoding: pending[..<newline], as: UTF8.self))
+                    pending.removeSubrange(...newline)
+                }
+                condition.broadcast()
+                condition.unlock()
+            }
+            condition.lock()
+            ended = true
+            condition.broadcast()
+            condition.unlock()
+        }.start()
+    }
+
+    /// The lines printed so far, once `done` holds for them or the output ended, or after
+    /// `seconds` (a generous bound, for a machine under load).
+    func lines(until done: ([String]) -> Bool, seconds: Double = 120) -> [String] {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while !done(lines) && !ended {
+            if !condition.wait(until: deadline) { break }
+        }
+        return lines
+    }
+
+    /// Sends SIGINT, as Ctrl-C does, and returns the exit status and standard error.
+    func interrupt() -> (status: Int32, stderr: String) {
+        kill(process.processIdentifier, SIGINT)
+        return finish()
+    }
+
+    /// Waits for the process to end by itself.
+    func finish() -> (status: Int32, stderr: String) {
+        let stderr = readAll(errors.fileHandleForReading.fileDescriptor)
+        process.waitUntilExit()
+        _ = lines(until: { _ in false }, seconds: 30)
+        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// The seqs of `navlog watch`'s text lines (its "session" lines left out).
+private func seqs(_ lines: [String]) -> [Int] {
+    lines.compactMap { line in line.hasPrefix("session ") ? nil : Int(line.prefix { $0 != " " }) }
+}
+
+@Suite struct WatchCLITests {
+    @Test func watchCatchesUpThenPrintsAppendsAcrossRotationAndRetentionAndExitsZeroOnCtrlC() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path + "/app.navlog"
+        let log = try EventLog(directory: path, options: .init(segmentSize: 8_000, durability: .none,
+                                                               retention: Retention(maxBytes: 40_000)))
+        try appendGenerated(log, 300, seed: 1)
+        let first = try #require(readAll(path).events.first?.seq)
+        let watch = try WatchProcess([path])
+        var last = log.nextSeq - 1
+        #expect(seqs(watch.lines { seqs($0).last == last }) == Array(first...last))
+        for round in 0..<8 {
+            try appendGenerated(log, 83, seed: UInt64(20 + round))   // rotates, and retention deletes segments
+            last = log.nextSeq - 1
+            #expect(seqs(watch.lines { seqs($0).last == last }).last == last)
+        }
+        let (status, stderr) = watch.interrupt()
+        #expect(status == 0)
+        #expect(stderr.isEmpty)
+        #expect(seqs(watch.lines { _ in true }) == Array(first...last))
+        // The screen after each event is the fold's: the last line shows the log's visible screen.
+        let state = log.state
+        let lastLine = try #require(watch.lines { _ in true }.last)
+        if let scene = state.active, let visible = state.scenes[scene]?.visibleScreen.route {
+            #expect(lastLine.hasSuffix("→  \(scene): \(visible.text)") || lastLine.contains("[anomaly"))
+        }
+        try log.close()
+    }
+
+    @Test func watchFromASeqRetentionDeletedExits65NamingTheFirstSeqStillThere() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path + "/app.navlog"
+        let log = try EventLog(directory: path, options: .init(segmentSize: 8_000, retention: Retention(maxBytes: 30_000)))
+        try appendGenerated(log, 600, seed: 2)
+        try log.close()
+        let first = try #require(readAll(path).events.first?.seq)
+        let run = try NavlogRun("watch", path, "--from", "1")
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("\(path): error: seq 1 is no longer in the log"))
+        #expect(run.stderr.contains("the first seq still there is \(first)"))
+    }
+
+    @Test func watchStartedBeforeTheLogExistsPrintsJSONLinesOfItsFirstEvents() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path + "/later.navlog"
+        let watch = try WatchProcess([path, "--format", "json"])
+        Thread.sleep(forTimeInterval: 0.3)   // not needed for the result: makes the log come after the watch began
+        let log = try EventLog(directory: path, options: .init(durability: .none))
+        try appendGenerated(log, 40, seed: 3)
+        let lines = watch.lines { $0.count == 41 }
+        #expect(watch.interrupt().status == 0)
+        #expect(lines.count == 41)
+        let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.map { $0["seq"] as? Int } == (1...41).map { $0 })
+        #expect(objects.allSatisfy { $0["format"] as? Int == 1 && $0["record"] is [String: Any] })
+        try log.close()
+    }
+
+    @Test func watchPrintsALineWrittenInPiecesOnlyOnceItIsWhole() throws {
+        let scratch = try ScratchDirectory()
+        let events = generatedEvents(30)
+        let path = scratch.file("live.jsonl", [])
+        let watch = try WatchProcess([path])
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        for event in events {
+            let line = LineEncoder.encode(event)
+            handle.write(Data(line[..<(line.count / 2)]))
+            handle.write(Data(line[(line.count / 2)...]))
+        }
+        try handle.close()
+        let lines = watch.lines { seqs($0).last == 30 }
+        let (status, stderr) = watch.interrupt()
+        #expect(status == 0)
+        #expect(stderr.isEmpty)
+        #expect(seqs(lines) == Array(1...30))
+    }
+
+    @Test func watchOfALogCutUnderneathItExits65SayingSo() throws {
+        let scratch = try ScratchDirectory()
+        let events = generatedEvents(20)
+        let path = scratch.file("cut.jsonl", events.flatMap { LineEncoder.encode($0) })
+        let watch = try WatchProcess([path])
+        #expect(seqs(watch.lines { seqs($0).last == 20 }) == Array(1...20))
+        let half = events.prefix(10).flatMap { LineEncoder.encode($0) }
+        try FileSystem.write(path, at: 0, half, truncatingTo: half.count)
+        let (status, stderr) = watch.finish()
+        #expect(status == 65)
+        #expect(stderr.contains("\(path): error: the log changed underneath its reader"))
+    }
+
+    @Test func watchRefusesStandardInputAndBothStarts() throws {
+        #expect(try NavlogRun("watch", "-").status == 64)
+        #expect(try NavlogRun("watch", "x.navlog", "--from", "3", "--from-end").status == 64)
+    }
+}
+
+/// Appends `count` generated drafts to `log` (seeded by `seed`).
+private func appendGenerated(_ log: EventLog, _ count: Int, seed: UInt64) throws {
+    var generator = LogGenerator(seed: seed, crashRate: 0)
+    try log.append(contentsOf: (0..<count).map { _ in generator.next() })
+}
+
+/// `count` generated events, numbered from 1.
+private func generatedEvents(_ count: Int) -> [NavigationEvent] {
+    var generator = LogGenerator(seed: 1, crashRate: 0.1)
+    return (1...count).map { seq in
+        let draft = generator.next()
+        return NavigationEvent(seq: seq, timestamp: draft.timestamp, session: draft.session, action: draft.action)
+    }
+}
+
+/// The events of the log at `path`, read as `navlog` reads them.
+private func readAll(_ path: String) -> (events: [NavigationEvent], error: (any Error)?) {
+    var events: [NavigationEvent] = []
+    do {
+        try LogReader(path: path).read { events.append($0) }
+        return (events, nil)
+    } catch {
+        return (events, error)
+    }
+}
