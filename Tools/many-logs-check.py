@@ -28,8 +28,9 @@ spec.loader.exec_module(sql_check)
 duckdb = sql_check.duckdb
 run = sql_check.run
 
-TABLES = {"screen_views": sql_check.SCREEN_VIEWS, "transitions": sql_check.TRANSITIONS,
-          "deeplinks": sql_check.DEEPLINKS, "sessions": sql_check.SESSIONS}
+import sqldialect   # noqa: E402  (Tools/ is on the path from here on)
+
+TABLES = {table: sqldialect.columns(table, "duckdb") for table in sqldialect.TABLES}
 
 
 def main():
