@@ -21,7 +21,7 @@ import NavigationAnalytics
         #"{"v":1,"seq":11,"ts":"2026-12-01T10:01:00.000Z","session":"b","type":"session.start","launch":"cold"}"#,
     ]
 
-    static func steps() throws -> (json: [String: Any], steps: [[String: Any]]) {
+    static func steps(of lines: [String] = lines) throws -> (json: [String: Any], steps: [[String: Any]]) {
         let path = NSTemporaryDirectory() + "navlog-replay-steps-\(UUID().uuidString).jsonl"
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -41,7 +41,36 @@ import NavigationAnalytics
         #expect(steps.map { ($0["event"] as? String)?.split(separator: " ").first.map(String.init) }
                 == ["session.start", "scene.open", "tab.select", "push", "push", "sheet.present", "push", "deeplink", "setPath", "pop"])
         #expect(steps.map { $0["mark"] as? String } == [nil, nil, nil, nil, nil, nil, nil, "deeplink", "restore", nil])
-        #expect(steps[9]["anomaly"] as? String != nil)
+        #expect(steps[9]["anomaly"] as? String == "popBeyondRoot")
+    }
+
+    @Test func aPathSetByADeepLinkIsMarkedAsADeepLink() throws {
+        let (_, steps) = try Self.steps(of: [
+            #"{"v":1,"seq":1,"ts":"2026-12-01T10:00:00.000Z","session":"a","type":"session.start","launch":"cold"}"#,
+            #"{"v":1,"seq":2,"ts":"2026-12-01T10:00:00.000Z","session":"a","type":"scene.open","scene":"main"}"#,
+            #"{"v":1,"seq":3,"ts":"2026-12-01T10:00:01.000Z","session":"a","type":"setPath","scene":"main","stack":"main","path":[{"screen":"recipe","id":"tart"}],"cause":"deeplink"}"#,
+            #"{"v":1,"seq":4,"ts":"2026-12-01T10:00:02.000Z","session":"a","type":"setPath","scene":"main","stack":"main","path":[],"cause":"programmatic"}"#,
+        ])
+        #expect(steps.map { $0["mark"] as? String } == [nil, nil, "deeplink", nil])
+    }
+
+    /// popToRoot, an empty setPath and a deep link with an empty path each make an empty stack
+    /// that no change in the diff names: the step names the scene's stacks, as the fold has them.
+    @Test func aStepThatMakesAnEmptyStackNamesEveryStackOfItsScene() throws {
+        let (_, steps) = try Self.steps(of: [
+            #"{"v":1,"seq":1,"ts":"2026-12-01T10:00:00.000Z","session":"a","type":"session.start","launch":"cold"}"#,
+            #"{"v":1,"seq":2,"ts":"2026-12-01T10:00:00.000Z","session":"a","type":"scene.open","scene":"main"}"#,
+            #"{"v":1,"seq":3,"ts":"2026-12-01T10:00:00.100Z","session":"a","type":"tab.select","scene":"main","tab":"home"}"#,
+            #"{"v":1,"seq":4,"ts":"2026-12-01T10:00:00.200Z","session":"a","type":"popToRoot","scene":"main","stack":"search"}"#,
+            #"{"v":1,"seq":5,"ts":"2026-12-01T10:00:00.300Z","session":"a","type":"setPath","scene":"main","stack":"profile","path":[],"cause":"programmatic"}"#,
+            #"{"v":1,"seq":6,"ts":"2026-12-01T10:00:00.400Z","session":"a","type":"deeplink","scene":"main","url":"app://x","outcome":"resolved","stack":"inbox","path":[]}"#,
+            #"{"v":1,"seq":7,"ts":"2026-12-01T10:00:00.500Z","session":"a","type":"push","scene":"main","stack":"home","route":{"screen":"x"}}"#,
+        ])
+        let stacks = steps.map { $0["stacks"] as? [String: [String]] }
+        #expect(stacks[3] == ["main": ["home", "search"]])
+        #expect(stacks[4] == ["main": ["home", "profile", "search"]])
+        #expect(stacks[5] == ["main": ["home", "inbox", "profile", "search"]])
+        #expect(stacks.enumerated().filter { $0.element != nil }.map(\.offset) == [2, 3, 4, 5])
     }
 
     @Test func aStepThatSelectsATabNamesEveryStackOfItsScene() throws {

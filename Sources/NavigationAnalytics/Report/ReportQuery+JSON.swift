@@ -139,6 +139,11 @@ extension ReportQuery.Result {
     /// time axis marks it as, and its summary, which begins with its type — and what it changed,
     /// folded into `fold`.
     private static func step(_ event: NavigationEvent, since origin: Timestamp, folding fold: inout DiffingFold, into w: inout JSONWriter) {
+        // A stack is made by the event that first names it, and stays while its scene is open;
+        // popToRoot, an empty setPath or a deep link's empty path make one with no change in the
+        // diff. So a scene's stacks changed exactly when their number did.
+        let scene = event.action.scene
+        let stacksBefore = scene.flatMap { fold.after.scenes[$0]?.stacks.count } ?? 0
         let (anomaly, changes) = fold.fold(event)
         w.raw("{"); w.key("seq", first: true); w.integer(event.seq)
         w.key("t"); w.integer(Int(event.timestamp.millisecondsSince1970 - origin.millisecondsSince1970))
@@ -159,16 +164,10 @@ extension ReportQuery.Result {
                 }
                 w.change(change, sheet: sheet)
             }
-            // A tab selected may have made its stack, empty: the page is told each such scene's
-            // stacks, so that its tab bar names every tab.
-            var tabs: [String] = []
-            for case .tab(let scene, _, _) in changes where !tabs.contains(scene) { tabs.append(scene) }
-            if !tabs.isEmpty {
-                w.key("stacks"); w.raw("{")
-                for (k, scene) in tabs.enumerated() {
-                    w.key(named: scene, first: k == 0)
-                    w.value(.array((fold.after.scenes[scene]?.stacks.keys.sorted() ?? []).map { .string($0) }))
-                }
+            // The scene's stacks, empty ones too, when the event made one: no change says so.
+            if let scene, let stacks = fold.after.scenes[scene]?.stacks, stacks.count != stacksBefore {
+                w.key("stacks"); w.raw("{"); w.key(named: scene, first: true)
+                w.value(.array(stacks.keys.sorted().map { .string($0) }))
                 w.raw("}")
             }
             var scenes: [String] = []
