@@ -96,7 +96,8 @@ try {
   const probes = PROBES;
   results.steps = probes.map(([id, index]) => { moveTo(id, index); return { id, index, ...seen() }; });
   if (ACTIONS) {
-    const key = (k, target = document.body) => target.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true }));
+    const replaySection = document.getElementById("replay");
+    const key = (k, target = replaySection) => target.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true }));
     const clock = window.navlogClock, speed = document.getElementById("speed"), skip = document.getElementById("skip-idle");
     const play = (index, x, skipping, ms) => {
       moveTo("s1", index); speed.value = String(x); skip.checked = skipping;
@@ -104,11 +105,30 @@ try {
       const at = seen(); navlogReplay.pause(); return [at.step, at.playing];
     };
     results.play = { skip16: play(0, 16, true, 520), plain16: play(0, 16, false, 520), skip1: play(0, 1, true, 1500), toEnd: play(0, 16, true, 5000) };
+    // While playing, the fragment follows (s1 at 16x, skipping idle: step 11 after 0.52 s).
+    moveTo("s1", 0); speed.value = "16"; skip.checked = true; document.getElementById("play").click(); clock.advance(520);
+    results.playingHash = location.hash; navlogReplay.pause();
+    // A change of speed keeps the position: 0.9 s at 1x (skipping idle: 900 ms, between steps 3
+    // at 100 ms and 4 at 1000 ms), then 0.1 s at 16x: 2.5 s, step 5 (2000 ms).
+    moveTo("s1", 0); speed.value = "1"; document.getElementById("play").click(); clock.advance(900);
+    speed.value = "16"; speed.dispatchEvent(new Event("change")); clock.advance(100);
+    results.speedKeeps = seen().step; navlogReplay.pause();
+    // And so does skipping idle: at 16x skipping, 0.15 s is 2.4 s, 40 % of the way from step 5
+    // (2000 ms) to step 6 (3000 skipping, 12000 as recorded), which as recorded is 6000 ms; 0.3 s
+    // more at 16x is 10800 ms (step 5), 0.4 s 12400 ms (step 6). From step 5 again, 0.4 s would
+    // be 8400 ms, still step 5.
+    moveTo("s1", 0); speed.value = "16"; skip.checked = true; document.getElementById("play").click(); clock.advance(150);
+    skip.checked = false; skip.dispatchEvent(new Event("change")); clock.advance(300); const before6 = seen().step;
+    clock.advance(100); results.skipKeeps = [before6, seen().step]; navlogReplay.pause();
+    // Keys outside the replayer are the page's: Space on the body neither plays nor is taken.
+    moveTo("s1", 3); document.body.focus();
+    const outside = ["End", " ", "ArrowRight", "Home"].map(k => !document.body.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true })));
+    results.outsideKeys = { prevented: outside, step: seen().step, playing: seen().playing };
     moveTo("s1", 0);
     document.querySelectorAll("#transcript [role=option]")[7].click();
     results.click = seen();
     const keys = {};
-    document.body.focus();
+    replaySection.focus();
     key("End"); keys.end = seen().step;
     key("Home"); keys.home = seen().step;
     key("ArrowRight"); key("ArrowRight"); keys.right2 = seen().step;
@@ -128,15 +148,23 @@ try {
     results.embedded = text(document.getElementById("replay-embedded"));
     moveTo("s1", 0);
     const typeFilter = document.getElementById("transcript-type"); typeFilter.value = "push"; typeFilter.dispatchEvent(new Event("change"));
-    results.pushRows = document.querySelectorAll("#transcript [role=option]:not([hidden])").length;
+    results.pushRows = document.querySelectorAll("#transcript [role=option]").length;
+    // The arrows in a filtered transcript go through the rows it lists: s1's pushes are steps 3, 4 and 7.
+    moveTo("s1", 0); transcript.focus();
+    const arrows = [];
+    for (const k of ["ArrowDown", "ArrowDown", "ArrowDown", "ArrowUp", "ArrowRight", "ArrowDown", "ArrowLeft"]) { key(k, transcript); arrows.push(seen().step); }
+    results.filteredArrows = arrows;
     typeFilter.value = ""; typeFilter.dispatchEvent(new Event("change"));
     const screen = document.getElementById("transcript-screen"); screen.value = "tiramisu"; screen.dispatchEvent(new Event("input"));
-    results.tiramisuRows = [...document.querySelectorAll("#transcript [role=option]:not([hidden])")].map(r => Number(r.dataset.index));
+    results.tiramisuRows = [...document.querySelectorAll("#transcript [role=option]")].map(r => Number(r.dataset.index));
     screen.value = ""; screen.dispatchEvent(new Event("input"));
     results.badges = [...document.querySelectorAll("#transcript .badge")].map(b => [Number(b.parentNode.dataset.index), b.classList[1]]);
     moveTo("s1", 0);
     results.legend = ["anomaly", "deeplink", "deeplink", "background", "unclean"].map(k => { document.querySelector(`#legend button[data-kind=${k}]`).click(); return seen().step; });
     results.axis = [...document.querySelectorAll("#axis .tick, #axis .span")].map(t => [t.classList[0] === "span" ? "background" : t.classList[1], Number(t.dataset.index)]);
+    const place = t => [Number(parseFloat(t.style.left).toFixed(1)), Number(parseFloat(t.style.width || "0").toFixed(1))];
+    results.axisPlaces = [...document.querySelectorAll("#axis .tick, #axis .span")].map(place);
+    results.axisEnds = [...document.querySelectorAll("#axis .ends span")].map(text);
   }
 } catch (e) { results.exception = String(e.stack || e); }
 results.errors = [...window.consoleErrors, document.getElementById("errors").textContent].filter(Boolean);
@@ -316,11 +344,23 @@ def main():
     embedded = got.get("embedded") or ""
     check("the page says which sessions it embeds and how to embed another", "embeds 2 sessions" in embedded and "--session ID" in embedded, embedded)
     check("the transcript filters by type (s1's 3 pushes)", got.get("pushRows") == 3, got.get("pushRows"))
+    check("in a filtered transcript the arrows go through the listed rows only (pushes at steps 4, 5 and 8)",
+          got.get("filteredArrows") == [3, 4, 7, 4, 7, 7, 4], got.get("filteredArrows"))
+    check("while playing, the fragment follows the position", got.get("playingHash") == "#session=s1&step=11", got.get("playingHash"))
+    check("a change of speed while playing keeps the position (0.9 s at 1x, 0.1 s at 16x: step 5)", got.get("speedKeeps") == 4, got.get("speedKeeps"))
+    check("so does a change of skipping idle (step 5 after 0.45 s, step 6 after 0.55 s)", got.get("skipKeeps") == [4, 5], got.get("skipKeeps"))
+    outside = got.get("outsideKeys", {})
+    check("keys outside the replayer are left to the page: not taken, nothing moves or plays",
+          outside == {"prevented": [False] * 4, "step": 3, "playing": False}, outside)
     check("and by screen (tiramisu: the deep link)", got.get("tiramisuRows") == [15], got.get("tiramisuRows"))
     check("the transcript marks the anomaly, the deep link and the crash",
           got.get("badges") == [[12, "anomaly"], [15, "deeplink"], [16, "crash"]], got.get("badges"))
     check("the time axis marks the background gap, the anomaly, the deep link and the unclean end",
           got.get("axis") == [["background", 10], ["anomaly", 12], ["deeplink", 15], ["unclean", 16]], got.get("axis"))
+    # By time: the background gap, 17 s to 47 s of 52 s, spans 57.7 % of the axis.
+    check("the time axis places marks by time: the 30 s background gap spans 57.7 % from 32.7 %; the ends say 0:00.0 and 0:52.0",
+          got.get("axisPlaces") == [[32.7, 57.7], [92.3, 0], [98.1, 0], [100.0, 0]] and got.get("axisEnds") == ["0:00.0", "0:52.0"],
+          f"{got.get('axisPlaces')} {got.get('axisEnds')}")
     check("the legend's buttons go to the next anomaly, deep link (again: the same, the only one), background gap and unclean end",
           got.get("legend") == [12, 15, 15, 10, 16], got.get("legend"))
     check("no script or console error", got.get("errors") == [], got.get("errors"))

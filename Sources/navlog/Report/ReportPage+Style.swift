@@ -29,6 +29,7 @@ extension ReportPage {
     th:first-child, td:first-child { text-align: left; }
     th button { font: inherit; font-weight: 600; background: none; border: 0; color: var(--accent); cursor: pointer; padding: 0; }
     :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+    #replay:focus-visible { outline: none; }   /* focused only so that its keys stay within it */
     .funnel-step { display: grid; grid-template-columns: 10rem 1fr 12rem; gap: .5rem; align-items: center; max-width: 60rem; margin: .2rem 0; }
     .funnel-bar { background: var(--bar); height: 1.2rem; border-radius: .2rem; min-width: 2px; }
     .controls { display: flex; flex-wrap: wrap; gap: .5rem .75rem; align-items: center; margin: .5rem 0; }

@@ -53,7 +53,7 @@ enum ReportPage {
         <p class="note" id="clock-went-back"></p><div id="screens" class="scroll" tabindex="0" role="region" aria-label="Screens table, scrollable"></div></section>
         <section aria-labelledby="funnels-h"><h2 id="funnels-h">Funnels</h2><div id="funnels"></div></section>
         <section aria-labelledby="crash-h"><h2 id="crash-h">Before a crash</h2><p class="muted">The last screens of sessions that ended uncleanly: terminated in the foreground. An end in the background is not a crash.</p><ol id="crash-paths"></ol></section>
-        <section aria-labelledby="replay-h" id="replay"><h2 id="replay-h">Session replay</h2>
+        <section aria-labelledby="replay-h" id="replay" tabindex="-1"><h2 id="replay-h">Session replay</h2>
         <p class="muted" id="replay-embedded"></p>
         <div class="controls" role="group" aria-label="Find a session">
         <label for="session-select">Session</label><select id="session-select"></select>
