@@ -89,6 +89,8 @@ const seen = () => {
     selectedRow: document.querySelector("#transcript [aria-selected=true]")?.dataset.index ?? null,
     rowsInDocument: document.querySelectorAll("#transcript [role=option]").length,
     playing: document.getElementById("play").getAttribute("aria-pressed") === "true",
+    crashMarks: document.querySelectorAll("#transcript .badge.crash, #axis .tick.unclean").length,
+    cutNote: text(document.getElementById("replay-cut")),
   };
 };
 const results = {};
@@ -407,6 +409,21 @@ def main():
           [(s.get("selectedRow"), 0 < s.get("rowsInDocument", 0) < 60, s["devices"]["main"]["title"]) for s in steps]
           == [("1501", True, "recipe(1501)"), ("700", True, "recipe(700)")] and got.get("errors") == [],
           str([(s.get("selectedRow"), s.get("rowsInDocument")) for s in steps]) + str(got.get("errors")))
+
+    # A crashed session longer than a replay holds: its last step is where the replay stops, not the crash.
+    cut_log, cut_page = os.path.join(OUT, "cut.jsonl"), os.path.join(OUT, "cut.html")
+    with open(cut_log, "w") as f:
+        for k in range(2102):
+            event = {"type": "session.start", "launch": "cold"} if k == 0 else {"type": "scene.open", "scene": "main"} if k == 1 \
+                else {"type": "push", "scene": "main", "stack": "main", "route": {"screen": "r", "id": str(k)}}
+            f.write(json.dumps({"v": 1, "seq": k + 1, "ts": f"2026-12-01T10:{k // 60 % 60:02d}:{k % 60:02d}.000Z", "session": "c", **event}) + "\n")
+        f.write(json.dumps({"v": 1, "seq": 2103, "ts": "2026-12-01T11:00:00.000Z", "session": "d", "type": "session.start", "launch": "cold"}) + "\n")
+    subprocess.run([args.navlog, "report", cut_log, "-o", cut_page], check=True, capture_output=True)
+    got = run_probes(browser, cut_page, [["c", 1999]], False, "cut")
+    at = (got.get("steps") or [{}])[0]
+    check("a crashed session cut at 2,000 steps: no crash marked at the cut; the event line and the note say it lies beyond",
+          at.get("crashMarks") == 0 and "ended here" not in (at.get("event") or "") and "beyond the replay" in (at.get("event") or "")
+          and "crashed after its last event, beyond this replay" in (at.get("cutNote") or ""), f"{at.get('crashMarks')} {at.get('event')} {at.get('cutNote')}")
 
     # The reader's settings: less motion drops the sheets' transition; a dark scheme darkens the page.
     def computed(*flags):
