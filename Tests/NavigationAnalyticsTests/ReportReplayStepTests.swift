@@ -95,4 +95,42 @@ import NavigationAnalytics
         #expect(visible(6) == ["source": "sheet", "stack": "compose", "route": "photoPicker", "back": "composeReview", "current": "home"])
         #expect(visible(7)["current"] == "search")
     }
+
+    /// A scene's tabs are the stacks it has had selected: a step names them when they change.
+    @Test func aStepThatSelectsANewTabNamesTheScenesTabs() throws {
+        let (json, steps) = try Self.steps()
+        let a = try #require((json["replays"] as? [[String: Any]])?.first { $0["id"] as? String == "a" })
+        #expect(((a["start"] as? [String: Any])?["tabs"] as? [String: [String]]) == [:])
+        let tabs = steps.map { $0["tabs"] as? [String: [String]] }
+        #expect(tabs[2] == ["main": ["home"]])
+        #expect(tabs[7] == ["main": ["home", "search"]], "the deep link selects search")
+        // session.start sets the state whole, and so names every scene's tabs: none.
+        #expect(tabs[0] == [:])
+        #expect(tabs.enumerated().filter { $0.element != nil }.map(\.offset) == [0, 2, 7], "compose is a sheet's stack, not a tab")
+    }
+
+    /// Under a sheet, the page is told the title and back label of every layer it draws beneath.
+    @Test func eachLayerUnderTheVisibleOneHasItsTitleAndBackLabel() throws {
+        let (_, steps) = try Self.steps()
+        func under(_ k: Int) -> [[String: String]]? { ((steps[k]["visible"] as? [String: Any])?["main"] as? [String: Any])?["under"] as? [[String: String]] }
+        #expect(under(4) == nil, "the stack is what shows")
+        #expect(under(5) == [["title": "recipe(pie)", "back": "category(desserts)"]])
+        #expect(under(7) == [["title": "recipe(tart)", "back": "search"]], "the deep link's tab, under the sheet")
+    }
+
+    /// The spans a scene spent in the background, as steps: to the step it came back, and one
+    /// still open at the replay's end.
+    @Test func eachReplayNamesTheSpansItsScenesSpentInTheBackground() throws {
+        let (json, _) = try Self.steps(of: [
+            #"{"v":1,"seq":1,"ts":"2026-12-01T10:00:00.000Z","session":"a","type":"session.start","launch":"cold"}"#,
+            #"{"v":1,"seq":2,"ts":"2026-12-01T10:00:00.000Z","session":"a","type":"scene.open","scene":"main"}"#,
+            #"{"v":1,"seq":3,"ts":"2026-12-01T10:00:01.000Z","session":"a","type":"scene.phase","scene":"main","phase":"background"}"#,
+            #"{"v":1,"seq":4,"ts":"2026-12-01T10:00:31.000Z","session":"a","type":"scene.phase","scene":"main","phase":"active"}"#,
+            #"{"v":1,"seq":5,"ts":"2026-12-01T10:00:32.000Z","session":"a","type":"scene.phase","scene":"main","phase":"background"}"#,
+        ])
+        let a = try #require((json["replays"] as? [[String: Any]])?.first { $0["id"] as? String == "a" })
+        let away = try #require(a["away"] as? [[String: Any]])
+        #expect(away.map { [$0["scene"] as? String, ($0["from"] as? Int).map(String.init), ($0["to"] as? Int).map(String.init)] }
+                == [["main", "2", "3"], ["main", "4", nil]])
+    }
 }
