@@ -163,6 +163,10 @@ try {
     results.badges = [...document.querySelectorAll("#transcript .badge")].map(b => [Number(b.parentNode.dataset.index), b.classList[1]]);
     moveTo("s1", 0);
     results.legend = ["anomaly", "deeplink", "deeplink", "background", "unclean"].map(k => { document.querySelector(`#legend button[data-kind=${k}]`).click(); return seen().step; });
+    moveTo("s2", 9);
+    results.layerTitles = [...document.querySelectorAll("#devices [data-scene=main] .layer")].map(l => [text(l.querySelector(".title")), text(l.querySelector(".back-label"))]);
+    results.stackRoutes = [...document.querySelectorAll("#scenes [data-scene=main] [data-stack=home] li")].map(text);
+    moveTo("s1", 0);
     results.axis = [...document.querySelectorAll("#axis .tick, #axis .span")].map(t => [t.classList[0] === "span" ? "background" : t.classList[1], Number(t.dataset.index)]);
     const place = t => [Number(parseFloat(t.style.left).toFixed(1)), Number(parseFloat(t.style.width || "0").toFixed(1))];
     results.axisPlaces = [...document.querySelectorAll("#axis .tick, #axis .span")].map(place);
@@ -217,6 +221,9 @@ def hand_written_log(path):
         ("s2", 63000, {"type": "split.select", "scene": "side", "column": "sidebar", "route": R("category", "desserts")}),
         ("s2", 64000, {"type": "split.select", "scene": "side", "column": "content", "route": R("recipe", "apple-pie")}),
         ("s2", 65000, {"type": "push", "scene": "side", "stack": "main", "route": R("reviews", "apple-pie")}),
+        ("s2", 65200, {"type": "push", "scene": "main", "stack": "compose", "route": R("draft")}),
+        ("s2", 65400, {"type": "push", "scene": "main", "stack": "home", "route": {"screen": "recipe", "id": "1", "params": {"from": "search"}}}),
+        ("s2", 65600, {"type": "sheet.present", "scene": "main", "sheet": "share", "route": R("shareSheet")}),
         ("s2", 66000, {"type": "session.end"}),
     ]
     with open(path, "w") as f:
@@ -255,16 +262,38 @@ EXPECTED = [
      [["replaced", "main: tab search → home"], ["replaced", "main/home: recipe(brownies) → recipe(tiramisu)"]], [["replaced", "recipe(tiramisu)"]]),
     (("s1", 16), {"main": device("category(desserts)", "home", "home", tabs=["home", "search"])},
      [["removed", "main/home: recipe(tiramisu)"]], [["removed", "recipe(tiramisu)"]]),
-    (("s2", 1), {"main": device("category(desserts)", "home", "home", tabs=["home", "search"])}, [["replaced", "The state was set whole: 1 scene(s) open."]], []),
-    (("s2", 6), {"main": device("category(desserts)", "home", "home", tabs=["home", "search"]),
+    # A scene's tabs are the stacks it has had selected: the restored state selects home; its
+    # search stack was never selected in the replay.
+    (("s2", 1), {"main": device("category(desserts)", "home", "home")}, [["replaced", "The state was set whole: 1 scene(s) open."]], []),
+    (("s2", 6), {"main": device("category(desserts)", "home", "home"),
                  "side": device("reviews(apple-pie)", "root", mark="added", columns=["sidebar", "content", "detail"])},
      [["added", "side/main: reviews(apple-pie)"]], [["added", "reviews(apple-pie)"]]),
+    # A stack named compose, no sheet's, is not a tab.
+    (("s2", 7), {"main": device("category(desserts)", "home", "home"),
+                 "side": device("reviews(apple-pie)", "root", columns=["sidebar", "content", "detail"])},
+     [["added", "main/compose: draft"]], [["added", "draft"]]),
 ]
 
 
-def expected_device(state, scene_name):
+def tabs_selected(replay, seq):
+    """Each scene's tabs at `seq`, from `navlog replay --format json`: the tabs it has had selected
+    (the `to` of its tab changes) since it was last opened."""
+    tabs = {}
+    for step in replay["steps"]:
+        if step["seq"] > seq:
+            break
+        for change in step["changes"]:
+            if change["change"] in ("sceneOpened", "sceneClosed"):
+                tabs.pop(change["scene"], None)
+            elif change["change"] == "tab" and change["to"] is not None:
+                tabs.setdefault(change["scene"], set()).add(change["to"])
+    return tabs
+
+
+def expected_device(state, scene_name, tabs):
     """What a device should show for a scene of `navlog state`: the visible route as the format
-    defines it, the route a back button names, the selected tab, the sheets."""
+    defines it, the route a back button names, the selected tab, the tabs selected so far, the
+    sheets."""
     scene = state["scenes"][scene_name]
     text = report_check.route_text
     tab, sheets = scene.get("tab"), scene.get("sheets", [])
@@ -282,10 +311,7 @@ def expected_device(state, scene_name):
             title, back = text(split.get("content") or split.get("sidebar")), None
         else:
             title, back = tab or "root", None
-    tabs = sorted(k for k in scene["stacks"] if k not in ("main", "detail")) if tab else []
-    if tab and tab not in tabs:
-        tabs = sorted(tabs + [tab])
-    return {"title": title, "back": back, "tab": tab, "tabs": tabs, "sheets": [s["id"] for s in sheets]}
+    return {"title": title, "back": back, "tab": tab, "tabs": sorted(tabs.get(scene_name, ())) if tab else [], "sheets": [s["id"] for s in sheets]}
 
 
 def screenshot(browser, page, fragment, name, *extra, size="1400,1150"):
@@ -363,6 +389,9 @@ def main():
     check("the time axis places marks by time: the 30 s background gap spans 57.7 % from 32.7 %; the ends say 0:00.0 and 0:52.0",
           got.get("axisPlaces") == [[32.7, 57.7], [92.3, 0], [98.1, 0], [100.0, 0]] and got.get("axisEnds") == ["0:00.0", "0:52.0"],
           f"{got.get('axisPlaces')} {got.get('axisEnds')}")
+    check("under a sheet, the stack's layer is titled as navlog writes routes, params too, and the stacks list it so",
+          got.get("layerTitles") == [["recipe(1){from=search}", "category(desserts)"], ["shareSheet", None]]
+          and got.get("stackRoutes") == ["category(desserts)", "recipe(1){from=search}"], f"{got.get('layerTitles')} {got.get('stackRoutes')}")
     check("the legend's buttons go to the next anomaly, deep link (again: the same, the only one), background gap and unclean end",
           got.get("legend") == [12, 15, 15, 10, 16], got.get("legend"))
     check("no script or console error", got.get("errors") == [], got.get("errors"))
@@ -379,14 +408,17 @@ def main():
     check("the generated log's replayer ran its probes", "exception" not in got and got.get("errors") == [], got.get("exception") or got.get("errors"))
     wrong, marks = [], 0
     by_id = {r["id"]: r for r in replays}
+    navlog_replays = {r["id"]: json.loads(subprocess.run([args.navlog, "replay", generated, "--session", r["id"], "--format", "json"],
+                                                         check=True, capture_output=True, text=True).stdout) for r in replays}
     for seen in got.get("steps", []):
         step = by_id[seen["id"]]["steps"][seen["index"]]
         state = json.loads(subprocess.run([args.navlog, "state", generated, "--at", str(step["seq"]), "--format", "json"], check=True,
                                           capture_output=True, text=True).stdout)
+        tabs = tabs_selected(navlog_replays[seen["id"]], step["seq"])
         for name in state["scenes"]:
             shown = {k: seen["devices"].get(name, {}).get(k) for k in ("title", "back", "tab", "tabs", "sheets")}
-            if shown != expected_device(state, name):
-                wrong.append(f"{seen['id']} seq {step['seq']} scene {name}: page {shown}, navlog {expected_device(state, name)}")
+            if shown != expected_device(state, name, tabs):
+                wrong.append(f"{seen['id']} seq {step['seq']} scene {name}: page {shown}, navlog {expected_device(state, name, tabs)}")
         if step["event"].startswith("push ") and "anomaly" not in step:
             marks += 1
             if not any(m == "added" for m, _ in seen["changes"]) or not any(m == "added" for m, _ in seen["stackMarks"]):
