@@ -17,7 +17,7 @@ restores and opens a split view) and on a generated log:
     and it marks deep links, the anomaly and the crash, as the time axis does with the background gap;
   - a session of 1,502 events keeps only the transcript rows near the one shown in the document;
   - a log with no session to replay says so;
-  - less motion asked for drops the sheets' transition, and a dark colour scheme darkens the page;
+  - a dark colour scheme darkens the page; #session=s1&step=abc opens s1 at its first step;
   - no script or console error, and interactive in under 1 s.
 Keeps screenshots of a few moments in .build/replay-check/ (light, dark, at 200 % zoom).
 Ends with "N passed, M failed".
@@ -88,7 +88,9 @@ const seen = () => {
     event: text(document.getElementById("event")),
     selectedRow: document.querySelector("#transcript [aria-selected=true]")?.dataset.index ?? null,
     rowsInDocument: document.querySelectorAll("#transcript [role=option]").length,
-    playing: document.getElementById("play").getAttribute("aria-pressed") === "true",
+    playing: document.getElementById("play").dataset.playing === "true",
+    playName: text(document.getElementById("play")), playPressed: document.getElementById("play").getAttribute("aria-pressed"),
+    layersNotGroups: document.querySelectorAll("#devices .layer:not([role=group])").length,
     crashMarks: document.querySelectorAll("#transcript .badge.crash, #axis .tick.unclean").length,
     cutNote: text(document.getElementById("replay-cut")),
   };
@@ -157,8 +159,11 @@ try {
     for (const k of ["ArrowDown", "ArrowDown", "ArrowDown", "ArrowUp", "ArrowRight", "ArrowDown", "ArrowLeft"]) { key(k, transcript); arrows.push(seen().step); }
     results.filteredArrows = arrows;
     typeFilter.value = ""; typeFilter.dispatchEvent(new Event("change"));
-    const screen = document.getElementById("transcript-screen"); screen.value = "tiramisu"; screen.dispatchEvent(new Event("input"));
-    results.tiramisuRows = [...document.querySelectorAll("#transcript [role=option]")].map(r => Number(r.dataset.index));
+    const screen = document.getElementById("transcript-screen"); screen.value = "Recipe"; screen.dispatchEvent(new Event("input"));
+    results.recipeRows = [...document.querySelectorAll("#transcript [role=option]")].map(r => Number(r.dataset.index));
+    // The event's screens, not any word of its summary: "share" is the sheet presented, not its dismissal (sheet.dismiss main share).
+    screen.value = "share"; screen.dispatchEvent(new Event("input"));
+    results.shareRows = [...document.querySelectorAll("#transcript [role=option]")].map(r => Number(r.dataset.index));
     screen.value = ""; screen.dispatchEvent(new Event("input"));
     results.badges = [...document.querySelectorAll("#transcript .badge")].map(b => [Number(b.parentNode.dataset.index), b.classList[1]]);
     moveTo("s1", 0);
@@ -166,6 +171,15 @@ try {
     moveTo("s2", 9);
     results.layerTitles = [...document.querySelectorAll("#devices [data-scene=main] .layer")].map(l => [text(l.querySelector(".title")), text(l.querySelector(".back-label"))]);
     results.stackRoutes = [...document.querySelectorAll("#scenes [data-scene=main] [data-stack=home] li")].map(text);
+    moveTo("s1", 0);
+    // A session with no step drawn leaves nothing of the one before.
+    moveTo("s1", 8);
+    const playing = seen(); results.playControl = [playing.playName, playing.playPressed, playing.layersNotGroups];
+    data.replays.push({ ...data.replays[0], id: "none", steps: [], away: [] });
+    navlogReplay.choose(data.replays.length - 1, 0);
+    results.noSteps = { devices: document.querySelectorAll("#devices > *").length, rows: document.querySelectorAll("#transcript [role=option]").length,
+                        ticks: document.querySelectorAll("#axis > *").length, scenes: document.querySelectorAll("#scenes > *").length, event: text(document.getElementById("event")) };
+    data.replays.pop();
     moveTo("s1", 0);
     results.axis = [...document.querySelectorAll("#axis .tick, #axis .span")].map(t => [t.classList[0] === "span" ? "background" : t.classList[1], Number(t.dataset.index)]);
     const place = t => [Number(parseFloat(t.style.left).toFixed(1)), Number(parseFloat(t.style.width || "0").toFixed(1))];
@@ -380,7 +394,7 @@ def main():
     outside = got.get("outsideKeys", {})
     check("keys outside the replayer are left to the page: not taken, nothing moves or plays",
           outside == {"prevented": [False] * 4, "step": 3, "playing": False}, outside)
-    check("and by screen (tiramisu: the deep link)", got.get("tiramisuRows") == [15], got.get("tiramisuRows"))
+    check("and by screen, whatever the case (recipe: two pushes, a replace, the deep link's path)", got.get("recipeRows") == [4, 5, 15], got.get("recipeRows"))
     check("the transcript marks the anomaly, the deep link and the crash",
           got.get("badges") == [[12, "anomaly"], [15, "deeplink"], [16, "crash"]], got.get("badges"))
     check("the time axis marks the background gap, the anomaly, the deep link and the unclean end",
@@ -392,6 +406,11 @@ def main():
     check("under a sheet, the stack's layer is titled as navlog writes routes, params too, and the stacks list it so",
           got.get("layerTitles") == [["recipe(1){from=search}", "category(desserts)"], ["shareSheet", None]]
           and got.get("stackRoutes") == ["category(desserts)", "recipe(1){from=search}"], f"{got.get('layerTitles')} {got.get('stackRoutes')}")
+    check("the Screen filter matches the event's screens: share is the sheet presented, not its dismissal", got.get("shareRows") == [8], got.get("shareRows"))
+    check("the play button names what it does and is no toggle; each device layer is a named group",
+          got.get("playControl") == ["▶ Play", None, 0], got.get("playControl"))
+    check("a session with no step drawn clears the one before", got.get("noSteps") == {"devices": 0, "rows": 0, "ticks": 0, "scenes": 0,
+          "event": "Session none has no event in this page's replay."}, got.get("noSteps"))
     check("the legend's buttons go to the next anomaly, deep link (again: the same, the only one), background gap and unclean end",
           got.get("legend") == [12, 15, 15, 10, 16], got.get("legend"))
     check("no script or console error", got.get("errors") == [], got.get("errors"))
@@ -457,7 +476,7 @@ def main():
           at.get("crashMarks") == 0 and "ended here" not in (at.get("event") or "") and "beyond the replay" in (at.get("event") or "")
           and "crashed after its last event, beyond this replay" in (at.get("cutNote") or ""), f"{at.get('crashMarks')} {at.get('event')} {at.get('cutNote')}")
 
-    # The reader's settings: less motion drops the sheets' transition; a dark scheme darkens the page.
+    # The reader's settings: a dark scheme darkens the page. (The page moves nothing: no transition to drop for less motion.)
     def computed(*flags):
         source = open(page, encoding="utf-8").read()
         probe = """<script>const card = document.querySelector(".sheet-card");
@@ -469,10 +488,13 @@ def main():
         dom = report_check.browse(browser, "file://" + styled + "#session=s1&step=8", "--dump-dom", "--virtual-time-budget=5000", *flags).stdout
         found = re.search(r'<pre id="computed">(.*?)</pre>', dom, re.S)
         return json.loads(htmllib.unescape(found.group(1))) if found else None
-    plain, reduced = computed(), computed("--force-prefers-reduced-motion")
+    plain = computed()
     dark = computed("--force-dark-mode", "--blink-settings=preferredColorScheme=0")
-    check("prefers-reduced-motion: the sheets' transition is dropped", plain and reduced and plain[0] != "0s" and reduced[0] == "0s", f"{plain} {reduced}")
     check("prefers-color-scheme: dark gives a dark page", plain and dark and plain[1] == "rgb(255, 255, 255)" and dark[1] == "rgb(13, 17, 23)", f"{plain} {dark}")
+
+    dom = report_check.browse(browser, "file://" + page + "#session=s1&step=abc", "--dump-dom", "--virtual-time-budget=5000").stdout
+    label = re.findall(r'<output id="step-label"[^>]*>(.*?)</output>', dom)
+    check("#session=s1&step=abc opens s1 at its first step", label == ["1 / 17"] and re.findall(r'<pre id="errors"[^>]*>(.*?)</pre>', dom, re.S) == [""], label)
 
     # A log with no session to replay: the page says so, without an error.
     empty_log, empty_page = os.path.join(OUT, "empty.jsonl"), os.path.join(OUT, "empty.html")

@@ -37,7 +37,7 @@ extension ReportPage {
       }
       for (const w of [90, 70, 80]) body.append(el("div", { class: "placeholder", style: `width:${w}%`, "aria-hidden": "true" }));
       if (trail) body.append(el("div", { class: "trail" }, trail));
-      return el("div", { class: "layer", ...(visible ? { "aria-current": "true", "data-visible": "true" } : {}), "aria-label": label }, bar, body);
+      return el("div", { class: "layer", ...(visible ? { "aria-current": "true", "data-visible": "true" } : {}), role: "group", "aria-label": label }, bar, body);
     };
     // A stack's trail at a screen's foot: its root and routes, the middle of a deep one elided.
     const trailOf = names => (names.length > 5 ? [names[0], `… ${fmt(names.length - 4)} more`, ...names.slice(-3)] : names).join(" › ");

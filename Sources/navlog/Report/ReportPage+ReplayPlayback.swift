@@ -23,7 +23,16 @@ extension ReportPage {
     let chosen = 0;   // the session shown, whether or not the filters list it
     const show = () => {
       const s = chosen, session = sessions[s];
-      if (!session || session.steps.length === 0) { document.getElementById("event").textContent = "No session to replay."; return; }
+      if (!session || session.steps.length === 0) {   // nothing of another session stays drawn
+        shownSession = -1; listed = []; place = new Map(); current = -1;
+        rowsBox.replaceChildren(); rowsBox.style.height = "0"; transcript.removeAttribute("aria-activedescendant");
+        axis.replaceChildren(); axis.removeAttribute("aria-label"); document.getElementById("legend").replaceChildren();
+        for (const id of ["devices", "changes", "scenes"]) document.getElementById(id).replaceChildren();
+        for (const id of ["step-label", "clock-label", "transcript-count", "replay-cut"]) document.getElementById(id).textContent = "";
+        range.removeAttribute("aria-valuetext");
+        document.getElementById("event").textContent = session ? `Session ${session.id} has no event in this page's replay.` : "No session to replay.";
+        return;
+      }
       if (s !== shownSession) { shownSession = s; buildTranscript(s); drawAxis(s); }
       const index = Math.min(Number(range.value), session.steps.length - 1);
       const step = session.steps[index];
@@ -105,7 +114,7 @@ extension ReportPage {
       follow = true;
       if (Number(range.value) >= Number(range.max)) range.value = "0";
       player.playing = true;
-      playButton.setAttribute("aria-pressed", "true"); playButton.textContent = "❚❚ Pause";
+      playButton.dataset.playing = "true"; playButton.textContent = "❚❚ Pause";   // its name says what it does
       document.getElementById("event").setAttribute("aria-live", "off");   // no announcement per step while playing
       show();
       anchor();
@@ -115,7 +124,7 @@ extension ReportPage {
       player.timer = null;
       if (!player.playing) return;
       player.playing = false;
-      playButton.setAttribute("aria-pressed", "false"); playButton.textContent = "▶ Play";
+      delete playButton.dataset.playing; playButton.textContent = "▶ Play";
       document.getElementById("event").setAttribute("aria-live", "polite");
       fragmentFollows();
     }
@@ -192,7 +201,8 @@ extension ReportPage {
       const first = wanted >= 0 ? wanted : order[0];
       if (!admitted(first)) for (const filter of [filterEnding, filterApp, filterLength]) filter.value = "";   // a link shows its session
       listSessions(first);
-      choose(first, wanted >= 0 ? Math.max(0, Number(fragment.get("step") ?? 1) - 1) : 0);
+      const step = Number(fragment.get("step") ?? 1);   // not a number (step=abc): the first step
+      choose(first, wanted >= 0 && Number.isFinite(step) ? Math.max(0, step - 1) : 0);
     };
     window.addEventListener("hashchange", openFragment);
     openFragment();

@@ -80,11 +80,29 @@ extension ReportPage {
       const k = by > 0 ? low : (listed[low - 1] === index ? low - 2 : low - 1);
       return listed[k] ?? index;
     };
+    // The screens a step's event brought: the routes its changes added, a sheet's root, a split
+    // view's selections, each state it set whole; what the Screen filter matches.
+    const screensOf = step => {
+      if (step.screens) return step.screens;
+      const names = new Set(), add = r => r && names.add(r.screen.toLowerCase());
+      const addState = state => { for (const scene of Object.values(state.scenes)) {
+        for (const routes of Object.values(scene.stacks)) routes.forEach(add);
+        for (const sheet of scene.sheets) { add(sheet.root); sheet.stack.forEach(add); }
+        add(scene.split?.sidebar); add(scene.split?.content);
+      } };
+      if (step.state) addState(step.state);
+      for (const c of step.changes ?? []) {
+        if (c.change === "stack") c.added.forEach(add);
+        else if (c.change === "sheetPresented") add(c.root);
+        else if (c.change === "split") { add(c.sidebar); add(c.content); }
+      }
+      return (step.screens = [...names]);
+    };
     const filterTranscript = () => {
       const session = sessions[shownSession], type = typeFilter.value, screen = screenFilter.value.trim().toLowerCase();
       listed = [];
       session.steps.forEach((step, i) => {
-        if ((!type || step.type === type) && (!screen || step.event.toLowerCase().includes(screen))) listed.push(i);
+        if ((!type || step.type === type) && (!screen || screensOf(step).some(name => name.includes(screen)))) listed.push(i);
       });
       place = new Map(listed.map((i, k) => [i, k]));
       document.getElementById("transcript-count").textContent = `${fmt(listed.length)} of ${fmtEvents(session.steps.length)}`;

@@ -67,7 +67,7 @@ enum ReportPage {
         <p class="note" id="replay-cut"></p>
         <p class="note" id="replay-omitted"></p>
         <div class="controls" role="group" aria-label="Playback">
-        <button type="button" id="play" aria-pressed="false" aria-keyshortcuts="Space">▶ Play</button>
+        <button type="button" id="play" aria-keyshortcuts="Space">▶ Play</button>
         <button type="button" id="prev" aria-label="Previous event" aria-keyshortcuts="ArrowLeft">◀ Previous</button>
         <button type="button" id="next" aria-label="Next event" aria-keyshortcuts="ArrowRight">Next ▶</button>
         <label for="speed">Speed</label><select id="speed" aria-keyshortcuts="+ -"><option value="1">1×</option><option value="4">4×</option><option value="16">16×</option></select>
