@@ -84,8 +84,8 @@ import NavigationAnalytics
     @Test func eachVisibleScreenNamesTheRouteABackButtonGoesToAndTheStackUnderTheSheets() throws {
         let (_, steps) = try Self.steps()
         func visible(_ k: Int) -> [String: String] { ((steps[k]["visible"] as? [String: Any])?["main"] as? [String: Any])?.compactMapValues { $0 as? String } ?? [:] }
-        // The tab's root: no going back.
-        #expect(visible(2) == ["source": "root", "stack": "home", "route": "home"])
+        // The tab's root: no going back. A tab selected names the root at a trail's head.
+        #expect(visible(2) == ["source": "root", "stack": "home", "route": "home", "root": "home"])
         // A stack's first route goes back to the root, named by the tab; its second to the first.
         #expect(visible(3) == ["source": "stack", "stack": "home", "route": "category(desserts)", "back": "home"])
         #expect(visible(4) == ["source": "stack", "stack": "home", "route": "recipe(pie)", "back": "category(desserts)"])
@@ -132,5 +132,24 @@ import NavigationAnalytics
         let away = try #require(a["away"] as? [[String: Any]])
         #expect(away.map { [$0["scene"] as? String, ($0["from"] as? Int).map(String.init), ($0["to"] as? Int).map(String.init)] }
                 == [["main", "2", "3"], ["main", "4", nil]])
+    }
+
+    /// A split view's columns beside its detail, each titled by its selection or its name.
+    @Test func aSplitViewNamesTheColumnsItShows() throws {
+        let head = [
+            #"{"v":1,"seq":1,"ts":"2026-12-01T10:00:00.000Z","session":"a","type":"session.start","launch":"cold"}"#,
+            #"{"v":1,"seq":2,"ts":"2026-12-01T10:00:00.000Z","session":"a","type":"scene.open","scene":"side"}"#,
+            #"{"v":1,"seq":3,"ts":"2026-12-01T10:00:01.000Z","session":"a","type":"split.visibility","scene":"side","visibility":"all"}"#,
+            #"{"v":1,"seq":4,"ts":"2026-12-01T10:00:02.000Z","session":"a","type":"split.select","scene":"side","column":"content","route":{"screen":"recipe","id":"1","params":{"b":"2","a":"1"}}}"#,
+            #"{"v":1,"seq":5,"ts":"2026-12-01T10:00:03.000Z","session":"a","type":"split.visibility","scene":"side","visibility":"doubleColumn"}"#,
+            #"{"v":1,"seq":6,"ts":"2026-12-01T10:00:04.000Z","session":"a","type":"split.visibility","scene":"side","visibility":"detailOnly"}"#,
+        ]
+        let (_, steps) = try Self.steps(of: head)
+        func columns(_ k: Int) -> [[String: String]]? { ((steps[k]["visible"] as? [String: Any])?["side"] as? [String: Any])?["columns"] as? [[String: String]] }
+        #expect(columns(1) == nil)
+        #expect(columns(2) == [["column": "sidebar", "title": "sidebar"], ["column": "content", "title": "content"]])
+        #expect(columns(3) == [["column": "sidebar", "title": "sidebar"], ["column": "content", "title": "recipe(1){a=1,b=2}"]])
+        #expect(columns(4) == [["column": "content", "title": "recipe(1){a=1,b=2}"]])
+        #expect(columns(5) == [])
     }
 }

@@ -86,7 +86,7 @@ extension ReportQuery.Result {
     /// Writes the sessions to replay, as `"replays"` and `"omitted"`, until they take
     /// ``Options/maximumReplayBytes``: each with its first state and its steps, each step what its
     /// event changed (or, when it replaced the state, the state after it), what the scenes it
-    /// changed show after it (``visible(_:_:into:)``), a scene's stacks when it made one and its
+    /// changed show after it (``visible(_:_:naming:into:)``), a scene's stacks when it made one and its
     /// tabs when they changed (``ReplayTabs``); then the spans its scenes spent in the background
     /// (``ReplayAway``). Only what changed is sent, so that the page grows with the steps, not
     /// with their stacks. The page applies the changes in turn and draws what it is told.
@@ -113,7 +113,7 @@ extension ReportQuery.Result {
             let scenes = replay.start.scenes.keys.sorted()
             w.key("start"); w.raw("{")
             w.key("state", first: true); w.state(replay.start)
-            w.key("visible"); Self.visible(replay.start, scenes, into: &w)
+            w.key("visible"); Self.visible(replay.start, scenes, naming: Set(scenes), into: &w)
             w.key("tabs"); Self.tabs(tabs.update(replay.start, scenes: scenes), of: tabs, into: &w)
             w.raw("}")
             w.key("steps"); w.raw("[")
@@ -170,7 +170,7 @@ extension ReportQuery.Result {
         if event.setsWholeState {
             let scenes = fold.after.scenes.keys.sorted()
             w.key("state"); w.state(fold.after)
-            w.key("visible"); visible(fold.after, scenes, into: &w)
+            w.key("visible"); visible(fold.after, scenes, naming: Set(scenes), into: &w)
             _ = tabs.update(fold.after, scenes: fold.before.scenes.keys)   // scenes closed
             _ = tabs.update(fold.after, scenes: scenes)
             w.key("tabs"); Self.tabs(scenes, of: tabs, into: &w)
@@ -195,7 +195,9 @@ extension ReportQuery.Result {
             for change in changes {
                 if let scene = change.scene, !scenes.contains(scene) { scenes.append(scene) }
             }
-            w.key("visible"); visible(fold.after, scenes, into: &w)
+            var tabbed: Set<String> = []
+            for case .tab(let scene, _, _) in changes { tabbed.insert(scene) }
+            w.key("visible"); visible(fold.after, scenes, naming: tabbed, into: &w)
             let changed = tabs.update(fold.after, scenes: scenes)
             if !changed.isEmpty { w.key("tabs"); Self.tabs(changed, of: tabs, into: &w) }
         }
@@ -217,9 +219,12 @@ extension ReportQuery.Result {
     /// open), so that the page need not work it out: the visible route, where it comes from, the
     /// route a back button names (``backRoute(of:in:)``; absent when there is none), the stack
     /// shown when no sheet is (absent when it is the visible route's stack, or `main` for none),
-    /// and as `under` the title and back label of each layer drawn beneath the visible one
-    /// (``ReplayLayers/covered(in:showing:)``; absent when there is none).
-    private static func visible(_ state: NavigationState, _ scenes: [String], into w: inout JSONWriter) {
+    /// as `under` the title and back label of each layer drawn beneath the visible one
+    /// (``ReplayLayers/covered(in:showing:)``; absent when there is none), as `columns` the split
+    /// view's columns beside its detail (``ReplayLayers/columns(of:)``; absent with no split
+    /// view), and for `roots`, the scenes whose tab changed, the root's name at the head of a
+    /// stack's trail (``ReplayLayers/rootName(of:)``): the page keeps it until it changes.
+    private static func visible(_ state: NavigationState, _ scenes: [String], naming roots: Set<String>, into w: inout JSONWriter) {
         w.raw("{")
         for (k, name) in scenes.enumerated() {
             w.key(named: name, first: k == 0)
@@ -234,6 +239,13 @@ extension ReportQuery.Result {
             w.key("route"); w.string(screen.route.text)
             if let back = backRoute(of: screen, in: scene) { w.key("back"); w.string(back.text) }
             if scene.currentStack != screen.stack ?? "main" { w.key("current"); w.string(scene.currentStack) }
+            if roots.contains(name) { w.key("root"); w.string(ReplayLayers.rootName(of: scene)) }
+            if let split = scene.split {
+                w.key("columns")
+                w.array(ReplayLayers.columns(of: split)) { w, column in
+                    w.raw("{"); w.key("column", first: true); w.string(column.column); w.key("title"); w.string(column.title); w.raw("}")
+                }
+            }
             let covered = ReplayLayers.covered(in: scene, showing: screen)
             if !covered.isEmpty {
                 w.key("under")

@@ -22,6 +22,16 @@ enum ReplayLayers {
         return Layer(title: top.text, back: routes.count >= 2 ? routes[routes.count - 2].text : root)
     }
 
+    /// The columns a split view shows beside its detail (the scene's stack), each with its
+    /// selection's text or, with none selected, the column's name: the sidebar with visibility
+    /// `all` or `automatic`, the content unless `detailOnly`.
+    static func columns(of split: SplitState) -> [(column: String, title: String)] {
+        var columns: [(column: String, title: String)] = []
+        if split.visibility == .all || split.visibility == .automatic { columns.append(("sidebar", split.sidebar?.text ?? "sidebar")) }
+        if split.visibility != .detailOnly { columns.append(("content", split.content?.text ?? "content")) }
+        return columns
+    }
+
     /// The layers drawn under the visible one, bottom first: the scene's current stack (when a
     /// sheet or a split view's column is what shows), then every sheet but the topmost. Empty when
     /// the current stack is what shows.

@@ -43,13 +43,11 @@ extension ReportPage {
     const trailOf = names => (names.length > 5 ? [names[0], `… ${fmt(names.length - 4)} more`, ...names.slice(-3)] : names).join(" › ");
 
     // A device for scene `name` after a step: `shown` is what the library found it shows (the
-    // visible layer's title and back label, and those of the layers under it, bottom first) and
-    // `tabs` the tabs it found the scene has.
-    const drawDevice = (s, index, name, scene, shown, tabs, active, changes) => {
+    // visible layer's title and back label, those of the layers under it, bottom first, and a
+    // split view's columns), `tabs` the tabs and `rootName` the root's name it found the scene has.
+    const drawDevice = (s, index, name, scene, shown, tabs, rootName, active, changes) => {
       const session = sessions[s], step = session.steps[index], under = shown.under ?? [];
-      // Still worked out here, not told by the library: the root name at a trail's head (the
-      // selected tab, or root, as the library names it) and below, which split columns show.
-      const current = shown.current ?? shown.stack ?? "main", rootName = scene.tab ?? "root";
+      const current = shown.current ?? shown.stack ?? "main";
       const split = scene.split ?? null, sheets = scene.sheets;
       const routes = scene.stacks[current] ?? [];
       const top = routes[routes.length - 1];
@@ -65,12 +63,10 @@ extension ReportPage {
         el("div", { class: "statusbar", "aria-hidden": "true" }, el("span", {}, name), el("span", {}, scene.phase ?? "active")));
       if (split) {
         const columns = el("div", { class: "columns" });
-        const column = (kind, route, source) => el("div", { class: `column ${kind}` }, layer({
-          title: route ? routeText(route) : kind, route, visible: sheets.length === 0 && shown.source === source, label: `Column ${kind}`,
-        }));
-        const v = split.visibility;
-        if (v === "all" || v === "automatic") columns.append(column("sidebar", split.sidebar, "splitSidebar"));
-        if (v !== "detailOnly") columns.append(column("content", split.content, "splitContent"));
+        const sources = { sidebar: "splitSidebar", content: "splitContent" };
+        for (const { column: kind, title } of shown.columns ?? []) columns.append(el("div", { class: `column ${kind}` }, layer({
+          title, route: split[kind] ?? null, visible: sheets.length === 0 && shown.source === sources[kind], label: `Column ${kind}`,
+        })));
         columns.append(el("div", { class: "column detail" }, base));
         screen.append(columns);
       } else {

@@ -36,7 +36,7 @@ extension ReportPage {
       if (s !== shownSession) { shownSession = s; buildTranscript(s); drawAxis(s); }
       const index = Math.min(Number(range.value), session.steps.length - 1);
       const step = session.steps[index];
-      const { state, visible: shown, tabs } = stateAt(s, index);
+      const { state, visible: shown, tabs, roots } = stateAt(s, index);
       const changes = changesOf(step);
       document.getElementById("step-label").textContent = `${index + 1} / ${session.steps.length}`;
       range.setAttribute("aria-valuetext", `Step ${index + 1} of ${session.steps.length}, ${fmtClock(step.t)}: ${step.event}`);
@@ -51,7 +51,7 @@ extension ReportPage {
           `navlog replay ${data.log} --session ${session.id} shows them all.` +
           (session.ending === "unclean" ? " The session crashed after its last event, beyond this replay." : "")
         : "";
-      const devices = Object.keys(state.scenes).sort().map(name => drawDevice(s, index, name, state.scenes[name], shown[name] ?? {}, tabs[name] ?? [], state.active === name, changes));
+      const devices = Object.keys(state.scenes).sort().map(name => drawDevice(s, index, name, state.scenes[name], shown[name] ?? {}, tabs[name] ?? [], roots[name] ?? "root", state.active === name, changes));
       document.getElementById("devices").replaceChildren(...(devices.length ? devices : [el("p", { class: "muted" }, "No open scene.")]));
       document.getElementById("changes").replaceChildren(...describeChanges(s, index));
       document.getElementById("scenes").replaceChildren(...drawStacks(state, shown, changes));

@@ -6,12 +6,12 @@ extension ReportPage {
     // summary, which begins with its type), what it changed as the library's fold found it (or,
     // when the event replaced the state, the state after it), a scene's stacks when it made one
     // (empty ones too) and its tabs when they changed, and what the scenes it changed show: their
-    // visible route, the route a back button names, the stack shown under the sheets and the
-    // title and back label of each layer drawn under the visible one. Each session holds the
+    // visible route, the route a back button names, the stack shown under the sheets, the title
+    // and back label of each layer drawn under the visible one, a split view's columns, and
+    // (when it changes) the root's name. Each session holds the
     // spans its scenes spent in the background. A state is the session's first state with the
     // steps up to it applied in turn, from the nearest state kept on the way (one every 256
-    // steps). The page draws these; what a device shows comes from the library, except the two
-    // things noted where they are drawn (a stack trail's root name, a split view's columns).
+    // steps). The page draws these; what a device shows comes from the library.
     const select = document.getElementById("session-select"), range = document.getElementById("step");
     const sessions = data.replays;
     const fmtEvents = n => `${fmt(n)} event${n === 1 ? "" : "s"}`;
@@ -91,6 +91,8 @@ extension ReportPage {
         at.state = clone(step.state);
         at.visible = { ...step.visible };
         at.tabs = { ...step.tabs };
+        at.roots = {};
+        for (const [name, visible] of Object.entries(step.visible)) if (visible) at.roots[name] = visible.root;
         return;
       }
       Object.assign(at.tabs, step.tabs);
@@ -122,15 +124,17 @@ extension ReportPage {
       for (const [name, ids] of Object.entries(step.stacks ?? {})) for (const id of ids) scenes[name].stacks[id] ??= [];
       for (const [name, visible] of Object.entries(step.visible)) {
         if (visible === null) delete at.visible[name]; else at.visible[name] = visible;
+        if (visible?.root !== undefined) at.roots[name] = visible.root;
       }
     };
     const every = 256, folded = new Map();
-    // The state, visible screens and tabs after step `index` of session `s`.
+    // The state, visible screens, tabs and root names after step `index` of session `s`.
     const stateAt = (s, index) => {
       const session = sessions[s];
       let memo = folded.get(s);
       if (!memo) {
-        memo = { kept: [{ state: clone(session.start.state), visible: { ...session.start.visible }, tabs: { ...session.start.tabs } }], at: null, index: -1 };
+        memo = { kept: [{ state: clone(session.start.state), visible: { ...session.start.visible }, tabs: { ...session.start.tabs },
+                           roots: Object.fromEntries(Object.entries(session.start.visible).map(([name, v]) => [name, v?.root])) }], at: null, index: -1 };
         folded.set(s, memo);
       }
       let at, next;

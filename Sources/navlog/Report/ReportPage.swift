@@ -4,8 +4,8 @@ import Foundation
 /// that renders the data `ReportQuery` gathers. A replay's steps are the changes the library's
 /// fold found, which the page applies in turn (a route removed from a stack's top, a sheet
 /// presented); the library also finds what a device draws from them — each layer's title and
-/// back label, a scene's tabs, the spans in the background — save a stack trail's root name and
-/// which columns of a split view show, which the page still works out (ReportPage+ReplayDevice).
+/// back label, a split view's columns, a scene's tabs, a trail's root name, the spans in the
+/// background. The page draws what it is told.
 enum ReportPage {
     /// The HTML page around `data` (the report's JSON).
     static func html(title: String, data: [UInt8]) -> [UInt8] {
