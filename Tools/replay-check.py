@@ -81,8 +81,11 @@ const seen = () => {
       away: text(device.querySelector(".away")), background: device.classList.contains("background"),
     };
   }
+  const layers = {};
+  for (const device of document.querySelectorAll("#devices .device"))
+    layers[device.dataset.scene] = [...device.querySelectorAll(".layer")].map(l => [text(l.querySelector(".title")), text(l.querySelector(".back-label"))]);
   return {
-    devices, step: Number(document.getElementById("step").value), hash: location.hash,
+    devices, layers, step: Number(document.getElementById("step").value), hash: location.hash,
     changes: [...document.querySelectorAll("#changes li")].map(li => [li.dataset.mark ?? (li.classList.contains("anomaly") ? "anomaly" : null), text(li)]),
     stackMarks: [...document.querySelectorAll("#scenes [data-mark]")].map(node => [node.dataset.mark, text(node)]),
     event: text(document.getElementById("event")),
@@ -328,6 +331,29 @@ def expected_device(state, scene_name, tabs):
     return {"title": title, "back": back, "tab": tab, "tabs": sorted(tabs.get(scene_name, ())) if tab else [], "sheets": [s["id"] for s in sheets]}
 
 
+def expected_layers(state, scene_name):
+    """Every layer a device should draw for a scene of `navlog state`, bottom first, as [title,
+    back]: a split view's columns (the sidebar with visibility all or automatic, the content
+    unless detailOnly), the current stack over its root (the selected tab, or root), each sheet
+    over its root."""
+    scene, text = state["scenes"][scene_name], report_check.route_text
+
+    def layer(routes, root):
+        return [text(routes[-1]), text(routes[-2]) if len(routes) >= 2 else root] if routes else [root, None]
+    layers = []
+    split = scene.get("split")
+    if split:
+        if split["visibility"] in ("all", "automatic"):
+            layers.append([text(split["sidebar"]) if split.get("sidebar") else "sidebar", None])
+        if split["visibility"] != "detailOnly":
+            layers.append([text(split["content"]) if split.get("content") else "content", None])
+    tab = scene.get("tab")
+    layers.append(layer(scene["stacks"].get(tab or "main", []), tab or "root"))
+    for sheet in scene.get("sheets", []):
+        layers.append(layer(sheet["stack"], text(sheet["root"])))
+    return layers
+
+
 def screenshot(browser, page, fragment, name, *extra, size="1400,1150"):
     shot = os.path.join(OUT, name + ".png")
     source = open(page, encoding="utf-8").read()
@@ -425,7 +451,7 @@ def main():
     probes = [[r["id"], i] for r in replays for i in range(0, len(r["steps"]), max(1, len(r["steps"]) // 12))]
     got = run_probes(browser, big, probes, False, "generated")
     check("the generated log's replayer ran its probes", "exception" not in got and got.get("errors") == [], got.get("exception") or got.get("errors"))
-    wrong, marks = [], 0
+    wrong, marks, covered = [], 0, 0
     by_id = {r["id"]: r for r in replays}
     navlog_replays = {r["id"]: json.loads(subprocess.run([args.navlog, "replay", generated, "--session", r["id"], "--format", "json"],
                                                          check=True, capture_output=True, text=True).stdout) for r in replays}
@@ -438,11 +464,14 @@ def main():
             shown = {k: seen["devices"].get(name, {}).get(k) for k in ("title", "back", "tab", "tabs", "sheets")}
             if shown != expected_device(state, name, tabs):
                 wrong.append(f"{seen['id']} seq {step['seq']} scene {name}: page {shown}, navlog {expected_device(state, name, tabs)}")
+            covered += len(expected_layers(state, name)) > 1
+            if seen["layers"].get(name) != expected_layers(state, name):
+                wrong.append(f"{seen['id']} seq {step['seq']} scene {name}: layers {seen['layers'].get(name)}, navlog {expected_layers(state, name)}")
         if step["event"].startswith("push ") and "anomaly" not in step:
             marks += 1
             if not any(m == "added" for m, _ in seen["changes"]) or not any(m == "added" for m, _ in seen["stackMarks"]):
                 wrong.append(f"{seen['id']} seq {step['seq']}: a push not marked added")
-    check(f"generated: at {len(got.get('steps', []))} steps, every device's title, back button, tabs and sheets are navlog's ({marks} pushes marked added)",
+    check(f"generated: at {len(got.get('steps', []))} steps, every device's layers (titles, back buttons), tabs and sheets are navlog's ({marks} pushes marked added, {covered} devices with a layer under the visible one)",
           not wrong and got.get("steps"), "; ".join(wrong[:3]))
     check("generated: interactive in under 1 s", 0 < (got.get("renderMs") or 0) < 1000, got.get("renderMs"))
 
