@@ -79,7 +79,7 @@ enum ReportPage {
         <div class="axis" id="axis" role="img"></div>
         <ul class="legend" id="legend"></ul>
         </div>
-        <p class="muted">Keys: Space plays or pauses, ← and → step, Home and End go to the first and last event, + and − change the speed.</p>
+        <p class="muted">Keys, once you click in the replayer or move to one of its controls: Space plays or pauses, ← and → step, Home and End go to the first and last event, + and − change the speed.</p>
         <p id="event" aria-live="polite"></p>
         <div class="replay-grid">
         <div class="devices" id="devices" role="region" aria-label="What the user saw, one device per scene"></div>
