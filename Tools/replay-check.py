@@ -17,7 +17,7 @@ restores and opens a split view) and on a generated log:
     and it marks deep links, the anomaly and the crash, as the time axis does with the background gap;
   - a session of 1,502 events keeps only the transcript rows near the one shown in the document;
   - a log with no session to replay says so;
-  - less motion asked for drops the sheets' transition, and a dark colour scheme darkens the page;
+  - a dark colour scheme darkens the page; #session=s1&step=abc opens s1 at its first step;
   - no script or console error, and interactive in under 1 s.
 Keeps screenshots of a few moments in .build/replay-check/ (light, dark, at 200 % zoom).
 Ends with "N passed, M failed".
@@ -81,14 +81,21 @@ const seen = () => {
       away: text(device.querySelector(".away")), background: device.classList.contains("background"),
     };
   }
+  const layers = {};
+  for (const device of document.querySelectorAll("#devices .device"))
+    layers[device.dataset.scene] = [...device.querySelectorAll(".layer")].map(l => [text(l.querySelector(".title")), text(l.querySelector(".back-label"))]);
   return {
-    devices, step: Number(document.getElementById("step").value), hash: location.hash,
+    devices, layers, step: Number(document.getElementById("step").value), hash: location.hash,
     changes: [...document.querySelectorAll("#changes li")].map(li => [li.dataset.mark ?? (li.classList.contains("anomaly") ? "anomaly" : null), text(li)]),
     stackMarks: [...document.querySelectorAll("#scenes [data-mark]")].map(node => [node.dataset.mark, text(node)]),
     event: text(document.getElementById("event")),
     selectedRow: document.querySelector("#transcript [aria-selected=true]")?.dataset.index ?? null,
     rowsInDocument: document.querySelectorAll("#transcript [role=option]").length,
-    playing: document.getElementById("play").getAttribute("aria-pressed") === "true",
+    playing: document.getElementById("play").dataset.playing === "true",
+    playName: text(document.getElementById("play")), playPressed: document.getElementById("play").getAttribute("aria-pressed"),
+    layersNotGroups: document.querySelectorAll("#devices .layer:not([role=group])").length,
+    crashMarks: document.querySelectorAll("#transcript .badge.crash, #axis .tick.unclean").length,
+    cutNote: text(document.getElementById("replay-cut")),
   };
 };
 const results = {};
@@ -96,7 +103,8 @@ try {
   const probes = PROBES;
   results.steps = probes.map(([id, index]) => { moveTo(id, index); return { id, index, ...seen() }; });
   if (ACTIONS) {
-    const key = (k, target = document.body) => target.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true }));
+    const replaySection = document.getElementById("replay");
+    const key = (k, target = replaySection) => target.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true }));
     const clock = window.navlogClock, speed = document.getElementById("speed"), skip = document.getElementById("skip-idle");
     const play = (index, x, skipping, ms) => {
       moveTo("s1", index); speed.value = String(x); skip.checked = skipping;
@@ -104,11 +112,30 @@ try {
       const at = seen(); navlogReplay.pause(); return [at.step, at.playing];
     };
     results.play = { skip16: play(0, 16, true, 520), plain16: play(0, 16, false, 520), skip1: play(0, 1, true, 1500), toEnd: play(0, 16, true, 5000) };
+    // While playing, the fragment follows (s1 at 16x, skipping idle: step 11 after 0.52 s).
+    moveTo("s1", 0); speed.value = "16"; skip.checked = true; document.getElementById("play").click(); clock.advance(520);
+    results.playingHash = location.hash; navlogReplay.pause();
+    // A change of speed keeps the position: 0.9 s at 1x (skipping idle: 900 ms, between steps 3
+    // at 100 ms and 4 at 1000 ms), then 0.1 s at 16x: 2.5 s, step 5 (2000 ms).
+    moveTo("s1", 0); speed.value = "1"; document.getElementById("play").click(); clock.advance(900);
+    speed.value = "16"; speed.dispatchEvent(new Event("change")); clock.advance(100);
+    results.speedKeeps = seen().step; navlogReplay.pause();
+    // And so does skipping idle: at 16x skipping, 0.15 s is 2.4 s, 40 % of the way from step 5
+    // (2000 ms) to step 6 (3000 skipping, 12000 as recorded), which as recorded is 6000 ms; 0.3 s
+    // more at 16x is 10800 ms (step 5), 0.4 s 12400 ms (step 6). From step 5 again, 0.4 s would
+    // be 8400 ms, still step 5.
+    moveTo("s1", 0); speed.value = "16"; skip.checked = true; document.getElementById("play").click(); clock.advance(150);
+    skip.checked = false; skip.dispatchEvent(new Event("change")); clock.advance(300); const before6 = seen().step;
+    clock.advance(100); results.skipKeeps = [before6, seen().step]; navlogReplay.pause();
+    // Keys outside the replayer are the page's: Space on the body neither plays nor is taken.
+    moveTo("s1", 3); document.body.focus();
+    const outside = ["End", " ", "ArrowRight", "Home"].map(k => !document.body.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true })));
+    results.outsideKeys = { prevented: outside, step: seen().step, playing: seen().playing };
     moveTo("s1", 0);
     document.querySelectorAll("#transcript [role=option]")[7].click();
     results.click = seen();
     const keys = {};
-    document.body.focus();
+    replaySection.focus();
     key("End"); keys.end = seen().step;
     key("Home"); keys.home = seen().step;
     key("ArrowRight"); key("ArrowRight"); keys.right2 = seen().step;
@@ -128,15 +155,39 @@ try {
     results.embedded = text(document.getElementById("replay-embedded"));
     moveTo("s1", 0);
     const typeFilter = document.getElementById("transcript-type"); typeFilter.value = "push"; typeFilter.dispatchEvent(new Event("change"));
-    results.pushRows = document.querySelectorAll("#transcript [role=option]:not([hidden])").length;
+    results.pushRows = document.querySelectorAll("#transcript [role=option]").length;
+    // The arrows in a filtered transcript go through the rows it lists: s1's pushes are steps 3, 4 and 7.
+    moveTo("s1", 0); transcript.focus();
+    const arrows = [];
+    for (const k of ["ArrowDown", "ArrowDown", "ArrowDown", "ArrowUp", "ArrowRight", "ArrowDown", "ArrowLeft"]) { key(k, transcript); arrows.push(seen().step); }
+    results.filteredArrows = arrows;
     typeFilter.value = ""; typeFilter.dispatchEvent(new Event("change"));
-    const screen = document.getElementById("transcript-screen"); screen.value = "tiramisu"; screen.dispatchEvent(new Event("input"));
-    results.tiramisuRows = [...document.querySelectorAll("#transcript [role=option]:not([hidden])")].map(r => Number(r.dataset.index));
+    const screen = document.getElementById("transcript-screen"); screen.value = "Recipe"; screen.dispatchEvent(new Event("input"));
+    results.recipeRows = [...document.querySelectorAll("#transcript [role=option]")].map(r => Number(r.dataset.index));
+    // The event's screens, not any word of its summary: "share" is the sheet presented, not its dismissal (sheet.dismiss main share).
+    screen.value = "share"; screen.dispatchEvent(new Event("input"));
+    results.shareRows = [...document.querySelectorAll("#transcript [role=option]")].map(r => Number(r.dataset.index));
     screen.value = ""; screen.dispatchEvent(new Event("input"));
     results.badges = [...document.querySelectorAll("#transcript .badge")].map(b => [Number(b.parentNode.dataset.index), b.classList[1]]);
     moveTo("s1", 0);
     results.legend = ["anomaly", "deeplink", "deeplink", "background", "unclean"].map(k => { document.querySelector(`#legend button[data-kind=${k}]`).click(); return seen().step; });
+    moveTo("s2", 9);
+    results.layerTitles = [...document.querySelectorAll("#devices [data-scene=main] .layer")].map(l => [text(l.querySelector(".title")), text(l.querySelector(".back-label"))]);
+    results.stackRoutes = [...document.querySelectorAll("#scenes [data-scene=main] [data-stack=home] li")].map(text);
+    moveTo("s1", 0);
+    // A session with no step drawn leaves nothing of the one before.
+    moveTo("s1", 8);
+    const playing = seen(); results.playControl = [playing.playName, playing.playPressed, playing.layersNotGroups];
+    data.replays.push({ ...data.replays[0], id: "none", steps: [], away: [] });
+    navlogReplay.choose(data.replays.length - 1, 0);
+    results.noSteps = { devices: document.querySelectorAll("#devices > *").length, rows: document.querySelectorAll("#transcript [role=option]").length,
+                        ticks: document.querySelectorAll("#axis > *").length, scenes: document.querySelectorAll("#scenes > *").length, event: text(document.getElementById("event")) };
+    data.replays.pop();
+    moveTo("s1", 0);
     results.axis = [...document.querySelectorAll("#axis .tick, #axis .span")].map(t => [t.classList[0] === "span" ? "background" : t.classList[1], Number(t.dataset.index)]);
+    const place = t => [Number(parseFloat(t.style.left).toFixed(1)), Number(parseFloat(t.style.width || "0").toFixed(1))];
+    results.axisPlaces = [...document.querySelectorAll("#axis .tick, #axis .span")].map(place);
+    results.axisEnds = [...document.querySelectorAll("#axis .ends span")].map(text);
   }
 } catch (e) { results.exception = String(e.stack || e); }
 results.errors = [...window.consoleErrors, document.getElementById("errors").textContent].filter(Boolean);
@@ -187,6 +238,9 @@ def hand_written_log(path):
         ("s2", 63000, {"type": "split.select", "scene": "side", "column": "sidebar", "route": R("category", "desserts")}),
         ("s2", 64000, {"type": "split.select", "scene": "side", "column": "content", "route": R("recipe", "apple-pie")}),
         ("s2", 65000, {"type": "push", "scene": "side", "stack": "main", "route": R("reviews", "apple-pie")}),
+        ("s2", 65200, {"type": "push", "scene": "main", "stack": "compose", "route": R("draft")}),
+        ("s2", 65400, {"type": "push", "scene": "main", "stack": "home", "route": {"screen": "recipe", "id": "1", "params": {"from": "search"}}}),
+        ("s2", 65600, {"type": "sheet.present", "scene": "main", "sheet": "share", "route": R("shareSheet")}),
         ("s2", 66000, {"type": "session.end"}),
     ]
     with open(path, "w") as f:
@@ -225,16 +279,38 @@ EXPECTED = [
      [["replaced", "main: tab search → home"], ["replaced", "main/home: recipe(brownies) → recipe(tiramisu)"]], [["replaced", "recipe(tiramisu)"]]),
     (("s1", 16), {"main": device("category(desserts)", "home", "home", tabs=["home", "search"])},
      [["removed", "main/home: recipe(tiramisu)"]], [["removed", "recipe(tiramisu)"]]),
-    (("s2", 1), {"main": device("category(desserts)", "home", "home", tabs=["home", "search"])}, [["replaced", "The state was set whole: 1 scene(s) open."]], []),
-    (("s2", 6), {"main": device("category(desserts)", "home", "home", tabs=["home", "search"]),
+    # A scene's tabs are the stacks it has had selected: the restored state selects home; its
+    # search stack was never selected in the replay.
+    (("s2", 1), {"main": device("category(desserts)", "home", "home")}, [["replaced", "The state was set whole: 1 scene(s) open."]], []),
+    (("s2", 6), {"main": device("category(desserts)", "home", "home"),
                  "side": device("reviews(apple-pie)", "root", mark="added", columns=["sidebar", "content", "detail"])},
      [["added", "side/main: reviews(apple-pie)"]], [["added", "reviews(apple-pie)"]]),
+    # A stack named compose, no sheet's, is not a tab.
+    (("s2", 7), {"main": device("category(desserts)", "home", "home"),
+                 "side": device("reviews(apple-pie)", "root", columns=["sidebar", "content", "detail"])},
+     [["added", "main/compose: draft"]], [["added", "draft"]]),
 ]
 
 
-def expected_device(state, scene_name):
+def tabs_selected(replay, seq):
+    """Each scene's tabs at `seq`, from `navlog replay --format json`: the tabs it has had selected
+    (the `to` of its tab changes) since it was last opened."""
+    tabs = {}
+    for step in replay["steps"]:
+        if step["seq"] > seq:
+            break
+        for change in step["changes"]:
+            if change["change"] in ("sceneOpened", "sceneClosed"):
+                tabs.pop(change["scene"], None)
+            elif change["change"] == "tab" and change["to"] is not None:
+                tabs.setdefault(change["scene"], set()).add(change["to"])
+    return tabs
+
+
+def expected_device(state, scene_name, tabs):
     """What a device should show for a scene of `navlog state`: the visible route as the format
-    defines it, the route a back button names, the selected tab, the sheets."""
+    defines it, the route a back button names, the selected tab, the tabs selected so far, the
+    sheets."""
     scene = state["scenes"][scene_name]
     text = report_check.route_text
     tab, sheets = scene.get("tab"), scene.get("sheets", [])
@@ -252,10 +328,30 @@ def expected_device(state, scene_name):
             title, back = text(split.get("content") or split.get("sidebar")), None
         else:
             title, back = tab or "root", None
-    tabs = sorted(k for k in scene["stacks"] if k not in ("main", "detail")) if tab else []
-    if tab and tab not in tabs:
-        tabs = sorted(tabs + [tab])
-    return {"title": title, "back": back, "tab": tab, "tabs": tabs, "sheets": [s["id"] for s in sheets]}
+    return {"title": title, "back": back, "tab": tab, "tabs": sorted(tabs.get(scene_name, ())) if tab else [], "sheets": [s["id"] for s in sheets]}
+
+
+def expected_layers(state, scene_name):
+    """Every layer a device should draw for a scene of `navlog state`, bottom first, as [title,
+    back]: a split view's columns (the sidebar with visibility all or automatic, the content
+    unless detailOnly), the current stack over its root (the selected tab, or root), each sheet
+    over its root."""
+    scene, text = state["scenes"][scene_name], report_check.route_text
+
+    def layer(routes, root):
+        return [text(routes[-1]), text(routes[-2]) if len(routes) >= 2 else root] if routes else [root, None]
+    layers = []
+    split = scene.get("split")
+    if split:
+        if split["visibility"] in ("all", "automatic"):
+            layers.append([text(split["sidebar"]) if split.get("sidebar") else "sidebar", None])
+        if split["visibility"] != "detailOnly":
+            layers.append([text(split["content"]) if split.get("content") else "content", None])
+    tab = scene.get("tab")
+    layers.append(layer(scene["stacks"].get(tab or "main", []), tab or "root"))
+    for sheet in scene.get("sheets", []):
+        layers.append(layer(sheet["stack"], text(sheet["root"])))
+    return layers
 
 
 def screenshot(browser, page, fragment, name, *extra, size="1400,1150"):
@@ -316,11 +412,31 @@ def main():
     embedded = got.get("embedded") or ""
     check("the page says which sessions it embeds and how to embed another", "embeds 2 sessions" in embedded and "--session ID" in embedded, embedded)
     check("the transcript filters by type (s1's 3 pushes)", got.get("pushRows") == 3, got.get("pushRows"))
-    check("and by screen (tiramisu: the deep link)", got.get("tiramisuRows") == [15], got.get("tiramisuRows"))
+    check("in a filtered transcript the arrows go through the listed rows only (pushes at steps 4, 5 and 8)",
+          got.get("filteredArrows") == [3, 4, 7, 4, 7, 7, 4], got.get("filteredArrows"))
+    check("while playing, the fragment follows the position", got.get("playingHash") == "#session=s1&step=11", got.get("playingHash"))
+    check("a change of speed while playing keeps the position (0.9 s at 1x, 0.1 s at 16x: step 5)", got.get("speedKeeps") == 4, got.get("speedKeeps"))
+    check("so does a change of skipping idle (step 5 after 0.45 s, step 6 after 0.55 s)", got.get("skipKeeps") == [4, 5], got.get("skipKeeps"))
+    outside = got.get("outsideKeys", {})
+    check("keys outside the replayer are left to the page: not taken, nothing moves or plays",
+          outside == {"prevented": [False] * 4, "step": 3, "playing": False}, outside)
+    check("and by screen, whatever the case (recipe: two pushes, a replace, the deep link's path)", got.get("recipeRows") == [4, 5, 15], got.get("recipeRows"))
     check("the transcript marks the anomaly, the deep link and the crash",
           got.get("badges") == [[12, "anomaly"], [15, "deeplink"], [16, "crash"]], got.get("badges"))
     check("the time axis marks the background gap, the anomaly, the deep link and the unclean end",
           got.get("axis") == [["background", 10], ["anomaly", 12], ["deeplink", 15], ["unclean", 16]], got.get("axis"))
+    # By time: the background gap, 17 s to 47 s of 52 s, spans 57.7 % of the axis.
+    check("the time axis places marks by time: the 30 s background gap spans 57.7 % from 32.7 %; the ends say 0:00.0 and 0:52.0",
+          got.get("axisPlaces") == [[32.7, 57.7], [92.3, 0], [98.1, 0], [100.0, 0]] and got.get("axisEnds") == ["0:00.0", "0:52.0"],
+          f"{got.get('axisPlaces')} {got.get('axisEnds')}")
+    check("under a sheet, the stack's layer is titled as navlog writes routes, params too, and the stacks list it so",
+          got.get("layerTitles") == [["recipe(1){from=search}", "category(desserts)"], ["shareSheet", None]]
+          and got.get("stackRoutes") == ["category(desserts)", "recipe(1){from=search}"], f"{got.get('layerTitles')} {got.get('stackRoutes')}")
+    check("the Screen filter matches the event's screens: share is the sheet presented, not its dismissal", got.get("shareRows") == [8], got.get("shareRows"))
+    check("the play button names what it does and is no toggle; each device layer is a named group",
+          got.get("playControl") == ["▶ Play", None, 0], got.get("playControl"))
+    check("a session with no step drawn clears the one before", got.get("noSteps") == {"devices": 0, "rows": 0, "ticks": 0, "scenes": 0,
+          "event": "Session none has no event in this page's replay."}, got.get("noSteps"))
     check("the legend's buttons go to the next anomaly, deep link (again: the same, the only one), background gap and unclean end",
           got.get("legend") == [12, 15, 15, 10, 16], got.get("legend"))
     check("no script or console error", got.get("errors") == [], got.get("errors"))
@@ -335,21 +451,27 @@ def main():
     probes = [[r["id"], i] for r in replays for i in range(0, len(r["steps"]), max(1, len(r["steps"]) // 12))]
     got = run_probes(browser, big, probes, False, "generated")
     check("the generated log's replayer ran its probes", "exception" not in got and got.get("errors") == [], got.get("exception") or got.get("errors"))
-    wrong, marks = [], 0
+    wrong, marks, covered = [], 0, 0
     by_id = {r["id"]: r for r in replays}
+    navlog_replays = {r["id"]: json.loads(subprocess.run([args.navlog, "replay", generated, "--session", r["id"], "--format", "json"],
+                                                         check=True, capture_output=True, text=True).stdout) for r in replays}
     for seen in got.get("steps", []):
         step = by_id[seen["id"]]["steps"][seen["index"]]
         state = json.loads(subprocess.run([args.navlog, "state", generated, "--at", str(step["seq"]), "--format", "json"], check=True,
                                           capture_output=True, text=True).stdout)
+        tabs = tabs_selected(navlog_replays[seen["id"]], step["seq"])
         for name in state["scenes"]:
             shown = {k: seen["devices"].get(name, {}).get(k) for k in ("title", "back", "tab", "tabs", "sheets")}
-            if shown != expected_device(state, name):
-                wrong.append(f"{seen['id']} seq {step['seq']} scene {name}: page {shown}, navlog {expected_device(state, name)}")
+            if shown != expected_device(state, name, tabs):
+                wrong.append(f"{seen['id']} seq {step['seq']} scene {name}: page {shown}, navlog {expected_device(state, name, tabs)}")
+            covered += len(expected_layers(state, name)) > 1
+            if seen["layers"].get(name) != expected_layers(state, name):
+                wrong.append(f"{seen['id']} seq {step['seq']} scene {name}: layers {seen['layers'].get(name)}, navlog {expected_layers(state, name)}")
         if step["event"].startswith("push ") and "anomaly" not in step:
             marks += 1
             if not any(m == "added" for m, _ in seen["changes"]) or not any(m == "added" for m, _ in seen["stackMarks"]):
                 wrong.append(f"{seen['id']} seq {step['seq']}: a push not marked added")
-    check(f"generated: at {len(got.get('steps', []))} steps, every device's title, back button, tabs and sheets are navlog's ({marks} pushes marked added)",
+    check(f"generated: at {len(got.get('steps', []))} steps, every device's layers (titles, back buttons), tabs and sheets are navlog's ({marks} pushes marked added, {covered} devices with a layer under the visible one)",
           not wrong and got.get("steps"), "; ".join(wrong[:3]))
     check("generated: interactive in under 1 s", 0 < (got.get("renderMs") or 0) < 1000, got.get("renderMs"))
 
@@ -368,7 +490,22 @@ def main():
           == [("1501", True, "recipe(1501)"), ("700", True, "recipe(700)")] and got.get("errors") == [],
           str([(s.get("selectedRow"), s.get("rowsInDocument")) for s in steps]) + str(got.get("errors")))
 
-    # The reader's settings: less motion drops the sheets' transition; a dark scheme darkens the page.
+    # A crashed session longer than a replay holds: its last step is where the replay stops, not the crash.
+    cut_log, cut_page = os.path.join(OUT, "cut.jsonl"), os.path.join(OUT, "cut.html")
+    with open(cut_log, "w") as f:
+        for k in range(2102):
+            event = {"type": "session.start", "launch": "cold"} if k == 0 else {"type": "scene.open", "scene": "main"} if k == 1 \
+                else {"type": "push", "scene": "main", "stack": "main", "route": {"screen": "r", "id": str(k)}}
+            f.write(json.dumps({"v": 1, "seq": k + 1, "ts": f"2026-12-01T10:{k // 60 % 60:02d}:{k % 60:02d}.000Z", "session": "c", **event}) + "\n")
+        f.write(json.dumps({"v": 1, "seq": 2103, "ts": "2026-12-01T11:00:00.000Z", "session": "d", "type": "session.start", "launch": "cold"}) + "\n")
+    subprocess.run([args.navlog, "report", cut_log, "-o", cut_page], check=True, capture_output=True)
+    got = run_probes(browser, cut_page, [["c", 1999]], False, "cut")
+    at = (got.get("steps") or [{}])[0]
+    check("a crashed session cut at 2,000 steps: no crash marked at the cut; the event line and the note say it lies beyond",
+          at.get("crashMarks") == 0 and "ended here" not in (at.get("event") or "") and "beyond the replay" in (at.get("event") or "")
+          and "crashed after its last event, beyond this replay" in (at.get("cutNote") or ""), f"{at.get('crashMarks')} {at.get('event')} {at.get('cutNote')}")
+
+    # The reader's settings: a dark scheme darkens the page. (The page moves nothing: no transition to drop for less motion.)
     def computed(*flags):
         source = open(page, encoding="utf-8").read()
         probe = """<script>const card = document.querySelector(".sheet-card");
@@ -380,10 +517,13 @@ def main():
         dom = report_check.browse(browser, "file://" + styled + "#session=s1&step=8", "--dump-dom", "--virtual-time-budget=5000", *flags).stdout
         found = re.search(r'<pre id="computed">(.*?)</pre>', dom, re.S)
         return json.loads(htmllib.unescape(found.group(1))) if found else None
-    plain, reduced = computed(), computed("--force-prefers-reduced-motion")
+    plain = computed()
     dark = computed("--force-dark-mode", "--blink-settings=preferredColorScheme=0")
-    check("prefers-reduced-motion: the sheets' transition is dropped", plain and reduced and plain[0] != "0s" and reduced[0] == "0s", f"{plain} {reduced}")
     check("prefers-color-scheme: dark gives a dark page", plain and dark and plain[1] == "rgb(255, 255, 255)" and dark[1] == "rgb(13, 17, 23)", f"{plain} {dark}")
+
+    dom = report_check.browse(browser, "file://" + page + "#session=s1&step=abc", "--dump-dom", "--virtual-time-budget=5000").stdout
+    label = re.findall(r'<output id="step-label"[^>]*>(.*?)</output>', dom)
+    check("#session=s1&step=abc opens s1 at its first step", label == ["1 / 17"] and re.findall(r'<pre id="errors"[^>]*>(.*?)</pre>', dom, re.S) == [""], label)
 
     # A log with no session to replay: the page says so, without an error.
     empty_log, empty_page = os.path.join(OUT, "empty.jsonl"), os.path.join(OUT, "empty.html")

@@ -76,15 +76,6 @@ def route_text(route):
     return text + ("{" + ",".join(f"{k}={params[k]}" for k in sorted(params)) + "}" if params else "")
 
 
-def without_empty_stacks(state):
-    scenes = {}
-    for name, scene in state["scenes"].items():
-        scene = dict(scene, stacks={k: v for k, v in scene["stacks"].items() if v})
-        scene.pop("split", None) if scene.get("split") is None else None
-        scenes[name] = scene
-    return {"active": state["active"], "scenes": scenes}
-
-
 def compare_replays(navlog, browser, log, report, extra):
     """Whether every step of every replay of `log`'s report shows navlog's state and visible screen."""
     subprocess.run([navlog, "report", log, "-o", report, *extra], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -100,7 +91,7 @@ def compare_replays(navlog, browser, log, report, extra):
     for shown in states:
         expected = json.loads(subprocess.run([navlog, "state", log, "--at", str(shown["seq"]), "--format", "json"], check=True,
                                              capture_output=True, text=True).stdout)
-        if without_empty_stacks(shown["state"]) != without_empty_stacks(expected):
+        if shown["state"] != {"active": expected["active"], "scenes": expected["scenes"]}:
             return False, f"session {shown['session']} seq {shown['seq']}: page {shown['state']}, navlog {expected}"
         scene, route = visible[(shown["session"], shown["seq"])]
         if scene in expected["scenes"] and (shown["visible"].get(scene) or {}).get("route") != route_text(route):
@@ -162,6 +153,19 @@ def main():
         shutil.copyfile(os.path.join(ROOT, "Schemas", "examples", "valid", name), log)
         ok, detail = compare_replays(args.navlog, browser, log, log.replace(".jsonl", ".html"), [])
         check(f"every replayed step of {name} shows navlog's state and visible screen ({detail})", ok, detail)
+    # Stacks made empty, which no change in a diff names: popToRoot, an empty setPath, a deep
+    # link's empty path.
+    empty = os.path.join(OUT, "empty-stacks.jsonl")
+    with open(empty, "w") as f:
+        for seq, event in enumerate([
+                {"type": "session.start", "launch": "cold"}, {"type": "scene.open", "scene": "main"},
+                {"type": "tab.select", "scene": "main", "tab": "home"}, {"type": "popToRoot", "scene": "main", "stack": "search"},
+                {"type": "setPath", "scene": "main", "stack": "profile", "path": [], "cause": "programmatic"},
+                {"type": "deeplink", "scene": "main", "url": "app://x", "outcome": "resolved", "stack": "inbox", "path": []},
+                {"type": "push", "scene": "main", "stack": "home", "route": {"screen": "x"}}, {"type": "session.end"}], 1):
+            f.write(json.dumps({"v": 1, "seq": seq, "ts": f"2026-12-01T10:00:0{seq}.000Z", "session": "a", **event}) + "\n")
+    ok, detail = compare_replays(args.navlog, browser, empty, empty.replace(".jsonl", ".html"), [])
+    check(f"every replayed step of a session that makes empty stacks shows navlog's state, empty stacks too ({detail})", ok, detail)
     ok, detail = compare_replays(args.navlog, browser, generated, os.path.join(OUT, "generated-replays.html"), ["--recent", "8"])
     check(f"every replayed step of eight generated sessions shows navlog's state and visible screen ({detail})", ok, detail)
 

@@ -85,9 +85,11 @@ extension ReportQuery.Result {
 
     /// Writes the sessions to replay, as `"replays"` and `"omitted"`, until they take
     /// ``Options/maximumReplayBytes``: each with its first state and its steps, each step what its
-    /// event changed (or, when it replaced the state, the state after it) and what the scenes it
-    /// changed show after it. The page applies the changes in turn; it computes nothing about
-    /// navigation.
+    /// event changed (or, when it replaced the state, the state after it), what the scenes it
+    /// changed show after it (``visible(_:_:naming:into:)``), a scene's stacks when it made one and its
+    /// tabs when they changed (``ReplayTabs``); then the spans its scenes spent in the background
+    /// (``ReplayAway``). Only what changed is sent, so that the page grows with the steps, not
+    /// with their stacks. The page applies the changes in turn and draws what it is told.
     private func replays(into w: inout JSONWriter) -> ReportQuery.LeftOut {
         var leftOut = ReportQuery.LeftOut()
         let summaries = Dictionary(sessions.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
@@ -107,20 +109,32 @@ extension ReportQuery.Result {
             w.key("events"); w.integer(replay.events)
             let origin = replay.replayed.first?.timestamp
             w.key("ts"); if let origin { w.timestamp(origin) } else { w.raw("null") }
+            var tabs = ReplayTabs()
+            let scenes = replay.start.scenes.keys.sorted()
             w.key("start"); w.raw("{")
             w.key("state", first: true); w.state(replay.start)
-            w.key("visible"); Self.visible(replay.start, replay.start.scenes.keys.sorted(), into: &w)
+            w.key("visible"); Self.visible(replay.start, scenes, naming: Set(scenes), into: &w)
+            w.key("tabs"); Self.tabs(tabs.update(replay.start, scenes: scenes), of: tabs, into: &w)
             w.raw("}")
             w.key("steps"); w.raw("[")
             var fold = DiffingFold(replay.start)
+            var away = ReplayAway()
+            away.restate(replay.start, at: 0)
             var steps = 0
             for event in replay.replayed {
                 if w.bytes.count - start >= options.maximumReplayBytes { break }
                 if steps > 0 { w.raw(",") }
                 steps += 1
-                Self.step(event, since: origin ?? event.timestamp, folding: &fold, into: &w)
+                let changes = Self.step(event, since: origin ?? event.timestamp, folding: &fold, tabs: &tabs, into: &w)
+                if event.setsWholeState { away.restate(fold.after, at: steps - 1) } else { away.take(changes, at: steps - 1) }
             }
             w.raw("]")
+            w.key("away")
+            w.array(away.spans) { w, span in
+                w.raw("{"); w.key("scene", first: true); w.string(span.scene); w.key("from"); w.integer(span.from)
+                w.key("to"); if let to = span.to { w.integer(to) } else { w.raw("null") }
+                w.raw("}")
+            }
             w.raw("}")
             if steps < replay.events {
                 leftOut.cut.append(ReportQuery.LeftOut.Cut(id: replay.id, replayed: steps, events: replay.events, bytesRanOut: steps < replay.replayed.count))
@@ -137,8 +151,16 @@ extension ReportQuery.Result {
     /// One step of a replay: the event — its seq, its time in milliseconds since `origin` (the
     /// session's first event, the replay's `ts`; negative when the clock went back), what the
     /// time axis marks it as, and its summary, which begins with its type — and what it changed,
-    /// folded into `fold`.
-    private static func step(_ event: NavigationEvent, since origin: Timestamp, folding fold: inout DiffingFold, into w: inout JSONWriter) {
+    /// folded into `fold`; and, for each scene whose tabs it changed (every scene, when it set the
+    /// state whole), the scene's tabs, as `tabs` finds them.
+    /// Returns what the event changed.
+    private static func step(_ event: NavigationEvent, since origin: Timestamp, folding fold: inout DiffingFold,
+                             tabs: inout ReplayTabs, into w: inout JSONWriter) -> [StateDiff.Change] {
+        // A stack is made by the event that first names it, and stays while its scene is open;
+        // popToRoot, an empty setPath or a deep link's empty path make one with no change in the
+        // diff. So a scene's stacks changed exactly when their number did.
+        let scene = event.action.scene
+        let stacksBefore = scene.flatMap { fold.after.scenes[$0]?.stacks.count } ?? 0
         let (anomaly, changes) = fold.fold(event)
         w.raw("{"); w.key("seq", first: true); w.integer(event.seq)
         w.key("t"); w.integer(Int(event.timestamp.millisecondsSince1970 - origin.millisecondsSince1970))
@@ -146,8 +168,12 @@ extension ReportQuery.Result {
         w.key("event"); w.string(event.summary)
         if let anomaly { w.key("anomaly"); w.string(anomaly.kind.rawValue) }
         if event.setsWholeState {
+            let scenes = fold.after.scenes.keys.sorted()
             w.key("state"); w.state(fold.after)
-            w.key("visible"); visible(fold.after, fold.after.scenes.keys.sorted(), into: &w)
+            w.key("visible"); visible(fold.after, scenes, naming: Set(scenes), into: &w)
+            _ = tabs.update(fold.after, scenes: fold.before.scenes.keys)   // scenes closed
+            _ = tabs.update(fold.after, scenes: scenes)
+            w.key("tabs"); Self.tabs(scenes, of: tabs, into: &w)
         } else {
             // A stack change names a sheet's stack by the sheet's id: the page gets the sheet's
             // place, found as the fold finds it (the topmost sheet of that id).
@@ -159,32 +185,46 @@ extension ReportQuery.Result {
                 }
                 w.change(change, sheet: sheet)
             }
-            // A tab selected may have made its stack, empty: the page is told each such scene's
-            // stacks, so that its tab bar names every tab.
-            var tabs: [String] = []
-            for case .tab(let scene, _, _) in changes where !tabs.contains(scene) { tabs.append(scene) }
-            if !tabs.isEmpty {
-                w.key("stacks"); w.raw("{")
-                for (k, scene) in tabs.enumerated() {
-                    w.key(named: scene, first: k == 0)
-                    w.value(.array((fold.after.scenes[scene]?.stacks.keys.sorted() ?? []).map { .string($0) }))
-                }
+            // The scene's stacks, empty ones too, when the event made one: no change says so.
+            if let scene, let stacks = fold.after.scenes[scene]?.stacks, stacks.count != stacksBefore {
+                w.key("stacks"); w.raw("{"); w.key(named: scene, first: true)
+                w.value(.array(stacks.keys.sorted().map { .string($0) }))
                 w.raw("}")
             }
             var scenes: [String] = []
             for change in changes {
                 if let scene = change.scene, !scenes.contains(scene) { scenes.append(scene) }
             }
-            w.key("visible"); visible(fold.after, scenes, into: &w)
+            var tabbed: Set<String> = []
+            for case .tab(let scene, _, _) in changes { tabbed.insert(scene) }
+            w.key("visible"); visible(fold.after, scenes, naming: tabbed, into: &w)
+            let changed = tabs.update(fold.after, scenes: scenes)
+            if !changed.isEmpty { w.key("tabs"); Self.tabs(changed, of: tabs, into: &w) }
+        }
+        w.raw("}")
+        return changes
+    }
+
+    /// The tabs of each of `scenes`, as an object of sorted lists.
+    private static func tabs(_ scenes: [String], of tabs: ReplayTabs, into w: inout JSONWriter) {
+        w.raw("{")
+        for (k, name) in scenes.enumerated() {
+            w.key(named: name, first: k == 0)
+            w.value(.array(tabs.tabs(of: name).map { .string($0) }))
         }
         w.raw("}")
     }
 
     /// What each of `scenes` shows in `state`, as the format defines it (null for a scene not
     /// open), so that the page need not work it out: the visible route, where it comes from, the
-    /// route a back button names (``backRoute(of:in:)``; absent when there is none) and the stack
-    /// shown when no sheet is (absent when it is the visible route's stack, or `main` for none).
-    private static func visible(_ state: NavigationState, _ scenes: [String], into w: inout JSONWriter) {
+    /// route a back button names (``backRoute(of:in:)``; absent when there is none), the stack
+    /// shown when no sheet is (absent when it is the visible route's stack, or `main` for none),
+    /// as `under` the title and back label of each layer drawn beneath the visible one
+    /// (``ReplayLayers/covered(in:showing:)``; absent when there is none), as `columns` the split
+    /// view's columns beside its detail (``ReplayLayers/columns(of:)``; absent with no split
+    /// view), and for `roots`, the scenes whose tab changed, the root's name at the head of a
+    /// stack's trail (``ReplayLayers/rootName(of:)``): the page keeps it until it changes.
+    private static func visible(_ state: NavigationState, _ scenes: [String], naming roots: Set<String>, into w: inout JSONWriter) {
         w.raw("{")
         for (k, name) in scenes.enumerated() {
             w.key(named: name, first: k == 0)
@@ -199,6 +239,22 @@ extension ReportQuery.Result {
             w.key("route"); w.string(screen.route.text)
             if let back = backRoute(of: screen, in: scene) { w.key("back"); w.string(back.text) }
             if scene.currentStack != screen.stack ?? "main" { w.key("current"); w.string(scene.currentStack) }
+            if roots.contains(name) { w.key("root"); w.string(ReplayLayers.rootName(of: scene)) }
+            if let split = scene.split {
+                w.key("columns")
+                w.array(ReplayLayers.columns(of: split)) { w, column in
+                    w.raw("{"); w.key("column", first: true); w.string(column.column); w.key("title"); w.string(column.title); w.raw("}")
+                }
+            }
+            let covered = ReplayLayers.covered(in: scene, showing: screen)
+            if !covered.isEmpty {
+                w.key("under")
+                w.array(covered) { w, layer in
+                    w.raw("{"); w.key("title", first: true); w.string(layer.title)
+                    if let back = layer.back { w.key("back"); w.string(back) }
+                    w.raw("}")
+                }
+            }
             w.raw("}")
         }
         w.raw("}")
@@ -215,7 +271,7 @@ extension ReportQuery.Result {
             return sheet.stack.count >= 2 ? sheet.stack[sheet.stack.count - 2] : sheet.root
         case .stack:
             guard let stack = screen.stack, let routes = scene.stacks[stack], !routes.isEmpty else { return nil }
-            return routes.count >= 2 ? routes[routes.count - 2] : Route(screen: scene.tab ?? "root")
+            return routes.count >= 2 ? routes[routes.count - 2] : Route(screen: ReplayLayers.rootName(of: scene))
         case .splitContent, .splitSidebar, .root:
             return nil
         }

@@ -37,24 +37,24 @@ extension ReportPage {
       }
       for (const w of [90, 70, 80]) body.append(el("div", { class: "placeholder", style: `width:${w}%`, "aria-hidden": "true" }));
       if (trail) body.append(el("div", { class: "trail" }, trail));
-      return el("div", { class: "layer", ...(visible ? { "aria-current": "true", "data-visible": "true" } : {}), "aria-label": label }, bar, body);
+      return el("div", { class: "layer", ...(visible ? { "aria-current": "true", "data-visible": "true" } : {}), role: "group", "aria-label": label }, bar, body);
     };
     // A stack's trail at a screen's foot: its root and routes, the middle of a deep one elided.
     const trailOf = names => (names.length > 5 ? [names[0], `… ${fmt(names.length - 4)} more`, ...names.slice(-3)] : names).join(" › ");
-    const backOf = (routes, rootName) => routes.length >= 2 ? routeText(routes[routes.length - 2]) : routes.length === 1 ? rootName : null;
 
-    // A device for scene `name` after a step: `shown` is what the library found it shows.
-    const drawDevice = (s, index, name, scene, shown, active, changes) => {
-      const session = sessions[s], step = session.steps[index];
-      const current = shown.current ?? shown.stack ?? "main", rootName = scene.tab ?? "root";
+    // A device for scene `name` after a step: `shown` is what the library found it shows (the
+    // visible layer's title and back label, those of the layers under it, bottom first, and a
+    // split view's columns), `tabs` the tabs and `rootName` the root's name it found the scene has.
+    const drawDevice = (s, index, name, scene, shown, tabs, rootName, active, changes) => {
+      const session = sessions[s], step = session.steps[index], under = shown.under ?? [];
+      const current = shown.current ?? shown.stack ?? "main";
       const split = scene.split ?? null, sheets = scene.sheets;
       const routes = scene.stacks[current] ?? [];
       const top = routes[routes.length - 1];
       const stackChange = changes.stackOf(name, current, undefined);
       const baseVisible = sheets.length === 0 && (shown.source === "stack" || shown.source === "root");
       const base = layer({
-        title: baseVisible ? shown.route : top ? routeText(top) : rootName,
-        back: baseVisible ? shown.back : backOf(routes, rootName),
+        title: baseVisible ? shown.route : under[0]?.title, back: baseVisible ? shown.back : under[0]?.back,
         route: top ?? null, visible: baseVisible, mark: markAt(stackChange, routes, routes.length - 1),
         trail: routes.length ? trailOf([rootName, ...routes.map(routeText)]) : null,
         label: `Stack ${current}`,
@@ -63,21 +63,17 @@ extension ReportPage {
         el("div", { class: "statusbar", "aria-hidden": "true" }, el("span", {}, name), el("span", {}, scene.phase ?? "active")));
       if (split) {
         const columns = el("div", { class: "columns" });
-        const column = (kind, route, source) => el("div", { class: `column ${kind}` }, layer({
-          title: route ? routeText(route) : kind, route, visible: sheets.length === 0 && shown.source === source, label: `Column ${kind}`,
-        }));
-        const v = split.visibility;
-        if (v === "all" || v === "automatic") columns.append(column("sidebar", split.sidebar, "splitSidebar"));
-        if (v !== "detailOnly") columns.append(column("content", split.content, "splitContent"));
+        const sources = { sidebar: "splitSidebar", content: "splitContent" };
+        for (const { column: kind, title } of shown.columns ?? []) columns.append(el("div", { class: `column ${kind}` }, layer({
+          title, route: split[kind] ?? null, visible: sheets.length === 0 && shown.source === sources[kind], label: `Column ${kind}`,
+        })));
         columns.append(el("div", { class: "column detail" }, base));
         screen.append(columns);
       } else {
         screen.append(base);
       }
       if (scene.tab !== null) {
-        const tabs = Object.keys(scene.stacks).filter(id => id !== "detail" && id !== "main");
-        if (!tabs.includes(scene.tab)) tabs.push(scene.tab);
-        screen.append(el("ul", { class: "tabbar", "aria-label": "Tab bar" }, ...tabs.sort().map(tab => el("li",
+        screen.append(el("ul", { class: "tabbar", "aria-label": "Tab bar" }, ...tabs.map(tab => el("li",
           tab === scene.tab ? marked({ "data-tab": tab, "aria-current": "true" }, changes.tabs.has(name) ? "replaced" : null) : { "data-tab": tab }, tab))));
       }
       sheets.forEach((sheet, k) => {
@@ -87,7 +83,7 @@ extension ReportPage {
         const card = el("div", { class: `sheet-card ${sheet.style}`, "data-sheet": sheet.id, style: `top:${2.6 + k * 1.6}rem`, role: "group", "aria-label": `Sheet ${sheet.id}` },
           sheet.style === "fullScreenCover" ? "" : el("div", { class: "grabber", "aria-hidden": "true" }),
           layer({
-            title: last ? shown.route : routeText(topRoute), back: last ? shown.back : backOf(sheet.stack, routeText(sheet.root)),
+            title: last ? shown.route : under[k + 1]?.title, back: last ? shown.back : under[k + 1]?.back,
             action: sheet.stack.length === 0 ? "Done" : null, route: topRoute, visible: last,
             mark: changes.presented.has(`${name}\u0000${sheet.id}`) && last ? "added" : c ? markAt(c, sheet.stack, sheet.stack.length - 1) : null,
             trail: sheet.stack.length ? trailOf([sheet.root, ...sheet.stack].map(routeText)) : null, label: `Sheet ${sheet.id}`,

@@ -6,43 +6,59 @@ extension ReportPage {
     // run (a test's virtual clock: now() in ms, later(fn, ms) → id, cancel(id)), else the browser's.
     const clock = window.navlogClock ?? { now: () => performance.now(), later: (fn, ms) => setTimeout(fn, ms), cancel: id => clearTimeout(id) };
     const playButton = document.getElementById("play"), speedSelect = document.getElementById("speed"), skipIdle = document.getElementById("skip-idle");
-    const player = { playing: false, timer: null, wall: 0, from: 0 };
+    const player = { playing: false, timer: null, wall: 0, from: 0, times: [0], speed: 1 };
 
     // The fragment follows the position once the reader moves it: a link the page was opened
     // with stays as it was until then (one naming a session not here, to be read and corrected).
-    let follow = false;
+    // While playing it is written at most every 500 ms of the clock (browsers limit how often a
+    // page may replace its URL), and on pausing.
+    let follow = false, fragmentWritten = -Infinity;
     const fragmentFollows = () => {
       const session = sessions[shownSession];
-      if (!follow) return;
-      if (session) history.replaceState(null, "", `#session=${encodeURIComponent(session.id)}&step=${Number(range.value) + 1}`);
+      if (!follow || !session) return;
+      if (player.playing && clock.now() - fragmentWritten < 500) return;
+      fragmentWritten = clock.now();
+      history.replaceState(null, "", `#session=${encodeURIComponent(session.id)}&step=${Number(range.value) + 1}`);
     };
     let chosen = 0;   // the session shown, whether or not the filters list it
     const show = () => {
       const s = chosen, session = sessions[s];
-      if (!session || session.steps.length === 0) { document.getElementById("event").textContent = "No session to replay."; return; }
+      if (!session || session.steps.length === 0) {   // nothing of another session stays drawn
+        shownSession = -1; listed = []; place = new Map(); current = -1;
+        rowsBox.replaceChildren(); rowsBox.style.height = "0"; transcript.removeAttribute("aria-activedescendant");
+        axis.replaceChildren(); axis.removeAttribute("aria-label"); document.getElementById("legend").replaceChildren();
+        for (const id of ["devices", "changes", "scenes"]) document.getElementById(id).replaceChildren();
+        for (const id of ["step-label", "clock-label", "transcript-count", "replay-cut"]) document.getElementById(id).textContent = "";
+        range.removeAttribute("aria-valuetext");
+        document.getElementById("event").textContent = session ? `Session ${session.id} has no event in this page's replay.` : "No session to replay.";
+        return;
+      }
       if (s !== shownSession) { shownSession = s; buildTranscript(s); drawAxis(s); }
       const index = Math.min(Number(range.value), session.steps.length - 1);
       const step = session.steps[index];
-      const { state, visible: shown } = stateAt(s, index);
+      const { state, visible: shown, tabs, roots } = stateAt(s, index);
       const changes = changesOf(step);
       document.getElementById("step-label").textContent = `${index + 1} / ${session.steps.length}`;
       range.setAttribute("aria-valuetext", `Step ${index + 1} of ${session.steps.length}, ${fmtClock(step.t)}: ${step.event}`);
       document.getElementById("clock-label").textContent = `${fmtClock(step.t)} of ${fmtClock(sessionMs(session))}`;
       document.getElementById("event").textContent = `seq ${step.seq} · ${stepTs(session, step)} · ${step.event}` + (step.anomaly ? ` (anomaly: ${step.anomaly})` : "")
-        + (crashedAt(session, index) ? " · the session ended here uncleanly (a crash)" : "");
+        + (crashedAt(session, index) ? " · the session ended here uncleanly (a crash)" : "")
+        + (session.ending === "unclean" && !complete(session) && index === session.steps.length - 1
+          ? ` · the replay ends here; the session crashed after its last event, ${fmt(session.events - session.steps.length)} events beyond the replay` : "");
       document.getElementById("replay-cut").textContent = session.steps.length < session.events
         ? `This replay shows the first ${fmt(session.steps.length)} of the session's ${fmtEvents(session.events)} (the page replays at most ` +
           `${fmt(data.maximumSteps)} events a session, and ${fmt(data.maximumReplayBytes / 1048576)} MiB in all); ` +
-          `navlog replay ${data.log} --session ${session.id} shows them all.`
+          `navlog replay ${data.log} --session ${session.id} shows them all.` +
+          (session.ending === "unclean" ? " The session crashed after its last event, beyond this replay." : "")
         : "";
-      const devices = Object.keys(state.scenes).sort().map(name => drawDevice(s, index, name, state.scenes[name], shown[name] ?? {}, state.active === name, changes));
+      const devices = Object.keys(state.scenes).sort().map(name => drawDevice(s, index, name, state.scenes[name], shown[name] ?? {}, tabs[name] ?? [], roots[name] ?? "root", state.active === name, changes));
       document.getElementById("devices").replaceChildren(...(devices.length ? devices : [el("p", { class: "muted" }, "No open scene.")]));
       document.getElementById("changes").replaceChildren(...describeChanges(s, index));
       document.getElementById("scenes").replaceChildren(...drawStacks(state, shown, changes));
       keepInView(index);
       const now = document.getElementById("axis-now");
-      if (now) now.style.left = `${session.steps.length > 1 ? index / (session.steps.length - 1) * 100 : 0}%`;
-      if (!player.playing) fragmentFollows();
+      if (now) now.style.left = `${axisAt(s, index)}%`;
+      fragmentFollows();
     };
     const choose = (session, step) => {
       pause();
@@ -62,12 +78,23 @@ extension ReportPage {
 
     // Playback: the position plays at `speed` times the recorded pace (idle gaps shortened when
     // skipping them), measured from where it last started, so that it neither drifts nor skips.
+    // A change of speed or of skipping idle carries the position over: the same share of the way
+    // from the current step to the next, in the new times.
     const times = () => (skipIdle.checked ? outline(shownSession).skipping : outline(shownSession).recorded);
-    const anchor = () => {
+    const anchor = (share = 0) => {
       clock.cancel(player.timer);
-      player.wall = clock.now(); player.from = times()[Number(range.value)];
+      const t = times(), index = Number(range.value);
+      player.wall = clock.now(); player.from = t[index] + share * ((t[index + 1] ?? t[index]) - t[index]);
+      player.times = t; player.speed = Number(speedSelect.value);
       schedule();
     };
+    // How far playback is from the current step to the next, 0 to 1, in the times it plays by.
+    const shareOfStep = () => {
+      const t = player.times, index = Number(range.value), gap = (t[index + 1] ?? t[index]) - t[index];
+      const position = player.from + (clock.now() - player.wall) * player.speed;
+      return gap > 0 ? Math.max(0, Math.min(1, (position - t[index]) / gap)) : 0;
+    };
+    const replay = () => { if (player.playing) anchor(shareOfStep()); };
     const schedule = () => {
       const t = times(), next = Number(range.value) + 1;
       if (next >= t.length) return pause();
@@ -87,7 +114,7 @@ extension ReportPage {
       follow = true;
       if (Number(range.value) >= Number(range.max)) range.value = "0";
       player.playing = true;
-      playButton.setAttribute("aria-pressed", "true"); playButton.textContent = "❚❚ Pause";
+      playButton.dataset.playing = "true"; playButton.textContent = "❚❚ Pause";   // its name says what it does
       document.getElementById("event").setAttribute("aria-live", "off");   // no announcement per step while playing
       show();
       anchor();
@@ -97,20 +124,23 @@ extension ReportPage {
       player.timer = null;
       if (!player.playing) return;
       player.playing = false;
-      playButton.setAttribute("aria-pressed", "false"); playButton.textContent = "▶ Play";
+      delete playButton.dataset.playing; playButton.textContent = "▶ Play";
       document.getElementById("event").setAttribute("aria-live", "polite");
       fragmentFollows();
     }
     const toggle = () => (player.playing ? pause() : play());
     const speeds = [...speedSelect.options].map(o => o.value);
     const changeSpeed = by => {
+      const share = player.playing ? shareOfStep() : 0;
       speedSelect.value = speeds[Math.max(0, Math.min(speeds.length - 1, speeds.indexOf(speedSelect.value) + by))];
-      if (player.playing) anchor();
+      if (player.playing) anchor(share);
     };
 
     playButton.addEventListener("click", toggle);
-    speedSelect.addEventListener("change", () => { if (player.playing) anchor(); });
-    skipIdle.addEventListener("change", () => { if (player.playing) anchor(); });
+    // A select's or checkbox's "change" comes after its value changed: the share of the step is
+    // measured with the times and speed playback last started with, kept in `player`.
+    speedSelect.addEventListener("change", replay);
+    skipIdle.addEventListener("change", replay);
     select.addEventListener("change", () => { follow = true; document.getElementById("replay-missing").textContent = ""; choose(Number(select.value), 0); });
     for (const filter of [filterEnding, filterApp, filterLength]) filter.addEventListener("change", () => {
       const shown = listSessions(shownSession);
@@ -125,20 +155,25 @@ extension ReportPage {
       const row = e.target.closest?.("[role=option]");
       if (row) { go(Number(row.dataset.index)); transcript.focus(); }
     });
-    // The keyboard: Space plays or pauses, the arrows step (up and down too, in the transcript),
-    // Home and End go to the ends, + and − change the speed. Controls keep their own keys.
+    // The keyboard, within the replayer (the section takes focus when clicked; elsewhere the keys
+    // scroll the page as ever): Space plays or pauses, the arrows step (in the transcript, up and
+    // down too, through the rows it lists), Home and End go to the ends, + and − change the
+    // speed. Controls keep their own keys.
+    const replaySection = document.getElementById("replay");
     document.addEventListener("keydown", e => {
       if (e.altKey || e.ctrlKey || e.metaKey) return;
       const target = e.target;
+      if (!(target instanceof Element) || !replaySection.contains(target)) return;
       if (target === range && e.key === " ") { e.preventDefault(); return toggle(); }   // the slider keeps its arrows, Home and End
       if (target instanceof HTMLSelectElement || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) return;
       if (target instanceof HTMLButtonElement && (e.key === " " || e.key === "Enter")) return;
       if (target instanceof Element && target.closest(".scroll")) return;   // arrows scroll those regions
       const inTranscript = target === transcript;
-      const index = Number(range.value), actions = {
-        " ": toggle, ArrowLeft: () => go(index - 1), ArrowRight: () => go(index + 1), Home: () => go(0), End: () => go(Number(range.max)),
+      const index = Number(range.value), back = () => (inTranscript ? listedStep(index, -1) : index - 1), on = () => (inTranscript ? listedStep(index, 1) : index + 1);
+      const actions = {
+        " ": toggle, ArrowLeft: () => go(back()), ArrowRight: () => go(on()), Home: () => go(0), End: () => go(Number(range.max)),
         "+": () => changeSpeed(1), "=": () => changeSpeed(1), "-": () => changeSpeed(-1),
-        ...(inTranscript ? { ArrowUp: () => go(index - 1), ArrowDown: () => go(index + 1) } : {}),
+        ...(inTranscript ? { ArrowUp: () => go(back()), ArrowDown: () => go(on()), Home: () => go(listed[0] ?? index), End: () => go(listed[listed.length - 1] ?? index) } : {}),
       };
       const action = actions[e.key];
       if (!action || !sessions[shownSession]) return;
@@ -166,7 +201,8 @@ extension ReportPage {
       const first = wanted >= 0 ? wanted : order[0];
       if (!admitted(first)) for (const filter of [filterEnding, filterApp, filterLength]) filter.value = "";   // a link shows its session
       listSessions(first);
-      choose(first, wanted >= 0 ? Math.max(0, Number(fragment.get("step") ?? 1) - 1) : 0);
+      const step = Number(fragment.get("step") ?? 1);   // not a number (step=abc): the first step
+      choose(first, wanted >= 0 && Number.isFinite(step) ? Math.max(0, step - 1) : 0);
     };
     window.addEventListener("hashchange", openFragment);
     openFragment();

@@ -1,22 +1,28 @@
 extension ReportPage {
     /// The replayer's data: the sessions and how to find them, the state after each step (the
-    /// changes the library's fold found, applied in turn), the spans a scene spent in the
-    /// background, and when each step plays.
+    /// changes the library's fold found, applied in turn), and when each step plays.
     static let replayState = #"""
     // Session replayer. Each step holds its event (seq, time since the session's first, mark,
     // summary, which begins with its type), what it changed as the library's fold found it (or,
-    // when the event replaced the state, the state after it; when it selected a tab, the scene's
-    // stacks, empty ones too), and what the scenes it changed show: their visible route, the
-    // route a back button names, and the stack shown under the sheets. A state is the session's
-    // first state with the steps up to it applied in turn, from the nearest state kept on the way
-    // (one every 256 steps). The page draws these; it decides nothing about navigation.
+    // when the event replaced the state, the state after it), a scene's stacks when it made one
+    // (empty ones too) and its tabs when they changed, and what the scenes it changed show: their
+    // visible route, the route a back button names, the stack shown under the sheets, the title
+    // and back label of each layer drawn under the visible one, a split view's columns, and
+    // (when it changes) the root's name. Each session holds the
+    // spans its scenes spent in the background. A state is the session's first state with the
+    // steps up to it applied in turn, from the nearest state kept on the way (one every 256
+    // steps). The page draws these; what a device shows comes from the library.
     const select = document.getElementById("session-select"), range = document.getElementById("step");
     const sessions = data.replays;
     const fmtEvents = n => `${fmt(n)} event${n === 1 ? "" : "s"}`;
     const endingWords = { unclean: "crashed (unclean end)", background: "ended in the background", clean: "ended cleanly", open: "still open" };
     const sessionMs = session => session.steps.length ? Math.max(0, session.steps[session.steps.length - 1].t) : 0;
     const stepTs = (session, step) => new Date(Date.parse(session.ts) + step.t).toISOString();
-    const routeText = r => r.screen + (r.id ? `(${r.id})` : "");
+    // A route as the library's Route.text writes it, as the routes the library names for the page
+    // read: screen, screen(id), screen(id){key=value,...} with the keys sorted (ids and keys are
+    // compared by code unit here, by Unicode scalar there: the same for ASCII keys).
+    const routeText = r => r.screen + (r.id != null ? `(${r.id})` : "") + (r.params && Object.keys(r.params).length
+      ? `{${Object.keys(r.params).sort().map(k => `${k}=${r.params[k]}`).join(",")}}` : "");
     // A duration as navlog's text shows it: 850 ms, 12.3 s, 5 min 3 s, 2 h 14 min, 3 d 4 h.
     const fmtDuration = ms => {
       const parts = (a, au, b, bu) => b === 0 ? `${fmt(a)} ${au}` : `${fmt(a)} ${au} ${b} ${bu}`;
@@ -84,8 +90,12 @@ extension ReportPage {
       if (step.state) {
         at.state = clone(step.state);
         at.visible = { ...step.visible };
+        at.tabs = { ...step.tabs };
+        at.roots = {};
+        for (const [name, visible] of Object.entries(step.visible)) if (visible) at.roots[name] = visible.root;
         return;
       }
+      Object.assign(at.tabs, step.tabs);
       const scenes = at.state.scenes;
       for (const c of step.changes) {
         const scene = scenes[c.scene];
@@ -114,15 +124,17 @@ extension ReportPage {
       for (const [name, ids] of Object.entries(step.stacks ?? {})) for (const id of ids) scenes[name].stacks[id] ??= [];
       for (const [name, visible] of Object.entries(step.visible)) {
         if (visible === null) delete at.visible[name]; else at.visible[name] = visible;
+        if (visible?.root !== undefined) at.roots[name] = visible.root;
       }
     };
     const every = 256, folded = new Map();
-    // The state and visible screens after step `index` of session `s`.
+    // The state, visible screens, tabs and root names after step `index` of session `s`.
     const stateAt = (s, index) => {
       const session = sessions[s];
       let memo = folded.get(s);
       if (!memo) {
-        memo = { kept: [{ state: clone(session.start.state), visible: { ...session.start.visible } }], at: null, index: -1 };
+        memo = { kept: [{ state: clone(session.start.state), visible: { ...session.start.visible }, tabs: { ...session.start.tabs },
+                           roots: Object.fromEntries(Object.entries(session.start.visible).map(([name, v]) => [name, v?.root])) }], at: null, index: -1 };
         folded.set(s, memo);
       }
       let at, next;
@@ -141,29 +153,15 @@ extension ReportPage {
     };
 
     // What a session's steps come to over its length, found once a session: the spans each scene
-    // spent in the background (from the step it went there to the step it came back, closed or
-    // was restated; null while it never did), and when each step plays, as recorded and with
-    // idle gaps over 3 s shortened to 1 s. A clock that went back plays as no time passing.
-    // Each step gets its type, the first word of its summary.
+    // spent in the background, as the library found them (from the step it went there to the
+    // step it came back, closed or was restated; null while it never did), and when each step
+    // plays, as recorded and with idle gaps over 3 s shortened to 1 s. A clock that went back
+    // plays as no time passing. Each step gets its type, the first word of its summary.
     const outlines = new Map();
     const outline = s => {
       if (outlines.has(s)) return outlines.get(s);
-      const session = sessions[s], spans = [], away = new Map();
+      const session = sessions[s], spans = session.away;
       for (const step of session.steps) { const space = step.event.indexOf(" "); step.type = space < 0 ? step.event : step.event.slice(0, space); }
-      const leave = (scene, i) => { if (!away.has(scene)) { const span = { scene, from: i, to: null }; spans.push(span); away.set(scene, span); } };
-      const back = (scene, i) => { const span = away.get(scene); if (span) { span.to = i; away.delete(scene); } };
-      for (const [name, scene] of Object.entries(session.start.state.scenes)) if (scene.phase === "background") leave(name, 0);
-      session.steps.forEach((step, i) => {
-        if (step.state) {
-          for (const scene of [...away.keys()]) back(scene, i);
-          for (const [name, scene] of Object.entries(step.state.scenes)) if (scene.phase === "background") leave(name, i);
-          return;
-        }
-        for (const c of step.changes) {
-          if (c.change === "phase" && c.to === "background") leave(c.scene, i);
-          else if ((c.change === "phase" && c.from === "background") || c.change === "sceneClosed") back(c.scene, i);
-        }
-      });
       const recorded = [0], skipping = [0];
       for (let i = 1; i < session.steps.length; i++) {
         const gap = Math.max(0, session.steps[i].t - session.steps[i - 1].t);

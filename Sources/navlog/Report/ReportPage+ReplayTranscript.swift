@@ -14,7 +14,10 @@ extension ReportPage {
     const rowsBox = el("div", { class: "rows", role: "none" });
     transcript.append(rowsBox);
     let shownSession = -1, listed = [], place = new Map(), current = -1, scrolledTo = 0, drawn = false;
-    const crashedAt = (session, i) => session.ending === "unclean" && i === session.steps.length - 1;
+    // A crash is the session's last event, marked only when the replay holds every event: a cut
+    // replay's last step is where the page stopped, not where the session did.
+    const complete = session => session.steps.length === session.events;
+    const crashedAt = (session, i) => session.ending === "unclean" && complete(session) && i === session.steps.length - 1;
     const badges = (session, i) => {
       const step = session.steps[i], list = [];
       if (step.mark === "deeplink") list.push(["deeplink", "deep link"]);
@@ -69,11 +72,37 @@ extension ReportPage {
       scrolledTo = 0; current = -1;
       filterTranscript();
     };
+    // The listed step after (`by` 1) or before (-1) step `index`, which need not be listed; `index`
+    // itself when there is none.
+    const listedStep = (index, by) => {
+      let low = 0, high = listed.length;   // the first place whose step is after `index`
+      while (low < high) { const mid = (low + high) >> 1; if (listed[mid] <= index) low = mid + 1; else high = mid; }
+      const k = by > 0 ? low : (listed[low - 1] === index ? low - 2 : low - 1);
+      return listed[k] ?? index;
+    };
+    // The screens a step's event brought: the routes its changes added, a sheet's root, a split
+    // view's selections, each state it set whole; what the Screen filter matches.
+    const screensOf = step => {
+      if (step.screens) return step.screens;
+      const names = new Set(), add = r => r && names.add(r.screen.toLowerCase());
+      const addState = state => { for (const scene of Object.values(state.scenes)) {
+        for (const routes of Object.values(scene.stacks)) routes.forEach(add);
+        for (const sheet of scene.sheets) { add(sheet.root); sheet.stack.forEach(add); }
+        add(scene.split?.sidebar); add(scene.split?.content);
+      } };
+      if (step.state) addState(step.state);
+      for (const c of step.changes ?? []) {
+        if (c.change === "stack") c.added.forEach(add);
+        else if (c.change === "sheetPresented") add(c.root);
+        else if (c.change === "split") { add(c.sidebar); add(c.content); }
+      }
+      return (step.screens = [...names]);
+    };
     const filterTranscript = () => {
       const session = sessions[shownSession], type = typeFilter.value, screen = screenFilter.value.trim().toLowerCase();
       listed = [];
       session.steps.forEach((step, i) => {
-        if ((!type || step.type === type) && (!screen || step.event.toLowerCase().includes(screen))) listed.push(i);
+        if ((!type || step.type === type) && (!screen || screensOf(step).some(name => name.includes(screen)))) listed.push(i);
       });
       place = new Map(listed.map((i, k) => [i, k]));
       document.getElementById("transcript-count").textContent = `${fmt(listed.length)} of ${fmtEvents(session.steps.length)}`;
@@ -82,11 +111,16 @@ extension ReportPage {
     };
 
     // The time axis: deep links, restores, anomalies and the unclean end at their steps, and the
-    // spans scenes spent in the background, placed as the slider places steps. Its legend's
+    // spans scenes spent in the background, placed by time (as recorded, a clock gone back taken
+    // as no time passing), as its ends are labelled; the slider places steps evenly. Its legend's
     // buttons go to the next mark of their kind, for the keyboard.
+    const axisAt = (s, i) => {
+      const { recorded } = outline(s), total = recorded[recorded.length - 1];
+      return total > 0 ? recorded[i] / total * 100 : recorded.length > 1 ? i / (recorded.length - 1) * 100 : 0;
+    };
     const drawAxis = s => {
-      const session = sessions[s], n = session.steps.length, at = i => (n > 1 ? i / (n - 1) * 100 : 0);
-      const { spans } = outline(s);
+      const session = sessions[s], n = session.steps.length, at = i => axisAt(s, i);
+      const { spans, recorded } = outline(s);
       const places = { deeplink: [], restore: [], anomaly: [], background: spans.map(span => span.from), unclean: [] };
       const parts = [];
       for (const span of spans) {
@@ -102,7 +136,7 @@ extension ReportPage {
         }
       });
       parts.push(el("span", { class: "now", id: "axis-now" }));
-      parts.push(el("span", { class: "ends", "aria-hidden": "true" }, el("span", {}, "0:00.0"), el("span", {}, fmtClock(sessionMs(session)))));
+      parts.push(el("span", { class: "ends", "aria-hidden": "true" }, el("span", {}, "0:00.0"), el("span", {}, fmtClock(recorded[n - 1]))));
       axis.replaceChildren(...parts);
       const words = [["deeplink", "deep link", "deep links"], ["restore", "restore", "restores"], ["anomaly", "anomaly", "anomalies"],
                      ["background", "background gap", "background gaps"], ["unclean", "unclean end", "unclean ends"]];
@@ -117,8 +151,14 @@ extension ReportPage {
       }));
     };
     axis.addEventListener("click", e => {
-      const n = sessions[shownSession]?.steps.length ?? 0, box = axis.getBoundingClientRect();
-      const index = e.target.dataset?.index !== undefined ? Number(e.target.dataset.index) : Math.round((e.clientX - box.left) / box.width * (n - 1));
+      if (!sessions[shownSession]) return;
+      const { recorded } = outline(shownSession), n = recorded.length, box = axis.getBoundingClientRect();
+      let index = e.target.dataset?.index !== undefined ? Number(e.target.dataset.index) : 0;
+      if (e.target.dataset?.index === undefined) {   // the step nearest the time clicked
+        const x = (e.clientX - box.left) / box.width * 100;
+        while (index + 1 < n && axisAt(shownSession, index + 1) <= x) index++;
+        if (index + 1 < n && axisAt(shownSession, index + 1) - x < x - axisAt(shownSession, index)) index++;
+      }
       go(Math.max(0, Math.min(n - 1, index)));
     });
 

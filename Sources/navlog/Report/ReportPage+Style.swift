@@ -29,12 +29,13 @@ extension ReportPage {
     th:first-child, td:first-child { text-align: left; }
     th button { font: inherit; font-weight: 600; background: none; border: 0; color: var(--accent); cursor: pointer; padding: 0; }
     :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+    #replay:focus-visible { outline: none; }   /* focused only so that its keys stay within it */
     .funnel-step { display: grid; grid-template-columns: 10rem 1fr 12rem; gap: .5rem; align-items: center; max-width: 60rem; margin: .2rem 0; }
     .funnel-bar { background: var(--bar); height: 1.2rem; border-radius: .2rem; min-width: 2px; }
     .controls { display: flex; flex-wrap: wrap; gap: .5rem .75rem; align-items: center; margin: .5rem 0; }
     .controls button, .controls select { font: inherit; padding: .2rem .7rem; border: 1px solid var(--line); border-radius: .4rem; background: var(--accent-soft); color: var(--fg); cursor: pointer; }
     .controls select { background: var(--bg); }
-    .controls button[aria-pressed="true"] { background: var(--accent); color: var(--bg); }
+    #play[data-playing] { background: var(--accent); color: var(--bg); }
     .controls input[type=search] { font: inherit; padding: .15rem .4rem; border: 1px solid var(--line); border-radius: .4rem; background: var(--bg); color: var(--fg); width: 9rem; }
     .scenes { display: flex; flex-wrap: wrap; gap: 1rem; }
     .scene { border: 1px solid var(--line); border-radius: .5rem; padding: .5rem .9rem; min-width: 14rem; }
@@ -91,7 +92,7 @@ extension ReportPage {
     .tabbar [aria-current=true] { color: var(--accent); font-weight: 700; }
     .tabbar [aria-current=true]::before { content: "●"; }
     .sheet-card { position: absolute; left: 0; right: 0; bottom: 0; display: flex; flex-direction: column; background: var(--screen);
-                  border-radius: 1rem 1rem 0 0; box-shadow: 0 -.3rem 1rem var(--shade); border-top: 1px solid var(--line); transition: transform .25s ease-out; }
+                  border-radius: 1rem 1rem 0 0; box-shadow: 0 -.3rem 1rem var(--shade); border-top: 1px solid var(--line); }
     .sheet-card.fullScreenCover { border-radius: 0; }
     .sheet-card .navbar { border-radius: 1rem 1rem 0 0; }
     .sheet-card .grabber { width: 2.2rem; height: .25rem; border-radius: .2rem; background: var(--line); margin: .3rem auto 0; }

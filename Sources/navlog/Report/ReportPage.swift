@@ -1,10 +1,11 @@
 import Foundation
 
 /// The report's page: one self-contained HTML file — inline CSS, JavaScript and SVG, no network —
-/// that renders the data `ReportQuery` gathers. The page computes nothing about navigation: a
-/// replay's steps are the changes the library's fold found, which the page applies in turn (a
-/// route removed from a stack's top, a sheet presented), and every visible screen it shows was
-/// found by the library.
+/// that renders the data `ReportQuery` gathers. A replay's steps are the changes the library's
+/// fold found, which the page applies in turn (a route removed from a stack's top, a sheet
+/// presented); the library also finds what a device draws from them — each layer's title and
+/// back label, a split view's columns, a scene's tabs, a trail's root name, the spans in the
+/// background. The page draws what it is told.
 enum ReportPage {
     /// The HTML page around `data` (the report's JSON).
     static func html(title: String, data: [UInt8]) -> [UInt8] {
@@ -53,7 +54,7 @@ enum ReportPage {
         <p class="note" id="clock-went-back"></p><div id="screens" class="scroll" tabindex="0" role="region" aria-label="Screens table, scrollable"></div></section>
         <section aria-labelledby="funnels-h"><h2 id="funnels-h">Funnels</h2><div id="funnels"></div></section>
         <section aria-labelledby="crash-h"><h2 id="crash-h">Before a crash</h2><p class="muted">The last screens of sessions that ended uncleanly: terminated in the foreground. An end in the background is not a crash.</p><ol id="crash-paths"></ol></section>
-        <section aria-labelledby="replay-h" id="replay"><h2 id="replay-h">Session replay</h2>
+        <section aria-labelledby="replay-h" id="replay" tabindex="-1"><h2 id="replay-h">Session replay</h2>
         <p class="muted" id="replay-embedded"></p>
         <div class="controls" role="group" aria-label="Find a session">
         <label for="session-select">Session</label><select id="session-select"></select>
@@ -66,7 +67,7 @@ enum ReportPage {
         <p class="note" id="replay-cut"></p>
         <p class="note" id="replay-omitted"></p>
         <div class="controls" role="group" aria-label="Playback">
-        <button type="button" id="play" aria-pressed="false" aria-keyshortcuts="Space">▶ Play</button>
+        <button type="button" id="play" aria-keyshortcuts="Space">▶ Play</button>
         <button type="button" id="prev" aria-label="Previous event" aria-keyshortcuts="ArrowLeft">◀ Previous</button>
         <button type="button" id="next" aria-label="Next event" aria-keyshortcuts="ArrowRight">Next ▶</button>
         <label for="speed">Speed</label><select id="speed" aria-keyshortcuts="+ -"><option value="1">1×</option><option value="4">4×</option><option value="16">16×</option></select>
@@ -78,7 +79,7 @@ enum ReportPage {
         <div class="axis" id="axis" role="img"></div>
         <ul class="legend" id="legend"></ul>
         </div>
-        <p class="muted">Keys: Space plays or pauses, ← and → step, Home and End go to the first and last event, + and − change the speed.</p>
+        <p class="muted">Keys, once you click in the replayer or move to one of its controls: Space plays or pauses, ← and → step, Home and End go to the first and last event, + and − change the speed.</p>
         <p id="event" aria-live="polite"></p>
         <div class="replay-grid">
         <div class="devices" id="devices" role="region" aria-label="What the user saw, one device per scene"></div>
