@@ -109,26 +109,11 @@ extension ViewStream {
     static func readOneInChunks<Query: ViewQuery>(_ query: Query, _ path: String, mode: RecoveryMode, filter: AnalyticsFilter,
                                                   cleaning: PathCleaning, idle: Duration?, threads: Int,
                                                   progress: (@Sendable (Int) -> Void)?) throws -> Reading<Query>? {
-        let (files, segmented) = try LogFiles.resolve(path)
-        let detailed = QuerySink.readsDetails(query)
-        guard let read = try LogReader(path: path, mode: mode).readInChunks(files: files, segmented: segmented, count: threads,
-                                                                            minimumBytes: LogReader.chunkedBytes, make: { _ in
-            let stream = ViewStreamState(filter: filter, cleaning: cleaning, idle: idle, detailed: detailed,
-                                         tracksUnseenSessions: true, progress: progress)
-            return ChunkRun(stream: stream, sink: QuerySink(query: query, for: stream))
-        }, { chunk, event, position, endsChunk in
-            try chunk.consume(event, at: position, endsChunk: endsChunk)
-        }) else { return nil }
-        var chunks = read.chunks.map(\.part)
-        guard ChunkRun.standForOneReading(chunks) else { return nil }
-        var last = chunks.removeLast()   // its views still open end at the log's last event
-        try last.stream.finish(into: &last.sink)
-        chunks.append(last)
-        var result = chunks[0].sink.query as! Query
-        for chunk in chunks.dropFirst() { result.merge(chunk.sink.query as! Query) }
+        guard let read = try readInChunks(query, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle,
+                                          threads: threads, chunkedFrom: LogReader.chunkedBytes, progress: progress) else { return nil }
         var sessions = StringSet()
-        for chunk in chunks { sessions.formUnion(chunk.stream.seen) }   // the ids its sessions' events have
-        return Reading(query: result, report: read.report, clockWentBack: chunks.reduce(0) { $0 + $1.stream.clockWentBack },
+        for chunk in read.chunks { sessions.formUnion(chunk.stream.seen) }   // the ids its sessions' events have
+        return Reading(query: read.query, report: read.report, clockWentBack: read.chunks.reduce(0) { $0 + $1.stream.clockWentBack },
                        sessions: sessions)
     }
 

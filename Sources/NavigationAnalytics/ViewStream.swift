@@ -90,6 +90,19 @@ public enum ViewStream {
                                                       cleaning: PathCleaning, idle: Duration?, threads: Int, chunkedFrom: Int,
                                                       splitBytes: Int, progress: (@Sendable (Int) -> Void)?)
         throws -> (result: Query.Result, report: ReadReport, chunks: Int, clockWentBack: Int)? {
+        guard let read = try readInChunks(query, over: path, mode: mode, filter: filter, cleaning: cleaning, idle: idle, threads: threads,
+                                          chunkedFrom: chunkedFrom, splitBytes: splitBytes, progress: progress) else { return nil }
+        return (read.query.finalize(), read.report, read.chunks.count, read.chunks.reduce(0) { $0 + $1.stream.clockWentBack })
+    }
+
+    /// The log at `path` read into copies of `query` in chunks on `threads` cores, merged in order
+    /// but not finalized, with the report and the chunks as they ended; nil when the log is not
+    /// read so (under `chunkedFrom` bytes, few session starts) or when the chunks' views are not
+    /// those of a reading in order.
+    static func readInChunks<Query: ViewQuery>(_ query: Query, over path: String, mode: RecoveryMode, filter: AnalyticsFilter,
+                                               cleaning: PathCleaning, idle: Duration?, threads: Int, chunkedFrom: Int,
+                                               splitBytes: Int = LogReader.splitBytes, progress: (@Sendable (Int) -> Void)?)
+        throws -> (query: Query, report: ReadReport, chunks: [ChunkRun])? {
         let (files, segmented) = try LogFiles.resolve(path)
         let detailed = QuerySink.readsDetails(query)
         guard let read = try LogReader(path: path, mode: mode).readInChunks(files: files, segmented: segmented, count: threads,
@@ -108,7 +121,7 @@ public enum ViewStream {
         chunks.append(last)
         var result = chunks[0].sink.query as! Query
         for chunk in chunks.dropFirst() { result.merge(chunk.sink.query as! Query) }
-        return (result.finalize(), read.report, chunks.count, chunks.reduce(0) { $0 + $1.stream.clockWentBack })
+        return (result, read.report, chunks)
     }
 }
 
