@@ -70,9 +70,8 @@ extension ViewStream {
                                 renaming: [:], progress: progress)
                 }) { k, reading, repeated in
                     // A log that uses a session id of a log before it is read again, that id renamed.
-                    let renaming = Dictionary(uniqueKeysWithValues: repeated.map { ($0, "\($0)@\(k + 1)") })
-                    return try readOne(query, paths[k], mode: mode, filter: filter, cleaning: cleaning, idle: idle, threads: threads,
-                                       renaming: renaming, progress: progress)
+                    try readOne(query, paths[k], mode: mode, filter: filter, cleaning: cleaning, idle: idle, threads: threads,
+                                renaming: renaming(repeated, inLog: k), progress: progress)
                 }
             }
         }
@@ -94,13 +93,18 @@ extension ViewStream {
                 return try readOne(query, paths[k], mode: mode, filter: filter, cleaning: cleaning, idle: idle, threads: cores,
                                    renaming: [:], progress: progress)
             }) { k, _, repeated in
-                let renaming = Dictionary(uniqueKeysWithValues: repeated.map { ($0, "\($0)@\(k + 1)") })
-                return try readOne(query, paths[k], mode: mode, filter: filter, cleaning: cleaning, idle: idle, threads: cores,
-                                   renaming: renaming, progress: progress)
+                try readOne(query, paths[k], mode: mode, filter: filter, cleaning: cleaning, idle: idle, threads: cores,
+                            renaming: renaming(repeated, inLog: k), progress: progress)
             }
         }
         let (result, reads, repeated) = try merging.finish()
         return (result, zip(paths, reads).map { LogRead(path: $0, report: $1.report, clockWentBack: $1.clockWentBack) }, repeated)
+    }
+
+    /// The names the `repeated` session ids of the log at index `k` are counted under: `ID@K`,
+    /// K its 1-based place among the logs.
+    private static func renaming(_ repeated: [String], inLog k: Int) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: repeated.map { ($0, "\($0)@\(k + 1)") })
     }
 
     /// Reads the log at `path` into a copy of `query` in chunks on `threads` cores, as
