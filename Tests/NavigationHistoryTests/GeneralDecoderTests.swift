@@ -170,6 +170,32 @@ import NavigationSimulation
         }
     }
 
+    /// A line's last boundary is matched from the boundaries kept however few bytes are left,
+    /// and never read beyond them: lines that end with `v`, as other writers' lines may, then the
+    /// same lines cut within or just after that boundary, decode as the reference decoder
+    /// decodes them.
+    @Test func aBoundaryKeptNearTheLinesEndIsNeverReadPastIt() {
+        var random = SeededRandom(seed: 31)
+        let cache = DecodingCache()
+        defer { cache.deallocate() }
+        for _ in 0..<300 {
+            let event = CanonicalLineDecoderTests.randomEvent(&random)
+            guard case .object(let members) = try! Array(LineEncoder.encode(event).dropLast()).withUnsafeBytes({ bytes in
+                try Result { () throws(LineError) in try JSONScanner.parse(bytes) }.get()
+            }) else { fatalError("not an object") }
+            var writer = JSONWriter()
+            writer.value(.object(members.filter { $0.key != "crc" }.reversed()))
+            let line = writer.bytes
+            #expect(Self.same(Self.general(line, cache: cache), .success(DecodedLine(event: event, hasCRC: false))),
+                    "\(String(decoding: line, as: UTF8.self))")
+            // `,"v":1}`: cut before its last byte, its digit, its colon, its key's last byte.
+            for cut in 1...5 {
+                let short = Array(line.dropLast(cut))
+                #expect(Self.same(Self.general(short, cache: cache), Self.reference(short)), "\(String(decoding: short, as: UTF8.self))")
+            }
+        }
+    }
+
     /// The member-name switch names exactly the members ``EventMember/named(_:_:)`` names, and
     /// nothing else, whatever the bytes around the name.
     @Test func theMemberNameSwitchAgreesWithTheNameTable() {
