@@ -15,16 +15,21 @@ import TestSupport
     }
 
     /// The events each chunk was handed, with their positions as a reading in order numbers them;
-    /// `slowingFirst` makes the first chunk's thread take 20 µs an event.
+    /// `slowingFirst` makes the first chunk's thread take 20 µs an event until the others have made
+    /// two chunks more than `count` of what it had left (or for 10 s): so they do, however busy the
+    /// machine is.
     static func chunksWithPositions(_ path: String, count: Int, splitBytes: Int = LogReader.splitBytes, slowingFirst: Bool = false)
         throws -> (parts: [[(event: NavigationEvent, position: EventPosition, endsChunk: Bool)]], report: ReadReport)? {
         typealias Part = (slow: Bool, events: [(event: NavigationEvent, position: EventPosition, endsChunk: Bool)])
         let (files, segmented) = try LogFiles.resolve(path)
+        let made = Tally()
+        let slowUntil = ContinuousClock.now + .seconds(10)
         let read = try LogReader(path: path).readInChunks(files: files, segmented: segmented, count: count, minimumBytes: 0,
                                                           splitBytes: splitBytes, make: { beginsLog in
-            Part(slow: slowingFirst && beginsLog, events: [])
+            made.add()
+            return Part(slow: slowingFirst && beginsLog, events: [])
         }) { part, event, position, endsChunk in
-            if part.slow { usleep(20) }
+            if part.slow, made.count < count + 2, ContinuousClock.now < slowUntil { usleep(20) }
             part.events.append((event, position, endsChunk))
         }
         return read.map { read in
@@ -237,4 +242,13 @@ import TestSupport
         let path = directory.file("log.jsonl", logBytes(events))
         #expect(try Self.chunks(path, count: 2) == nil)
     }
+}
+
+/// A count that several threads add to.
+private final class Tally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    var count: Int { lock.withLock { value } }
+    func add() { lock.withLock { value += 1 } }
 }
