@@ -18,7 +18,11 @@ Checks, on the report of Schemas/examples/valid/sheets.jsonl and of a generated 
   - #session=ID of a session the page does not hold says so and how to add it;
   - a session longer than the page replays says how much of it is shown, and the report of 10
     sessions of 2,100 pushes each stays small and interactive in under 1 s;
-  - a view that ended before it began (the clock went back) is counted, and the page says so.
+  - a view that ended before it began (the clock went back) is counted, and the page says so;
+  - a report over three generated logs, one repeating another's session ids, renders, lists the
+    logs with the events each gave and says which session ids repeat, counts the sessions of
+    `navlog sessions` over them, and every replayed step — of ID@K too — shows the state and
+    visible screen navlog gives from that replay's own log.
 Keeps a screenshot in .build/report-check/report.png. Ends with "N passed, M failed".
 """
 import argparse
@@ -58,7 +62,8 @@ def replayed_states(browser, report):
     const states = [];
     data.replays.forEach((session, s) => session.steps.forEach((step, i) => {
       const at = navlogReplay.stateAt(s, i);
-      states.push({ session: session.id, seq: step.seq, state: structuredClone(at.state), visible: { ...at.visible } });
+      states.push({ session: session.sessionInLog ?? session.id, log: session.log ?? null, seq: step.seq, state: structuredClone(at.state),
+                    visible: { ...at.visible } });
     }));
     document.body.append(Object.assign(document.createElement("pre"), { id: "check-states", textContent: JSON.stringify(states) }));
     </script>"""
@@ -77,23 +82,27 @@ def route_text(route):
 
 
 def compare_replays(navlog, browser, log, report, extra):
-    """Whether every step of every replay of `log`'s report shows navlog's state and visible screen."""
-    subprocess.run([navlog, "report", log, "-o", report, *extra], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    """Whether every step of every replay of the report of `log` (or of each log of a list) shows
+    the state and visible screen navlog gives from the replay's own log."""
+    logs = log if isinstance(log, list) else [log]
+    subprocess.run([navlog, "report", *logs, "-o", report, *extra], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     states = replayed_states(browser, report)
     if not states:
         return False, "the page gave no states"
+    for shown in states:
+        shown["log"] = shown["log"] or logs[0]
     visible = {}
-    for session in sorted({s["session"] for s in states}):
+    for log, session in sorted({(s["log"], s["session"]) for s in states}):
         replay = json.loads(subprocess.run([navlog, "replay", log, "--session", session, "--format", "json"], check=True,
                                            capture_output=True, text=True).stdout)
         for step in replay["steps"]:
-            visible[(session, step["seq"])] = (step["scene"], step["visible"])
+            visible[(log, session, step["seq"])] = (step["scene"], step["visible"])
     for shown in states:
-        expected = json.loads(subprocess.run([navlog, "state", log, "--at", str(shown["seq"]), "--format", "json"], check=True,
+        expected = json.loads(subprocess.run([navlog, "state", shown["log"], "--at", str(shown["seq"]), "--format", "json"], check=True,
                                              capture_output=True, text=True).stdout)
         if shown["state"] != {"active": expected["active"], "scenes": expected["scenes"]}:
-            return False, f"session {shown['session']} seq {shown['seq']}: page {shown['state']}, navlog {expected}"
-        scene, route = visible[(shown["session"], shown["seq"])]
+            return False, f"session {shown['session']} of {shown['log']} seq {shown['seq']}: page {shown['state']}, navlog {expected}"
+        scene, route = visible[(shown["log"], shown["session"], shown["seq"])]
         if scene in expected["scenes"] and (shown["visible"].get(scene) or {}).get("route") != route_text(route):
             return False, f"session {shown['session']} seq {shown['seq']}: page shows {shown['visible'].get(scene)} in {scene}, navlog {route}"
     return True, f"{len(states)} steps"
@@ -213,9 +222,49 @@ def main():
     note = htmllib.unescape(" ".join(re.findall(r'<p class="note" id="clock-went-back"[^>]*>(.*?)</p>', dom, re.S)))
     check("a view that ended before it began is counted and the page says so", "1 view ended before it began" in note, note)
 
+    many_logs(args.navlog, browser, check)
+
     passed = sum(results)
     print(f"{passed} passed, {len(results) - passed} failed")
     sys.exit(0 if passed == len(results) else 1)
+
+
+def many_logs(navlog, browser, check):
+    """The report over three generated logs, the third repeating the first's session ids."""
+    logs = []
+    for name, seed, events in [("a.jsonl", 21, 3000), ("b.navlog", 22, 3000), ("again.jsonl", 21, 2000)]:
+        path = os.path.join(OUT, "many", name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        subprocess.run([navlog, "generate", "--events", str(events), "--seed", str(seed), "-o", path, "--force"], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        logs.append(path)
+    report = os.path.join(OUT, "many.html")
+    run = subprocess.run([navlog, "report", *logs, "-o", report], check=True, capture_output=True, text=True)
+    check("a report over three logs warns of the session ids two of them use", f"is in 2 logs ({logs[0]}, {logs[2]})" in run.stderr, run.stderr)
+    dom = browse(browser, "file://" + report, "--dump-dom", "--virtual-time-budget=5000").stdout
+    errors = re.findall(r'<pre id="errors"[^>]*>(.*?)</pre>', dom, re.S)
+    check("and renders without errors", 'data-ready="true"' in dom and errors == [""], str(errors))
+    listed = re.search(r'<details id="logs"[^>]*>(.*?)</details>', dom, re.S)
+    rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td>", listed.group(1)) if listed else []
+    counts = [(log, f"{json.loads(subprocess.run([navlog, 'verify', log, '--format', 'json'], check=True, capture_output=True, text=True).stdout)['events']:,}")
+              for log in logs]
+    check("its overview lists each log with the events it gave", rows == counts, f"{rows} against {counts}")
+    repeated = htmllib.unescape(" ".join(re.findall(r'<p class="muted" id="repeated-sessions">(.*?)</p>', dom, re.S)))
+    check("and says which session ids are in several logs", "session ids are in several logs" in repeated and "@3 in " in repeated, repeated)
+    sessions = subprocess.run([navlog, "sessions", *logs], check=True, capture_output=True, text=True).stdout.split(":")[1].strip()
+    cards = re.search(r'<ul class="cards" id="overview">(.*?)</ul>', dom, re.S)
+    shown = re.findall(r"<strong>([0-9,]+)</strong>Sessions", cards.group(1)) if cards else []
+    check("and counts the sessions navlog sessions counts over them", shown == [sessions.split()[0]], f"{shown} against {sessions}")
+    def data(page):
+        return json.loads(re.search(r'<script id="report-data" type="application/json">(.*?)</script>', open(page, encoding="utf-8").read(),
+                                    re.S).group(1))
+    named = data(report)["repeated_sessions"][0]["names"][1]
+    replays = os.path.join(OUT, "many-replays.html")
+    ok, detail = compare_replays(navlog, browser, logs, replays, ["--recent", "5", "--session", named])
+    check(f"every replayed step of the 5 latest sessions and {named} shows the state navlog gives from its own log ({detail})", ok, detail)
+    chosen = [(replay["log"], replay["ts"]) for replay in data(replays)["replays"][1:]]
+    check("the latest sessions are taken across the logs by the time they began, latest first",
+          len({log for log, _ in chosen}) > 1 and [ts for _, ts in chosen] == sorted((ts for _, ts in chosen), reverse=True), str(chosen))
 
 
 if __name__ == "__main__":

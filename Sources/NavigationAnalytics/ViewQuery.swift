@@ -24,6 +24,13 @@ public protocol ViewQuery: Sendable {
     /// until its views ended is counted, as ``finalize()`` counts it. When the query sees events,
     /// `later` began with the `session.start` this one saw last.
     mutating func merge(_ later: consuming Self)
+    /// Adds the counts of `later`: a copy of the query, made before it counted anything, that
+    /// counted the views of the next of several logs (``ViewStream/run(_:over:mode:filter:cleaning:idle:progress:)``
+    /// over several paths merges them in their order). No session goes on from this one's views and
+    /// events into `later`'s: each log's last session ended with its log. By default
+    /// ``merge(_:)``, which is that already for a query that sees views only; a query that sees
+    /// events ends here the session it saw last.
+    mutating func merge(nextLog later: consuming Self)
     /// Counts what the query held back until its views ended (a session's views, a path's end),
     /// and returns the answer.
     consuming func finalize() -> Result
@@ -82,4 +89,6 @@ extension ViewQuery {
     public mutating func see(_ event: NavigationEvent) {}
     /// Nothing: the default.
     public mutating func endSession(_ session: String, ending: SessionEnd) {}
+    /// ``merge(_:)``: the default.
+    public mutating func merge(nextLog later: consuming Self) { merge(later) }
 }

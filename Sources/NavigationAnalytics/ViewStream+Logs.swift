@@ -29,7 +29,7 @@ extension ViewStream {
     /// Each log is read on its own with a copy of `query`: small logs several at once, one per
     /// core, each in order; logs large enough to be read in chunks one at a time, each on every
     /// core, as ``run(_:over:mode:filter:cleaning:idle:progress:)`` reads one log. The copies are
-    /// merged in the order of `paths` as each log ends (``ViewQuery/merge(_:)``), and the result
+    /// merged in the order of `paths` as each log ends (``ViewQuery/merge(nextLog:)``), and the result
     /// finalized. So the answer is the one the SQL of `Tools/sql` gives over the logs'
     /// exports concatenated: each log's last session ends as that log says (`open` when it has no
     /// end), never as if the next log's first session followed it. A session id found in several
@@ -252,7 +252,7 @@ final class InOrderMerge<Query: ViewQuery>: @unchecked Sendable {
             let again = repeats.add(reading.sessions, log: k)
             if !again.isEmpty { reading = try reread(k, reading, again) }
             reads.append((reading.report, reading.clockWentBack))
-            if result == nil { result = reading.query } else { result!.merge(reading.query) }
+            if result == nil { result = reading.query } else { result!.merge(nextLog: reading.query) }
         } catch {
             lock.lock()
             failure = error

@@ -48,4 +48,9 @@ enum DocCommentExamples {
         let (data, leftOut) = result.json(path: "app.jsonl", filter: AnalyticsFilter())
         print(data.count, leftOut.omitted.count)
     }
+
+    static func reportOfManyLogs() throws {
+        let result = try ReportQuery().run(over: ["devices/a.navlog", "devices/b.jsonl"])
+        for log in result.logs { print(log.path, log.report.events) }
+    }
 }

@@ -4,6 +4,13 @@ import NavigationHistory
 struct ReportReplay: Sendable {
     var id: String
     var start: NavigationState
+    /// When its first event happened: over several logs, the latest sessions are those that
+    /// began last.
+    var began: Timestamp
+    /// The place of its log among several (0-based, in the order of the paths); 0 for one log.
+    var log = 0
+    /// Its id in its log: ``id`` but for a session id an earlier log used, which ``id`` names `ID@K`.
+    var idInLog: String?
     /// Where its first event (not a snapshot) is, how many of its events are replayed, and the
     /// seq of the last: what the reading keeps, to read them again at the end.
     var first: EventPosition?
@@ -55,6 +62,12 @@ struct ReportGathering: PositionedViewQuery, ScreenViewQuery {
     /// The session being read, and the ones kept: those named, and the latest others.
     private var current: ReportReplay?
     private var namedKept: [ReportReplay] = [], recentKept: [ReportReplay] = []
+    /// Over several logs (``merge(nextLog:)``): how many, the sessions of those before the one
+    /// `tracker` reads, and their latest sessions to replay — by the time they began, not by the
+    /// order of the logs.
+    private var logs = 1
+    private var sessionsBefore: [SessionSummary] = []
+    private var recentBefore: [ReportReplay] = []
 
     init(options: ReportQuery.Options) {
         (recent, named, limit) = (options.recent, options.sessions, options.maximumSteps)
@@ -70,10 +83,12 @@ struct ReportGathering: PositionedViewQuery, ScreenViewQuery {
         var sessions: [SessionSummary], replays: [ReportReplay]
     }
 
-    /// The sessions to replay: the named ones, then the latest first.
+    /// The sessions to replay: the named ones, then the latest first (over several logs, those
+    /// that began last, each log's latest in its order).
     private var replays: [ReportReplay] {
         var (namedReplays, recentReplays) = (namedKept, recentKept)
         Self.close(current, named: named, keeping: recent, into: &namedReplays, &recentReplays)
+        if logs > 1 { recentReplays = Self.latest(recentBefore + recentReplays, keeping: recent) }
         return namedReplays + recentReplays.reversed()
     }
 
@@ -99,7 +114,7 @@ struct ReportGathering: PositionedViewQuery, ScreenViewQuery {
 
     mutating func beginSession(_ event: NavigationEvent, stateBefore: NavigationState) {
         Self.close(current, named: named, keeping: recent, into: &namedKept, &recentKept)
-        current = ReportReplay(id: event.session, start: event.isSessionStart ? NavigationState() : stateBefore)
+        current = ReportReplay(id: event.session, start: event.isSessionStart ? NavigationState() : stateBefore, began: event.timestamp)
     }
 
     mutating func see(_ event: NavigationEvent, at position: EventPosition, stateAfter state: NavigationState) {
@@ -114,21 +129,59 @@ struct ReportGathering: PositionedViewQuery, ScreenViewQuery {
 
     consuming func finalize() -> Result {
         Result(screens: screens.finalize(), bounces: bounces.finalize(), exits: exits.finalize(), flow: flow.finalize(),
-               funnels: funnels.map { $0.finalize() }, sessions: tracker.sessions, replays: replays)
+               funnels: funnels.map { $0.finalize() }, sessions: sessionsBefore + tracker.sessions, replays: replays)
     }
 
-    mutating func merge(_ later: consuming ReportGathering) {
+    /// Adds the counts of the views of `later`.
+    private mutating func mergeViews(_ later: borrowing ReportGathering) {
         screens.merge(later.screens)
         bounces.merge(later.bounces)
         exits.merge(later.exits)
         flow.merge(later.flow)
         for k in funnels.indices { funnels[k].merge(later.funnels[k]) }
+    }
+
+    mutating func merge(_ later: consuming ReportGathering) {
+        assert(logs == 1 && later.logs == 1, "chunks of one log")
+        mergeViews(later)
         // `later` began with the session.start this chunk saw last: the session it began is
         // later's, and the one before it was closed here.
         tracker.append(later.tracker)
         current = later.current
         namedKept += later.namedKept
         recentKept = Array((recentKept + later.recentKept).suffix(recent))
+    }
+
+    /// Adds `later`, the gathering of the logs after this one's: this log's last session ends
+    /// with it, and `later`'s replays are of logs placed after this one's.
+    mutating func merge(nextLog later: consuming ReportGathering) {
+        mergeViews(later)
+        Self.close(current, named: named, keeping: recent, into: &namedKept, &recentKept)
+        sessionsBefore += tracker.sessions
+        sessionsBefore += later.sessionsBefore
+        tracker = later.tracker
+        let offset = logs
+        func placed(_ replays: [ReportReplay]) -> [ReportReplay] {
+            replays.map { replay in
+                var replay = replay
+                replay.log += offset
+                return replay
+            }
+        }
+        namedKept += placed(later.namedKept)
+        recentBefore = Self.latest(recentBefore + recentKept + placed(later.recentBefore), keeping: recent)
+        recentKept = placed(later.recentKept)
+        current = later.current.map { placed([$0])[0] }
+        logs += later.logs
+    }
+
+    /// The `recent` of `replays` that began last, in the order they began (in the order given
+    /// when they began at once).
+    private static func latest(_ replays: [ReportReplay], keeping recent: Int) -> [ReportReplay] {
+        let ordered = replays.enumerated().sorted {
+            ($0.element.began.millisecondsSince1970, $0.offset) < ($1.element.began.millisecondsSince1970, $1.offset)
+        }
+        return ordered.suffix(recent).map(\.element)
     }
 
     private static func close(_ replay: ReportReplay?, named: Set<String>, keeping recent: Int, into namedKept: inout [ReportReplay], _ recentKept: inout [ReportReplay]) {

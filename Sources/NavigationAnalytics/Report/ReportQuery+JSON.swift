@@ -8,20 +8,39 @@ extension ReportQuery.Result {
     /// same log gives the same bytes however it was read. Replays come until they take
     /// ``Options/maximumReplayBytes``.
     ///
+    /// Gathered over several logs (``logs``), the object also lists them as `logs` — each
+    /// log's `path`, `events`, `first_seq` and `last_seq` — and the session ids several use as
+    /// `repeated_sessions` — each one's `session`, `logs` and `names` — as the analytics
+    /// subcommands' JSON does; `firstSeq` and `lastSeq` are null (seqs are a log's own), `firstTs`
+    /// and `lastTs` the earliest start and the latest end of a session, and each replay says its
+    /// `log` and its id there (`sessionInLog`).
+    ///
     /// - Parameters:
-    ///   - path: The log's name, as the page shows it.
+    ///   - path: The log's name, as the page shows it (over several logs: the paths as given,
+    ///     which the page puts in the commands it suggests).
     ///   - filter: The filters the data was gathered with, as the page names them.
-    public func json(path: String, filter: AnalyticsFilter) -> (bytes: [UInt8], leftOut: ReportQuery.LeftOut) {
+    ///   - logNames: Over several logs, their names, as the page shows them; by default their
+    ///     paths as read.
+    public func json(path: String, filter: AnalyticsFilter, logNames: [String]? = nil) -> (bytes: [UInt8], leftOut: ReportQuery.LeftOut) {
         var w = JSONWriter(capacity: 1 << 20)
+        let names = logNames ?? logs.map(\.path)
         w.raw("{")
         w.key("format", first: true); w.integer(1)
         w.key("log"); w.string(path)
         w.key("filters"); w.string(filter.summary)
         w.key("events"); w.integer(report.events)
-        w.key("firstSeq"); w.integer(report.firstSeq ?? 0)
-        w.key("lastSeq"); w.integer(report.lastSeq ?? 0)
-        w.key("firstTs"); if let first = sessions.first { w.timestamp(first.start) } else { w.raw("null") }
-        w.key("lastTs"); if let last = sessions.last { w.timestamp(last.end) } else { w.raw("null") }
+        if logs.isEmpty {
+            w.key("firstSeq"); w.integer(report.firstSeq ?? 0)
+            w.key("lastSeq"); w.integer(report.lastSeq ?? 0)
+            w.key("firstTs"); if let first = sessions.first { w.timestamp(first.start) } else { w.raw("null") }
+            w.key("lastTs"); if let last = sessions.last { w.timestamp(last.end) } else { w.raw("null") }
+        } else {
+            w.key("firstSeq"); w.raw("null")
+            w.key("lastSeq"); w.raw("null")
+            w.key("firstTs"); if let first = sessions.min(by: { $0.start < $1.start }) { w.timestamp(first.start) } else { w.raw("null") }
+            w.key("lastTs"); if let last = sessions.max(by: { $0.end < $1.end }) { w.timestamp(last.end) } else { w.raw("null") }
+            manyLogs(names, into: &w)
+        }
         var endings: [String: Int] = [:], apps: [String: Int] = [:], days: [String: Int] = [:]
         for session in sessions {
             endings[session.ending.rawValue, default: 0] += 1
@@ -78,9 +97,28 @@ extension ReportQuery.Result {
         w.key("maximumSteps"); w.integer(options.maximumSteps)
         w.key("maximumReplayBytes"); w.integer(options.maximumReplayBytes)
         w.key("named"); w.value(.array(options.sessions.sorted().map { .string($0) }))
-        let leftOut = replays(into: &w)
+        let leftOut = replays(into: &w, logNames: names)
         w.raw("}")
         return (w.bytes, leftOut)
+    }
+
+    /// Writes `logs` and `repeated_sessions`, as the analytics subcommands' JSON has them, the
+    /// logs named `names`.
+    private func manyLogs(_ names: [String], into w: inout JSONWriter) {
+        w.key("logs")
+        w.array(Array(zip(names, logs))) { w, log in
+            w.raw("{"); w.key("path", first: true); w.string(log.0); w.key("events"); w.integer(log.1.report.events)
+            w.key("first_seq"); if let seq = log.1.report.firstSeq { w.integer(seq) } else { w.raw("null") }
+            w.key("last_seq"); if let seq = log.1.report.lastSeq { w.integer(seq) } else { w.raw("null") }
+            w.raw("}")
+        }
+        w.key("repeated_sessions")
+        w.array(repeatedSessions) { w, repeated in
+            w.raw("{"); w.key("session", first: true); w.string(repeated.id)
+            w.key("logs"); w.value(.array(repeated.logs.map { .string(names[$0]) }))
+            w.key("names"); w.value(.array(repeated.names.map { .string($0) }))
+            w.raw("}")
+        }
     }
 
     /// Writes the sessions to replay, as `"replays"` and `"omitted"`, until they take
@@ -90,7 +128,7 @@ extension ReportQuery.Result {
     /// tabs when they changed (``ReplayTabs``); then the spans its scenes spent in the background
     /// (``ReplayAway``). Only what changed is sent, so that the page grows with the steps, not
     /// with their stacks. The page applies the changes in turn and draws what it is told.
-    private func replays(into w: inout JSONWriter) -> ReportQuery.LeftOut {
+    private func replays(into w: inout JSONWriter, logNames: [String]) -> ReportQuery.LeftOut {
         var leftOut = ReportQuery.LeftOut()
         let summaries = Dictionary(sessions.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
         w.key("replays"); w.raw("[")
@@ -104,6 +142,7 @@ extension ReportQuery.Result {
             if written > 0 { w.raw(",") }
             written += 1
             w.raw("{"); w.key("id", first: true); w.string(replay.id)
+            if !logs.isEmpty { w.key("log"); w.string(logNames[replay.log]); w.key("sessionInLog"); w.string(replay.idInLog ?? replay.id) }
             w.key("ending"); w.string(summaries[replay.id]?.ending.rawValue ?? "open")
             w.key("app"); if let app = summaries[replay.id]?.app { w.string(app) } else { w.raw("null") }
             w.key("events"); w.integer(replay.events)
@@ -137,7 +176,8 @@ extension ReportQuery.Result {
             }
             w.raw("}")
             if steps < replay.events {
-                leftOut.cut.append(ReportQuery.LeftOut.Cut(id: replay.id, replayed: steps, events: replay.events, bytesRanOut: steps < replay.replayed.count))
+                leftOut.cut.append(ReportQuery.LeftOut.Cut(id: replay.id, replayed: steps, events: replay.events, bytesRanOut: steps < replay.replayed.count,
+                                                           log: replay.log, idInLog: replay.idInLog ?? replay.id))
             }
         }
         w.raw("]")

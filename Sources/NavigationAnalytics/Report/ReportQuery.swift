@@ -55,10 +55,17 @@ public struct ReportQuery: Sendable {
             /// Whether the data's bytes ran out (``Options/maximumReplayBytes``), rather than the
             /// session's own limit of steps (``Options/maximumSteps``).
             public var bytesRanOut: Bool
+            /// The place of the session's log among several (0-based); 0 for one log.
+            public var log: Int
+            /// The session's id in its log: ``id`` but for a session id an earlier log used, which
+            /// ``id`` names `ID@K`.
+            public var idInLog: String
 
-            /// A session `id` of which `replayed` of its `events` are replayed.
-            public init(id: String, replayed: Int, events: Int, bytesRanOut: Bool) {
+            /// A session `id` of which `replayed` of its `events` are replayed, from the log at
+            /// place `log` (where its id is `idInLog`, by default `id`).
+            public init(id: String, replayed: Int, events: Int, bytesRanOut: Bool, log: Int = 0, idInLog: String? = nil) {
                 (self.id, self.replayed, self.events, self.bytesRanOut) = (id, replayed, events, bytesRanOut)
+                (self.log, self.idInLog) = (log, idInLog ?? id)
             }
         }
 
@@ -82,13 +89,20 @@ public struct ReportQuery: Sendable {
         public init(cut: [Cut] = [], omitted: [Omitted] = []) { (self.cut, self.omitted) = (cut, omitted) }
     }
 
-    /// What the report shows, gathered: the input of ``Result/json(path:filter:)``.
+    /// What the report shows, gathered: the input of ``Result/json(path:filter:logNames:)``.
     public struct Result: Sendable {
-        /// The reader's report: events, seq range, defects tolerated.
+        /// The reader's report: events, seq range, defects tolerated. Over several logs, their
+        /// counts added up and no seq range: ``logs`` has each log's report.
         public internal(set) var report: ReadReport
         /// The sessions the filters admit by their app, id and start time, in log order (a session
-        /// spans scenes, so the scene filter does not apply to it).
+        /// spans scenes, so the scene filter does not apply to it); over several logs, in the
+        /// order of the logs, a session id an earlier log used named `ID@K` in the K-th.
         public internal(set) var sessions: [SessionSummary]
+        /// What each log gave, in the order of the paths, when the report was gathered over
+        /// several logs; empty over one.
+        public internal(set) var logs: [ViewStream.LogRead] = []
+        /// The session ids several logs use, kept apart (empty over one log).
+        public internal(set) var repeatedSessions: [ViewStream.RepeatedSession] = []
         /// Views, sessions and dwell per screen.
         public var screens: [ScreensQuery.Row] { gathered.screens }
         /// Pushes and bounces per screen.
@@ -101,7 +115,7 @@ public struct ReportQuery: Sendable {
         public var funnels: [[FunnelQuery.Row]] { gathered.funnels }
         /// How many of the views ended before they began (the clock went back while they were visible).
         public internal(set) var clockWentBack: Int
-        /// In how many chunks the log was read at once; 1 when in order.
+        /// In how many chunks the log was read at once; 1 when in order or over several logs.
         package internal(set) var chunks: Int
         /// The options it was gathered with.
         public let options: Options
@@ -132,6 +146,60 @@ public struct ReportQuery: Sendable {
                 threads: ProcessInfo.processInfo.activeProcessorCount, chunkedFrom: LogReader.chunkedBytes, progress: progress)
     }
 
+    /// Reads several logs — each a log directory or `.jsonl` file — each on its own, as
+    /// ``ViewStream/run(_:over:mode:filter:cleaning:idle:progress:)`` reads them for any query, then
+    /// the sessions to replay again, each from its own log.
+    ///
+    /// Every aggregate is the one the analytics queries give over the same logs: each log's last
+    /// session ends as that log says, and a session id an earlier log used is kept apart, named
+    /// `ID@K` in the K-th log (``Result/repeatedSessions``); ``Options/sessions`` may name it so.
+    /// The ``Options/recent`` sessions replayed are those that began last (by their first
+    /// event's time) among each log's latest. Over one path, the report of that log.
+    ///
+    /// ```swift
+    /// let result = try ReportQuery().run(over: ["devices/a.navlog", "devices/b.jsonl"])
+    /// for log in result.logs { print(log.path, log.report.events) }
+    /// ```
+    ///
+    /// - Throws: What reading the first log (in the order of `paths`) that fails throws.
+    public func run(over paths: [String], mode: RecoveryMode = .tolerateTornTail, filter: AnalyticsFilter = AnalyticsFilter(),
+                    cleaning: PathCleaning = PathCleaning(), idle: Duration? = nil,
+                    progress: (@Sendable (_ events: Int) -> Void)? = nil) throws -> Result {
+        precondition(!paths.isEmpty, "give at least one log")
+        guard paths.count > 1 else {
+            return try run(over: paths[0], mode: mode, filter: filter, cleaning: cleaning, idle: idle, progress: progress)
+        }
+        let run = try ViewStream.run(ReportGathering(options: options), over: paths, mode: mode, filter: filter, cleaning: cleaning,
+                                     idle: idle, progress: progress)
+        // A replay's id in its log: its name there, unless an earlier log used the id.
+        var idsInLogs: [Int: [String: String]] = [:]
+        for repeated in run.repeatedSessions {
+            for (log, name) in zip(repeated.logs, repeated.names) { idsInLogs[log, default: [:]][name] = repeated.id }
+        }
+        var resolved: [Int: (files: [String], segmented: Bool)] = [:]
+        let replays = try run.result.replays.map { replay in
+            if resolved[replay.log] == nil { resolved[replay.log] = try LogFiles.resolve(paths[replay.log]) }
+            let (files, segmented) = resolved[replay.log]!
+            var read = try replay.readingEvents(of: paths[replay.log], files: files, segmented: segmented, mode: mode)
+            read.idInLog = idsInLogs[replay.log]?[replay.id] ?? replay.id
+            return read
+        }
+        var report = ReadReport(mode: mode)
+        for log in run.logs { report.add(log.report) }
+        return Result(report: report, sessions: admitted(run.result.sessions, by: filter),
+                      logs: run.logs, repeatedSessions: run.repeatedSessions,
+                      clockWentBack: run.logs.reduce(0) { $0 + $1.clockWentBack }, chunks: 1, options: options,
+                      gathered: run.result, replays: replays)
+    }
+
+    /// The sessions `filter` admits by their app, id and start time (not by scene: a session
+    /// spans scenes).
+    private func admitted(_ sessions: [SessionSummary], by filter: AnalyticsFilter) -> [SessionSummary] {
+        var sessionFilter = filter
+        sessionFilter.scenes = []
+        return sessions.filter { sessionFilter.admits(start: $0.start, app: $0.app, session: $0.id, scene: "") }
+    }
+
     /// ``run(over:mode:filter:cleaning:idle:progress:)`` in `threads` chunks when the log holds at
     /// least `chunkedFrom` bytes (what tests use to read small logs in chunks).
     package func run(over path: String, mode: RecoveryMode, filter: AnalyticsFilter, cleaning: PathCleaning, idle: Duration?,
@@ -140,10 +208,27 @@ public struct ReportQuery: Sendable {
                                      idle: idle, threads: threads, chunkedFrom: chunkedFrom, progress: progress)
         let (files, segmented) = try LogFiles.resolve(path)
         let replays = try run.result.replays.map { try $0.readingEvents(of: path, files: files, segmented: segmented, mode: mode) }
-        var sessionFilter = filter
-        sessionFilter.scenes = []
-        let sessions = run.result.sessions.filter { sessionFilter.admits(start: $0.start, app: $0.app, session: $0.id, scene: "") }
-        return Result(report: run.report, sessions: sessions, clockWentBack: run.clockWentBack, chunks: run.chunks, options: options,
+        return Result(report: run.report, sessions: admitted(run.result.sessions, by: filter), clockWentBack: run.clockWentBack, chunks: run.chunks, options: options,
                       gathered: run.result, replays: replays)
+    }
+}
+
+extension ReadReport {
+    /// Adds what `other`, the report of another log, counted: its events, sessions, files, bytes,
+    /// defects and warnings; its torn tail, stop and first anomaly when this one has none. The
+    /// seq range is left alone: seqs are a log's own.
+    fileprivate mutating func add(_ other: ReadReport) {
+        events += other.events
+        sessions += other.sessions
+        segments += other.segments
+        bytes += other.bytes
+        defects += other.defects.prefix(max(0, Self.maximumKept - defects.count))
+        defectCount += other.defectCount
+        warnings += other.warnings.prefix(max(0, Self.maximumKept - warnings.count))
+        warningCount += other.warningCount
+        tornTail = tornTail ?? other.tornTail
+        stoppedAt = stoppedAt ?? other.stoppedAt
+        anomalies += other.anomalies
+        firstAnomaly = firstAnomaly ?? other.firstAnomaly
     }
 }

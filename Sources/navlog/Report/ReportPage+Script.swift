@@ -1,6 +1,9 @@
 extension ReportPage {
     /// The page after its data: the scripts that render it, and the page's end.
-    static let tail = "</script>\n<script>\n" + sections + replayState + replayDevice + replayTranscript + replayPlayback + "</script>\n</body>\n</html>\n"
+    static let tail = end(scripts: sections + replayState + replayDevice + replayTranscript + replayPlayback)
+
+    /// The page after its data: `scripts`, and the page's end.
+    static func end(scripts: String) -> String { "</script>\n<script>\n" + scripts + "</script>\n</body>\n</html>\n" }
 
     /// The overview, the flow, the screens, the funnels and the paths before a crash.
     static let sections = """

@@ -7,8 +7,9 @@ import Foundation
 /// back label, a split view's columns, a scene's tabs, a trail's root name, the spans in the
 /// background. The page draws what it is told.
 enum ReportPage {
-    /// The HTML page around `data` (the report's JSON).
-    static func html(title: String, data: [UInt8]) -> [UInt8] {
+    /// The HTML page around `data` (the report's JSON); over several logs (`manyLogs`), with
+    /// the overview listing them (``manyLogsTail``).
+    static func html(title: String, data: [UInt8], manyLogs: Bool = false) -> [UInt8] {
         // Inside <script>, markup such as "</script>" or "<!--" would change how the page is parsed:
         // write every <, > and & as a JSON \u escape (they only occur inside JSON strings).
         var safe: [UInt8] = []
@@ -21,7 +22,7 @@ enum ReportPage {
             default: safe.append(byte)
             }
         }
-        return Array(head(title).utf8) + safe + Array(tail.utf8)
+        return Array(head(title).utf8) + safe + Array((manyLogs ? manyLogsTail : tail).utf8)
     }
 
     private static func escaped(_ text: String) -> String {

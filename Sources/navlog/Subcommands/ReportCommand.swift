@@ -2,14 +2,14 @@ import Foundation
 import NavigationAnalytics
 import NavigationHistory
 
-/// `navlog report PATH -o report.html [--session ID ...] [--funnel a,b,c ...] [filters]`
+/// `navlog report PATH ... -o report.html [--session ID ...] [--funnel a,b,c ...] [filters]`
 enum ReportCommand: Subcommand {
     static let name = "report"
     static let summary = "Write one self-contained HTML page: flows, screens, funnels, crashes, a session replayer."
     static let help = """
-        Usage: navlog report PATH -o FILE.html [--file-mode MODE] [--session ID ...] [--recent N] [--funnel A,B,C ...]
-                             [--steps N] [--top M] [--crash-paths K] [--since TS] [--until TS]
-                             [--app V] [--scene ID] [--alias REGEX=NAME] [--idle DURATION]
+        Usage: navlog report PATH ... -o FILE.html [--file-mode MODE] [--session ID ...] [--recent N] [--funnel A,B,C ...]
+                                 [--steps N] [--top M] [--crash-paths K] [--since TS] [--until TS]
+                                 [--app V] [--scene ID] [--alias REGEX=NAME] [--idle DURATION]
 
         Writes one HTML file with inline CSS, JavaScript and SVG — no network requests, no external
         fonts or scripts — that opens offline and can be attached to a bug report. It holds aggregates
@@ -28,6 +28,12 @@ enum ReportCommand: Subcommand {
                      a session and 16 MiB of replays in all: the page and a note on standard error
                      say what was left out, and how to see it
 
+        Several PATHs, and directories of logs, make one report of all their logs, as the
+        analytics subcommands answer over them: each log is read on its own and every aggregate is
+        theirs together; a session id that several logs use is kept apart, named ID@K in the K-th
+        log, and said on standard error. The overview lists the logs read and the events each gave;
+        each replay is read from its own log.
+
         Options:
           -o FILE          The HTML file to write (required; - is standard output). It is written
                            beside FILE and renamed over it once complete; a character device or FIFO
@@ -35,8 +41,11 @@ enum ReportCommand: Subcommand {
                            directory is refused.
           --file-mode MODE The permissions of FILE in octal (default 600: only you can read it), set
                            whatever the umask.
-          --session ID     Embed this session in the replayer (repeatable).
-          --recent N       Also embed the N most recent sessions (default 10).
+          --session ID     Embed this session in the replayer (repeatable); ID@K names the session
+                           of a repeated id in the K-th log.
+          --recent N       Also embed the N most recent sessions (default 10): those last in the
+                           log; over several logs, those that began last (by the time of their
+                           first event) among each log's last N.
           --funnel LIST    A funnel of screens, comma-separated (repeatable).
           --steps N        Steps of the flow diagram (default 5); --top M screens per step (default 6).
           --crash-paths K  Screens before an unclean end (default 3).
@@ -47,7 +56,7 @@ enum ReportCommand: Subcommand {
         var options = AnalyticsOutput.options.union(["-o", "--output", "--file-mode", "--recent", "--funnel", "--steps", "--top", "--crash-paths"])
         options.remove("--format")
         guard let parsed = try parse(arguments, options: options) else { return }
-        let argument = try parsed.path()
+        guard !parsed.positional.isEmpty else { throw UsageError("missing PATH") }
         guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError("give the HTML file to write with -o FILE") }
         var settings = ReportQuery.Options()
         settings.recent = try parsed.integer("--recent", range: 0...1000) ?? 10
@@ -68,20 +77,27 @@ enum ReportCommand: Subcommand {
         guard !file.isTerminal else {
             throw UsageError("\(output) is a terminal; the report is an HTML page: give a file to write, or a pipe")
         }
-        // The log is resolved once the output is open: a pipe is read through a copy, at length.
-        let input = try LogInput(argument)
-        let path = input.shown
-        let progress = SharedProgress(input.path)
-        let data = try ReportQuery(options: settings).run(over: input.path, mode: recovery, filter: filter, cleaning: cleaning, idle: idle,
+        // The logs are resolved once the output is open: a pipe is read through a copy, at length.
+        let inputs = try LogInputs(parsed)
+        let path = inputs.shown
+        let progress = SharedProgress(path)
+        let data = try ReportQuery(options: settings).run(over: inputs.paths, mode: recovery, filter: filter, cleaning: cleaning, idle: idle,
                                                           progress: progress.enabled ? progress.add : nil)
         progress.finish()
-        let (json, leftOut) = data.json(path: path, filter: filter)
-        let page = ReportPage.html(title: path, data: json)
+        // Over several logs, the page's commands name them as given.
+        let given = inputs.isMany ? parsed.positional.joined(separator: " ") : path
+        let names = inputs.inputs.map(\.shown)
+        if inputs.isMany { warn(data, inputs, named: settings.sessions) }
+        let (json, leftOut) = data.json(path: given, filter: filter, logNames: names)
+        let page = ReportPage.html(title: path, data: json, manyLogs: inputs.isMany)
         try file.write(page)
         try file.commit()
-        for note in leftOut.notes(settings, path: path, output: output) { Diagnostics.print("\(output): note: \(note)") }
+        for note in leftOut.notes(settings, path: given, output: output, logs: inputs.isMany ? names : []) {
+            Diagnostics.print("\(output): note: \(note)")
+        }
         AnalyticsOutput.warnOfClock(data.clockWentBack, path: path)
         let summary = "\(output): \(TextFormat.count(page.count / 1024)) KiB; \(counted(data.report.events, "event")), \(counted(data.sessions.count, "session"))"
+            + (inputs.isMany ? " of \(path)" : "")
         if OutputFile.descriptor(named: file.path) == STDOUT_FILENO {   // the summary does not go into the page
             Diagnostics.print(summary)
         } else {
@@ -90,5 +106,15 @@ enum ReportCommand: Subcommand {
             try out.flush()
         }
         return
+    }
+
+    /// Warns, as the analytics subcommands do, of each session id several logs use; and notes
+    /// which session a `--session` of such an id names.
+    private static func warn(_ data: ReportQuery.Result, _ inputs: LogInputs, named: Set<String>) {
+        AnalyticsOutput.ManyLogs(inputs, reports: data.logs.map(\.report), repeated: data.repeatedSessions).warn()
+        for repeated in data.repeatedSessions where named.contains(repeated.id) && !repeated.names.dropFirst().contains(where: named.contains) {
+            Diagnostics.print("navlog: note: --session \(repeated.id) names the session of \(inputs.inputs[repeated.logs[0]].shown);"
+                              + " the others are \(repeated.names.dropFirst().joined(separator: ", "))")
+        }
     }
 }
