@@ -26,16 +26,15 @@ extension ViewStream {
     /// Runs `query` over the screen views of several logs — each a log directory or `.jsonl`
     /// file, as devices' logs collected after a test day are — and returns the one answer.
     ///
-    /// Each log is read on its own with a copy of `query`: small logs, or many for each core,
-    /// several at once, one per core, each in order; a few logs large enough to be read in chunks
-    /// one at a time, each on every core, as ``run(_:over:mode:filter:cleaning:idle:progress:)``
-    /// reads one log. The copies are
-    /// merged in the order of `paths` as each log ends (``ViewQuery/merge(_:)``), and the result
-    /// finalized. So the answer is the one the SQL of `Tools/sql` gives over the logs'
-    /// exports concatenated: each log's last session ends as that log says (`open` when it has no
-    /// end), never as if the next log's first session followed it. A session id found in several
-    /// logs stands for different sessions: the later logs' are renamed `ID@K` (and listed in
-    /// `repeatedSessions`), which renames their exports' ids the same way for the SQL to agree.
+    /// Each log is read on its own with a copy of `query`: small logs, or many for each core, several
+    /// at once, one per core, each in order; a few large enough to be read in chunks one at a time,
+    /// each on every core, as ``run(_:over:mode:filter:cleaning:idle:progress:)`` reads one log. The
+    /// copies are merged in the order of `paths` as each log ends (``ViewQuery/merge(_:)``), and the
+    /// result finalized. So the answer is the one the SQL of `Tools/sql` gives over the logs' exports
+    /// concatenated: each log's last session ends as that log says (`open` when it has no end), never
+    /// as if the next log's first session followed it. A session id found in several logs stands for
+    /// different sessions: the later logs' are renamed `ID@K` (and listed in `repeatedSessions`), which
+    /// renames their exports' ids the same way for the SQL to agree.
     ///
     /// ```swift
     /// let many = try ViewStream.run(ScreensQuery(), over: ["devices/a.navlog", "devices/b.jsonl"])
@@ -93,8 +92,8 @@ extension ViewStream {
         return total / sizes.count >= LogReader.chunkedBytes && sizes.max()! * 8 * cores > total
     }
 
-    /// ``run(_:over:mode:filter:cleaning:idle:progress:)`` for logs large enough to be read in
-    /// chunks: one log at a time, each on every core in chunks as one log is, merged in order.
+    /// ``run(_:over:mode:filter:cleaning:idle:progress:)`` for a few logs large enough to be read
+    /// in chunks: one log at a time, each on every core in chunks as one log is, merged in order.
     private static func runInTurn<Query: ViewQuery>(_ query: Query, over paths: [String], mode: RecoveryMode, filter: AnalyticsFilter,
                                                     cleaning: PathCleaning, idle: Duration?, progress: (@Sendable (Int) -> Void)?)
         throws -> (result: Query.Result, logs: [LogRead], repeatedSessions: [RepeatedSession]) {
