@@ -6,8 +6,12 @@
 public struct QuantileCounter: Sendable, Hashable {
     private var counts = ValueCounts()
     /// The counts of the counters merged in, kept apart: hashing each of their values again, on
-    /// one thread after the chunks, cost more than counting them. A value may be in several parts.
+    /// one thread after the chunks of one log, cost more than counting them. A value may be in
+    /// several parts. They hold at most twice the distinct values `counts` holds: when a merge
+    /// takes them past that, they are folded into one table (see ``merge(_:)``).
     private var parts: [ValueCounts] = []
+    /// The distinct values of `parts`, summed.
+    private var partValues = 0
     /// How many values were added.
     public private(set) var count = 0
     /// Their sum.
@@ -24,12 +28,39 @@ public struct QuantileCounter: Sendable, Hashable {
     }
 
     /// Adds every value `other` counted.
+    ///
+    /// Its tables are kept as parts, so that merging the chunks of one log hashes nothing again.
+    /// Merging many logs' counters would so keep a table per log, each repeating the values the
+    /// others hold (dwell times of a screen are much the same in every log): once the parts hold
+    /// more than twice the distinct values of the largest table, they are folded into it. Memory
+    /// then stays within about three times the distinct values counted, however many counters
+    /// are merged, and each value is hashed again about once (`Tools/bench/run --only many`).
     public mutating func merge(_ other: QuantileCounter) {
-        if !other.counts.isEmpty { parts.append(other.counts) }
-        parts += other.parts
+        for table in CollectionOfOne(other.counts) + other.parts where !table.isEmpty {
+            if counts.isEmpty {
+                counts = table
+            } else {
+                parts.append(table)
+                partValues += table.distinct
+            }
+        }
         count += other.count
         total += other.total
+        if partValues > 2 * counts.distinct { foldParts() }
     }
+
+    /// Adds the parts' counts to the largest table of them all, which becomes `counts`.
+    private mutating func foldParts() {
+        if let largest = parts.indices.max(by: { parts[$0].distinct < parts[$1].distinct }), parts[largest].distinct > counts.distinct {
+            swap(&counts, &parts[largest])
+        }
+        for part in parts { counts.add(part) }
+        parts = []
+        partValues = 0
+    }
+
+    /// The distinct values its tables hold, summed over the tables: what its memory grows with.
+    var tableValues: Int { counts.distinct + partValues }
 
     /// The quantile for `percent` (0...100), or nil when no value was added.
     public func quantile(percent: Int) -> Int64? { quantiles(percent: [percent])[0] }
@@ -103,19 +134,28 @@ struct ValueCounts: Sendable {
     /// (none until the first value), at most half full.
     private var values: [Int64] = []
     private var counts: [Int] = []
-    private var distinct = 0
+    /// How many distinct values are counted.
+    private(set) var distinct = 0
 
     var isEmpty: Bool { distinct == 0 }
 
     /// Counts `value` once more.
-    mutating func add(_ value: Int64) {
+    mutating func add(_ value: Int64) { add(value, times: 1) }
+
+    /// Counts `value` `times` times more.
+    mutating func add(_ value: Int64, times: Int) {
         if distinct * 2 >= values.count { grow() }
         let slot = slot(of: value)
         if counts[slot] == 0 {
             values[slot] = value
             distinct += 1
         }
-        counts[slot] += 1
+        counts[slot] += times
+    }
+
+    /// Counts every value `other` counts, as often.
+    mutating func add(_ other: ValueCounts) {
+        for slot in other.counts.indices where other.counts[slot] != 0 { add(other.values[slot], times: other.counts[slot]) }
     }
 
     /// Each value counted, with how often, in no order.

@@ -26,14 +26,14 @@ extension ViewStream {
     /// Runs `query` over the screen views of several logs — each a log directory or `.jsonl`
     /// file, as devices' logs collected after a test day are — and returns the one answer.
     ///
-    /// Each log is read on its own with a copy of `query`: small logs several at once, one per
-    /// core, each in order; logs large enough to be read in chunks one at a time, each on every
-    /// core, as ``run(_:over:mode:filter:cleaning:idle:progress:)`` reads one log. The copies are
-    /// merged in the order of `paths` as each log ends (``ViewQuery/merge(nextLog:)``), and the result
-    /// finalized. So the answer is the one the SQL of `Tools/sql` gives over the logs'
+    /// Each log is read on its own with a copy of `query`: small logs, or many for each core, several
+    /// at once, one per core, each in order; a few large enough to be read in chunks one at a time,
+    /// each on every core, as ``run(_:over:mode:filter:cleaning:idle:progress:)`` reads one log. The
+    /// copies are merged in the order of `paths` as each log ends (``ViewQuery/merge(nextLog:)``), and
+    /// the result finalized. So the answer is the one the SQL of `Tools/sql` gives over the logs'
     /// exports concatenated: each log's last session ends as that log says (`open` when it has no
-    /// end), never as if the next log's first session followed it. A session id found in several
-    /// logs stands for different sessions: the later logs' are renamed `ID@K` (and listed in
+    /// end), never as if the next log's first session followed it. A session id found in several logs
+    /// stands for different sessions: the later logs' are renamed `ID@K` (and listed in
     /// `repeatedSessions`), which renames their exports' ids the same way for the SQL to agree.
     ///
     /// ```swift
@@ -54,8 +54,7 @@ extension ViewStream {
         throws -> (result: Query.Result, logs: [LogRead], repeatedSessions: [RepeatedSession]) {
         precondition(!paths.isEmpty, "give at least one log")
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let sizes = try paths.map { try LogFiles.size($0) }
-        if cores > 1, sizes.reduce(0, +) / paths.count >= LogReader.chunkedBytes {
+        if cores > 1, readsInTurn(sizes: try paths.map { try LogFiles.size($0) }, cores: cores) {
             return try runInTurn(query, over: paths, mode: mode, filter: filter, cleaning: cleaning, idle: idle, progress: progress)
         }
         // A core per log when there are as many logs; the cores shared out when there are fewer.
@@ -79,8 +78,22 @@ extension ViewStream {
         return (result, zip(paths, reads).map { LogRead(path: $0, report: $1.report, clockWentBack: $1.clockWentBack) }, repeated)
     }
 
-    /// ``run(_:over:mode:filter:cleaning:idle:progress:)`` for logs large enough to be read in
-    /// chunks: one log at a time, each on every core in chunks as one log is, merged in order.
+    /// Whether logs of `sizes` bytes are read one at a time, each in chunks on every one of `cores`,
+    /// rather than one per core, each in order: when they are large enough to be read in chunks
+    /// (on average), unless each core has at least eight times the largest of them to read.
+    ///
+    /// A log read in order on a core of its own needs no search for where chunks begin and no
+    /// merge of chunks, and no core waits for another at the log's end: over 40 logs of 250K
+    /// events on 2 cores (`Tools/bench/run --only many`), `funnel` kept 1.86 threads running or
+    /// ready in chunks, 1.98 one log per core. Cores go idle only once fewer logs than cores are
+    /// left, for at most the time of the largest log: an eighth of a core's share.
+    static func readsInTurn(sizes: [Int], cores: Int) -> Bool {
+        let total = sizes.reduce(0, +)
+        return total / sizes.count >= LogReader.chunkedBytes && sizes.max()! * 8 * cores > total
+    }
+
+    /// ``run(_:over:mode:filter:cleaning:idle:progress:)`` for a few logs large enough to be read
+    /// in chunks: one log at a time, each on every core in chunks as one log is, merged in order.
     private static func runInTurn<Query: ViewQuery>(_ query: Query, over paths: [String], mode: RecoveryMode, filter: AnalyticsFilter,
                                                     cleaning: PathCleaning, idle: Duration?, progress: (@Sendable (Int) -> Void)?)
         throws -> (result: Query.Result, logs: [LogRead], repeatedSessions: [RepeatedSession]) {

@@ -132,4 +132,38 @@ import NavigationSimulation
             #expect(merged == single)
         }
     }
+
+    @Test func mergingManyLogsCountersKeepsQuantilesExactInTablesOfAboutTheDistinctValues() {
+        var random = SeededRandom(seed: 13)
+        // 40 logs, each read in two chunks, their dwell times drawn from the same 2,000 values:
+        // every log's tables hold most of them.
+        var merged = QuantileCounter()
+        var all: [Int64] = []
+        for _ in 0..<40 {
+            var chunks = [QuantileCounter(), QuantileCounter()]
+            for k in 0..<3_000 {
+                let value = Int64(random.next() % 2_000) * 7 - 1_000
+                chunks[k % 2].add(value)
+                all.append(value)
+            }
+            chunks[0].merge(chunks[1])
+            merged.merge(chunks[0])
+            // The folded table, parts of at most twice as many values, and the log just merged.
+            #expect(merged.tableValues <= 3 * Set(all).count + chunks[0].tableValues)
+        }
+        all.sort()
+        let percents = [0, 1, 25, 50, 90, 99, 100]
+        #expect(merged.quantiles(percent: percents) == percents.map { all[max(1, ($0 * all.count + 99) / 100) - 1] })
+        #expect(merged.count == all.count && merged.total == all.reduce(0, +))
+    }
+
+    @Test func mergingTwoChunksOfOneLogKeepsTheirTablesAsTheyAre() {
+        // Chunks of one log are merged on one thread after they are read: nothing is hashed again.
+        var first = QuantileCounter(), second = QuantileCounter()
+        for value in 0..<1_000 { first.add(Int64(value)) }
+        for value in 500..<2_000 { second.add(Int64(value)) }
+        first.merge(second)
+        #expect(first.tableValues == 2_500)
+        #expect(first.quantiles(percent: [0, 50, 100]) == [0, 874, 1_999])   // 500..<1000 twice
+    }
 }

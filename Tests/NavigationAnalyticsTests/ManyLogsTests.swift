@@ -54,6 +54,18 @@ import NavigationSimulation
         #expect(run.repeatedSessions.isEmpty)
     }
 
+    @Test func manyLargeLogsForEachCoreAreReadOnePerCoreAndAFewOrOneLargerThanTheRestInChunks() {
+        let large = LogReader.chunkedBytes * 5 / 2
+        // 40 devices' logs on 2 cores: 20 each, in order, rather than 40 times on both in chunks.
+        #expect(!ViewStream.readsInTurn(sizes: Array(repeating: large, count: 40), cores: 2))
+        #expect(ViewStream.readsInTurn(sizes: Array(repeating: large, count: 40), cores: 8))
+        #expect(ViewStream.readsInTurn(sizes: Array(repeating: large, count: 4), cores: 2))
+        // One log as large as all the others: read alone on one core, it would take longest.
+        #expect(ViewStream.readsInTurn(sizes: [40 * large] + Array(repeating: large, count: 39), cores: 2))
+        // Small logs are never read in chunks.
+        #expect(!ViewStream.readsInTurn(sizes: Array(repeating: LogReader.chunkedBytes / 2, count: 3), cores: 2))
+    }
+
     @Test func aSessionIdAnotherLogUsesIsKeptApartNamedByItsLog() throws {
         let first = try Self.generatedLog(events: 5000, seed: 21, segmented: false)
         let again = try Self.generatedLog(events: 5000, seed: 21, segmented: false)   // the same log again
