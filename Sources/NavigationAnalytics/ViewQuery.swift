@@ -27,9 +27,10 @@ public protocol ViewQuery: Sendable {
     /// Adds the counts of `later`: a copy of the query, made before it counted anything, that
     /// counted the views of the next of several logs (``ViewStream/run(_:over:mode:filter:cleaning:idle:progress:)``
     /// over several paths merges them in their order). No session goes on from this one's views and
-    /// events into `later`'s: each log's last session ended with its log. By default
-    /// ``merge(_:)``, which is that already for a query that sees views only; a query that sees
-    /// events ends here the session it saw last.
+    /// events into `later`'s: each log's last session ended with its log, and `later` did not begin
+    /// with it. By default ``merge(_:)``, which is that already for a query that sees views only. A
+    /// query that sees events must give its own, which counts `later`'s first session as a session
+    /// of its own: the default stops the program for such a query rather than count wrong.
     mutating func merge(nextLog later: consuming Self)
     /// Counts what the query held back until its views ended (a session's views, a path's end),
     /// and returns the answer.
@@ -89,6 +90,9 @@ extension ViewQuery {
     public mutating func see(_ event: NavigationEvent) {}
     /// Nothing: the default.
     public mutating func endSession(_ session: String, ending: SessionEnd) {}
-    /// ``merge(_:)``: the default.
-    public mutating func merge(nextLog later: consuming Self) { merge(later) }
+    /// ``merge(_:)``, for a query that sees views only; for one that sees events, stops the program.
+    public mutating func merge(nextLog later: consuming Self) {
+        precondition(!Self.seesEvents, "\(Self.self) sees events: give it merge(nextLog:) to run it over several logs")
+        merge(later)
+    }
 }

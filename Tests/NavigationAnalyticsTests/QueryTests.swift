@@ -77,6 +77,10 @@ let logDirectory = ScratchDirectory.processWide.path
                 starts += later.starts.dropFirst()   // the start that begins a chunk was the one before's last
                 after.merge(later.after) { $1 }
             }
+            mutating func merge(nextLog later: consuming Starts) {
+                starts += later.starts   // the next log's first session is one of its own
+                after.merge(later.after) { $1 }
+            }
             consuming func finalize() -> Starts { self }
         }
         // In chunks, as in order.
@@ -91,6 +95,13 @@ let logDirectory = ScratchDirectory.processWide.path
         #expect(chunked.result.starts.map(\.seq) == inOrder.result.starts.map(\.seq))
         #expect(chunked.result.starts.map(\.before) == inOrder.result.starts.map(\.before))
         #expect(chunked.result.after == inOrder.result.after)
+        // Over several logs, each log's starts, none lost where one log gives way to the next.
+        let second = logDirectory + "/" + UUID().uuidString + ".jsonl"
+        var secondGenerator = LogGenerator(seed: 9)
+        try secondGenerator.writeLog(to: second, events: 2000)
+        let alone = try ViewStream.run(Starts(), over: second).result.starts.count
+        let many = try ViewStream.run(Starts(), over: [generated, second, generated])
+        #expect(many.result.starts.count == 2 * inOrder.result.starts.count + alone)
 
         let (query, _) = try ViewStream.run(Starts(), over: path)
         let (starts, after) = (query.starts, query.after)
