@@ -70,7 +70,7 @@ extension ViewStream {
                 }) { k, reading, repeated in
                     // A log that uses a session id of a log before it is read again, that id renamed.
                     try readOne(query, paths[k], mode: mode, filter: filter, cleaning: cleaning, idle: idle, threads: threads,
-                                renaming: renaming(repeated, inLog: k), progress: progress)
+                                renaming: repeated, progress: progress)
                 }
             }
         }
@@ -107,17 +107,11 @@ extension ViewStream {
                                    renaming: [:], progress: progress)
             }) { k, _, repeated in
                 try readOne(query, paths[k], mode: mode, filter: filter, cleaning: cleaning, idle: idle, threads: cores,
-                            renaming: renaming(repeated, inLog: k), progress: progress)
+                            renaming: repeated, progress: progress)
             }
         }
         let (result, reads, repeated) = try merging.finish()
         return (result, zip(paths, reads).map { LogRead(path: $0, report: $1.report, clockWentBack: $1.clockWentBack) }, repeated)
-    }
-
-    /// The names the `repeated` session ids of the log at index `k` are counted under: `ID@K`,
-    /// K its 1-based place among the logs.
-    private static func renaming(_ repeated: [String], inLog k: Int) -> [String: String] {
-        Dictionary(uniqueKeysWithValues: repeated.map { ($0, "\($0)@\(k + 1)") })
     }
 
     /// Reads the log at `path` into a copy of `query` in chunks on `threads` cores, as
@@ -185,29 +179,35 @@ extension ViewStream {
 
 /// The session ids of the logs merged so far, and those that several of them use.
 struct RepeatTracker {
-    /// The first log of each id.
+    /// The first log of each id, and of each name given to an id used again.
     private var first: [String: Int] = [:]
     private var places: [String: Int] = [:]
     private(set) var repeated: [ViewStream.RepeatedSession] = []
 
-    /// The ids of `ids` an earlier log used; adds them all, as the ids of log `log`.
-    mutating func add(_ ids: StringSet, log: Int) -> [String] {
-        var again: [String] = []
+    /// The ids of `ids` that an earlier log used, each with the name it is counted under in this
+    /// log: `ID@K`, K the log's 1-based place among the logs — with `@K` again while that is an
+    /// id or a name some log before or this one uses, so that no two sessions share a name. Adds
+    /// them all, and those names, as log `log`'s.
+    mutating func add(_ ids: StringSet, log: Int) -> [String: String] {
+        var renaming: [String: String] = [:]
         for id in ids {
             guard let earlier = first[id] else {
                 first[id] = log
                 continue
             }
-            again.append(id)
+            var name = "\(id)@\(log + 1)"
+            while first[name] != nil || ids.contains(name) { name += "@\(log + 1)" }
+            first[name] = log
+            renaming[id] = name
             if let place = places[id] {
                 repeated[place].logs.append(log)
-                repeated[place].names.append("\(id)@\(log + 1)")
+                repeated[place].names.append(name)
             } else {
                 places[id] = repeated.count
-                repeated.append(ViewStream.RepeatedSession(id: id, logs: [earlier, log], names: [id, "\(id)@\(log + 1)"]))
+                repeated.append(ViewStream.RepeatedSession(id: id, logs: [earlier, log], names: [id, name]))
             }
         }
-        return again
+        return renaming
     }
 }
 
@@ -241,7 +241,7 @@ final class InOrderMerge<Query: ViewQuery>: @unchecked Sendable {
     /// Hands over the reading of log `k`, and merges every reading now next in order; `reread`
     /// reads a log again with the ids an earlier log used renamed.
     func complete(_ k: Int, _ reading: Result<ViewStream.Reading<Query>, any Error>,
-                  reread: (Int, ViewStream.Reading<Query>, [String]) throws -> ViewStream.Reading<Query>) {
+                  reread: (Int, ViewStream.Reading<Query>, [String: String]) throws -> ViewStream.Reading<Query>) {
         lock.lock()
         pending[k] = reading
         guard !merging else { return lock.unlock() }
@@ -258,12 +258,12 @@ final class InOrderMerge<Query: ViewQuery>: @unchecked Sendable {
     }
 
     private func merge(_ k: Int, _ ready: Result<ViewStream.Reading<Query>, any Error>,
-                       reread: (Int, ViewStream.Reading<Query>, [String]) throws -> ViewStream.Reading<Query>) {
+                       reread: (Int, ViewStream.Reading<Query>, [String: String]) throws -> ViewStream.Reading<Query>) {
         guard failure == nil else { return }
         do {
             var reading = try ready.get()
-            let again = repeats.add(reading.sessions, log: k)
-            if !again.isEmpty { reading = try reread(k, reading, again) }
+            let renaming = repeats.add(reading.sessions, log: k)
+            if !renaming.isEmpty { reading = try reread(k, reading, renaming) }
             reads.append((reading.report, reading.clockWentBack))
             if result == nil { result = reading.query } else { result!.merge(nextLog: reading.query) }
         } catch {

@@ -89,4 +89,30 @@ import NavigationSimulation
         FileManager.default.createFile(atPath: rewritten, contents: Data(renamed))
         #expect(try Self.answers([first, again], reference: false) == (try Self.answers([first, rewritten], reference: true)))
     }
+
+    /// A name given to a repeated id is never an id or a name another session has: `ID@K` takes
+    /// `@K` again while it is, and a log's own id that an earlier log's rename took is renamed too.
+    @Test func aRepeatedIdsNameIsNoOtherSessionsIdOrName() {
+        func sets(_ logs: [[String]]) -> [StringSet] {
+            logs.map { ids in
+                var set = StringSet()
+                for id in ids { _ = set.insert(id) }
+                return set
+            }
+        }
+        // Each log's sessions as they are counted: renamed where a repeat gives them a name.
+        func counted(_ logs: [[String]]) -> [String] {
+            let repeated = ViewStream.repeatedSessions(sets(logs))
+            return logs.enumerated().flatMap { k, ids in
+                ids.map { id in
+                    repeated.first { $0.id == id && $0.logs.contains(k) }.map { $0.names[$0.logs.firstIndex(of: k)!] } ?? id
+                }
+            }
+        }
+        let clash = counted([["S", "S@2"], ["S"]])
+        #expect(clash == ["S", "S@2", "S@2@2"])
+        let later = counted([["S"], ["S"], ["S@2"]])
+        #expect(later == ["S", "S@2", "S@2@3"])
+        for names in [clash, later] { #expect(Set(names).count == names.count, "\(names)") }
+    }
 }
