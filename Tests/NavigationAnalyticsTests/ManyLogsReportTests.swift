@@ -131,4 +131,16 @@ import NavigationSimulation
         #expect(listed.logs.isEmpty && listed.repeatedSessions.isEmpty)
         #expect(listed.json(path: path, filter: AnalyticsFilter()).bytes == one.json(path: path, filter: AnalyticsFilter()).bytes)
     }
+
+    /// Log names given for fewer logs than were read name those; the rest are named by their paths.
+    @Test func logsPastTheNamesGivenAreNamedByTheirPaths() throws {
+        let a = try Self.generatedLog(events: 800, seed: 41), b = try Self.generatedLog(events: 600, seed: 41)
+        let report = try ReportQuery().run(over: [a, b])
+        let json = try #require(try JSONSerialization.jsonObject(
+            with: Data(report.json(path: "logs", filter: AnalyticsFilter(), logNames: ["device A"]).bytes)) as? [String: Any])
+        let logs = try #require(json["logs"] as? [[String: Any]])
+        #expect(logs.map { $0["path"] as? String } == ["device A", b])
+        let replays = try #require(json["replays"] as? [[String: Any]])
+        #expect(Set(replays.compactMap { $0["log"] as? String }) == ["device A", b])
+    }
 }

@@ -19,11 +19,11 @@ extension ReportQuery.Result {
     ///   - path: The log's name, as the page shows it (over several logs: the paths as given,
     ///     which the page puts in the commands it suggests).
     ///   - filter: The filters the data was gathered with, as the page names them.
-    ///   - logNames: Over several logs, their names, as the page shows them; by default their
-    ///     paths as read.
+    ///   - logNames: Over several logs, their names, as the page shows them, in order; by default,
+    ///     and for a log past the names given, its path as read.
     public func json(path: String, filter: AnalyticsFilter, logNames: [String]? = nil) -> (bytes: [UInt8], leftOut: ReportQuery.LeftOut) {
         var w = JSONWriter(capacity: 1 << 20)
-        let names = logNames ?? logs.map(\.path)
+        let names = logs.indices.map { k in logNames.flatMap { k < $0.count ? $0[k] : nil } ?? logs[k].path }
         w.raw("{")
         w.key("format", first: true); w.integer(1)
         w.key("log"); w.string(path)
