@@ -63,8 +63,11 @@ import Testing
         let repeated = try #require((object["repeated_sessions"] as? [[String: Any]])?.first)
         let id = try #require(repeated["session"] as? String)
         let page = scratch.path + "/many.html"
-        let run = try NavlogRun("report", a, b, again, "-o", page, "--recent", "3", "--session", id + "@3")
+        let run = try NavlogRun("report", a, b, again, "-o", page, "--recent", "3", "--session", id + "@3", "--session", id + "@1")
         #expect(run.status == 0, "\(run.stderr)")
+        // In its first log, a repeated id is named as it is: `ID@1` names nothing, and is said to.
+        #expect(run.stderr.contains("\(page): note: --session \(id)@1 names no session of the report"), "\(run.stderr)")
+        #expect(!run.stderr.contains("--session \(id)@3 names no session"))
         #expect(run.stdout.contains("KiB; 8,000 events, ") && run.stdout.hasSuffix(" sessions of 3 logs\n"), "\(run.stdout)")
         #expect(run.stderr.contains("navlog: warning: session \(id) is in 2 logs (\(a), \(again)): counted apart, as \(id), \(id)@3"))
         let data = try pageData(page)
@@ -92,7 +95,7 @@ import Testing
         #expect((named["steps"] as? [[String: Any]])?.map { $0["seq"] as? Int } == steps.map { $0["seq"] as? Int })
         // The directory of the logs gives the same page but for the paths as given.
         let together = scratch.path + "/together.html"
-        #expect(try NavlogRun("report", scratch.path + "/logs", "-o", together, "--recent", "3", "--session", id + "@3").status == 0)
+        #expect(try NavlogRun("report", scratch.path + "/logs", "-o", together, "--recent", "3", "--session", id + "@3", "--session", id + "@1").status == 0)
         var same = try pageData(together)
         #expect(same["log"] as? String == scratch.path + "/logs")
         same["log"] = data["log"]

@@ -95,6 +95,11 @@ enum ReportCommand: Subcommand {
         for note in leftOut.notes(settings, path: given, output: output, logs: inputs.isMany ? names : []) {
             Diagnostics.print("\(output): note: \(note)")
         }
+        let unknown = settings.sessions.subtracting(data.sessions.map(\.id)).sorted()
+        if !unknown.isEmpty {
+            Diagnostics.print("\(output): note: --session \(unknown.joined(separator: ", ")) names no session of the report"
+                              + " (`navlog sessions \(given)` lists them)")
+        }
         AnalyticsOutput.warnOfClock(data.clockWentBack, path: path)
         let summary = "\(output): \(TextFormat.count(page.count / 1024)) KiB; \(counted(data.report.events, "event")), \(counted(data.sessions.count, "session"))"
             + (inputs.isMany ? " of \(path)" : "")
