@@ -56,6 +56,22 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8)) as? [String: Any])
     }
 
+    /// A page is never written over a log the report reads, named directly, among several or
+    /// through a link: the log stays as it was.
+    @Test func aReportRefusesToWriteOverALogItReads() throws {
+        let a = try generate("a.jsonl", seed: 7), b = try generate("b.jsonl", seed: 8)
+        let before = try Data(contentsOf: URL(fileURLWithPath: b))
+        let link = scratch.path + "/page.html"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: b)
+        for output in [b, link] {
+            for paths in [[b], [a, b]] {
+                let run = try NavlogRun(["report"] + paths + ["-o", output], stdin: nil)
+                #expect(run.status == 64 && run.stderr.contains("-o \(output) is a file of the log \(b), which the report reads"), "\(run.stderr)")
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: b)) == before)
+    }
+
     @Test func aReportOverSeveralLogsCountsThemAllAndReplaysEachSessionFromItsLog() throws {
         let a = try generate("a.jsonl", seed: 7), b = try generate("b.navlog", seed: 8), again = try generate("c.jsonl", seed: 7, events: 2000)
         let screens = try NavlogRun("screens", a, b, again, "--format", "json")

@@ -1,4 +1,11 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NavigationAnalytics
 import NavigationHistory
 
@@ -79,6 +86,9 @@ enum ReportCommand: Subcommand {
         }
         // The logs are resolved once the output is open: a pipe is read through a copy, at length.
         let inputs = try LogInputs(parsed)
+        if let log = log(replacedBy: output, in: inputs) {
+            throw UsageError("-o \(output) is a file of the log \(log), which the report reads: give another file to write")
+        }
         let path = inputs.shown
         let progress = SharedProgress(path)
         let data = try ReportQuery(options: settings).run(over: inputs.paths, mode: recovery, filter: filter, cleaning: cleaning, idle: idle,
@@ -111,6 +121,20 @@ enum ReportCommand: Subcommand {
             try out.flush()
         }
         return
+    }
+
+    /// The log of `inputs` one of whose files `output` names (through links too): writing the page
+    /// over it would lose the log.
+    private static func log(replacedBy output: String, in inputs: LogInputs) -> String? {
+        var target = stat()
+        guard stat(output, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { return nil }
+        for input in inputs.inputs {
+            for file in (try? LogFiles.resolve(input.path).files) ?? [] {
+                var info = stat()
+                if stat(file, &info) == 0, info.st_dev == target.st_dev, info.st_ino == target.st_ino { return input.shown }
+            }
+        }
+        return nil
     }
 
     /// Warns, as the analytics subcommands do, of each session id several logs use; and notes
