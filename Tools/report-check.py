@@ -255,6 +255,10 @@ def many_logs(navlog, browser, check):
     cards = re.search(r'<ul class="cards" id="overview">(.*?)</ul>', dom, re.S)
     shown = re.findall(r"<strong>([0-9,]+)</strong>Sessions", cards.group(1)) if cards else []
     check("and counts the sessions navlog sessions counts over them", shown == [sessions.split()[0]], f"{shown} against {sessions}")
+    picker = re.search(r'<select id="session-select">(.*?)</select>', dom, re.S)
+    options = [htmllib.unescape(o) for o in re.findall(r"<option[^>]*>(.*?)</option>", picker.group(1) if picker else "")]
+    check("and its session picker says which log each replay is from",
+          bool(options) and all(any(o.endswith(", from " + log) for log in logs) for o in options), str(options[:3]))
     def data(page):
         return json.loads(re.search(r'<script id="report-data" type="application/json">(.*?)</script>', open(page, encoding="utf-8").read(),
                                     re.S).group(1))

@@ -61,7 +61,7 @@ extension ReportPage {
         const s = sessions[i];
         const length = s.steps.length < s.events ? `${fmt(s.steps.length)} of ${fmtEvents(s.events)}` : fmtEvents(s.events);
         return el("option", { value: i }, `${s.ending === "unclean" ? "✕ " : ""}${s.id} — ${endingWords[s.ending] ?? s.ending}, ${length}, ` +
-          `${fmtDuration(sessionMs(s))}${s.app ? ", app " + s.app : ""}`);
+          `${fmtDuration(sessionMs(s))}${s.app ? ", app " + s.app : ""}${s.log ? ", from " + s.log : ""}`);
       }));
       document.getElementById("session-count").textContent = `${shown.length} of ${sessions.length} shown`;
       if (shown.includes(current)) select.value = String(current);
