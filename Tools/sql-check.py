@@ -153,7 +153,9 @@ class Spark:
     """Spark SQL in local mode on two cores: one session for every query, its tables replaced
     for each export. The exports are small, so planning and compiling, not data, take the time:
     one shuffle partition, no adaptive re-planning and no generated code make its queries about
-    1.6 times faster here (local[2], 30,000 events), and change no result."""
+    1.6 times faster here (local[2], 30,000 events), and change no result. The bench
+    (Tools/bench/sql_engines.py, 1M events) keeps generated code on (at 1M events the tasks'
+    CPU time is the same either way, within the noise) and has one partition per core."""
 
     def __init__(self):
         ensure_java()
