@@ -36,6 +36,13 @@ public struct QuantileCounter: Sendable, Hashable {
     /// then stays within about three times the distinct values counted, however many counters
     /// are merged, and each value is hashed again about once (`Tools/bench/run --only many`).
     public mutating func merge(_ other: QuantileCounter) {
+        merge(other, folding: false)
+    }
+
+    /// Adds every value `other` counted, and folds every table into one when `folding`: for a
+    /// counter that more will be merged into, each counting much the same values (a log's, the
+    /// next log's and so on), whose tables kept apart would each repeat them.
+    public mutating func merge(_ other: QuantileCounter, folding: Bool) {
         for table in CollectionOfOne(other.counts) + other.parts where !table.isEmpty {
             if counts.isEmpty {
                 counts = table
@@ -46,7 +53,7 @@ public struct QuantileCounter: Sendable, Hashable {
         }
         count += other.count
         total += other.total
-        if partValues > 2 * counts.distinct { foldParts() }
+        if partValues > 2 * counts.distinct || (folding && !parts.isEmpty) { foldParts() }
     }
 
     /// Adds the parts' counts to the largest table of them all, which becomes `counts`.

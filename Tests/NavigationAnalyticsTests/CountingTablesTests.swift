@@ -166,4 +166,24 @@ import NavigationSimulation
         #expect(first.tableValues == 2_500)
         #expect(first.quantiles(percent: [0, 50, 100]) == [0, 874, 1_999])   // 500..<1000 twice
     }
+
+    @Test func mergingTheNextLogsCounterFoldsEveryTableIntoOne() {
+        // Logs count much the same values: merged so, the tables hold each value once.
+        var random = SeededRandom(seed: 12)
+        var merged = QuantileCounter()
+        var all: [Int64] = []
+        for _ in 0..<10 {
+            var chunks = [QuantileCounter(), QuantileCounter()]
+            for k in 0..<2_000 {
+                let value = Int64(random.next() % 500)
+                chunks[k % 2].add(value)
+                all.append(value)
+            }
+            chunks[0].merge(chunks[1])
+            merged.merge(chunks[0], folding: true)
+            #expect(merged.tableValues == Set(all).count)
+        }
+        all.sort()
+        #expect(merged.quantiles(percent: [0, 50, 90, 100]) == [0, 50, 90, 100].map { all[max(1, ($0 * all.count + 99) / 100) - 1] })
+    }
 }

@@ -113,12 +113,22 @@ public struct FunnelQuery: ViewQuery, ScreenViewQuery {
 
     /// Adds the counts of `later`, which counted other sessions.
     public mutating func merge(_ later: consuming FunnelQuery) {
+        merge(later, folding: false)
+    }
+
+    /// Adds the counts of the next log's copy, folding the tables of step times into one, as
+    /// ``ScreensQuery/merge(nextLog:)`` does its dwell times.
+    public mutating func merge(nextLog later: consuming FunnelQuery) {
+        merge(later, folding: true)
+    }
+
+    private mutating func merge(_ later: consuming FunnelQuery, folding: Bool) {
         endSession()
         later.endSession()
         session = nil
         for k in steps.indices {
             reached[k] += later.reached[k]
-            times[k].merge(later.times[k])
+            times[k].merge(later.times[k], folding: folding)
         }
     }
 

@@ -41,12 +41,13 @@ public struct ScreensQuery: ViewQuery, ScreenViewQuery {
             if !view.crashed { dwell.add(view.dwellMilliseconds) }
         }
 
-        /// Adds the counts of another chunk's tally, whose sessions are others.
-        mutating func add(_ other: Tally) {
+        /// Adds the counts of another chunk's or log's tally, whose sessions are others; `folding`
+        /// the dwell tables into one (``QuantileCounter/merge(_:folding:)``).
+        mutating func add(_ other: Tally, folding: Bool) {
             views += other.views
             sessions += other.sessions
             lastSession = -1
-            dwell.merge(other.dwell)
+            dwell.merge(other.dwell, folding: folding)
         }
     }
 
@@ -81,10 +82,21 @@ public struct ScreensQuery: ViewQuery, ScreenViewQuery {
 
     /// Adds the counts of `later`, which counted other sessions.
     public mutating func merge(_ later: consuming ScreensQuery) {
+        merge(later, folding: false)
+    }
+
+    /// Adds the counts of the next log's copy, folding the dwell tables into one: every log counts
+    /// much the same dwell times, and a table kept per log would repeat them
+    /// (`Tools/bench/run --only many`, peak RSS).
+    public mutating func merge(nextLog later: consuming ScreensQuery) {
+        merge(later, folding: true)
+    }
+
+    private mutating func merge(_ later: consuming ScreensQuery, folding: Bool) {
         session = nil
         for (k, id) in screens.ids(of: later.screens).enumerated() {
             if Int(id) == tallies.count { tallies.append(Tally()) }
-            tallies[Int(id)].add(later.tallies[k])
+            tallies[Int(id)].add(later.tallies[k], folding: folding)
         }
     }
 

@@ -132,18 +132,20 @@ struct ReportGathering: PositionedViewQuery, ScreenViewQuery {
                funnels: funnels.map { $0.finalize() }, sessions: sessionsBefore + tracker.sessions, replays: replays)
     }
 
-    /// Adds the counts of the views of `later`.
-    private mutating func mergeViews(_ later: borrowing ReportGathering) {
-        screens.merge(later.screens)
+    /// Adds the counts of the views of `later`, of the next chunk or, `nextLog`, of the next log.
+    private mutating func mergeViews(_ later: borrowing ReportGathering, nextLog: Bool) {
+        if nextLog { screens.merge(nextLog: later.screens) } else { screens.merge(later.screens) }
         bounces.merge(later.bounces)
         exits.merge(later.exits)
         flow.merge(later.flow)
-        for k in funnels.indices { funnels[k].merge(later.funnels[k]) }
+        for k in funnels.indices {
+            if nextLog { funnels[k].merge(nextLog: later.funnels[k]) } else { funnels[k].merge(later.funnels[k]) }
+        }
     }
 
     mutating func merge(_ later: consuming ReportGathering) {
         assert(logs == 1 && later.logs == 1, "chunks of one log")
-        mergeViews(later)
+        mergeViews(later, nextLog: false)
         // `later` began with the session.start this chunk saw last: the session it began is
         // later's, and the one before it was closed here.
         tracker.append(later.tracker)
@@ -155,7 +157,7 @@ struct ReportGathering: PositionedViewQuery, ScreenViewQuery {
     /// Adds `later`, the gathering of the logs after this one's: this log's last session ends
     /// with it, and `later`'s replays are of logs placed after this one's.
     mutating func merge(nextLog later: consuming ReportGathering) {
-        mergeViews(later)
+        mergeViews(later, nextLog: true)
         Self.close(current, named: named, keeping: recent, into: &namedKept, &recentKept)
         sessionsBefore += tracker.sessions
         sessionsBefore += later.sessionsBefore
