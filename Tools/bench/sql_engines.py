@@ -158,7 +158,9 @@ def main():
             os.makedirs(os.path.join(tmp, table), exist_ok=True)
             subprocess.run([args.navlog, "export", args.log, "--table", table, "-o", os.path.join(tmp, table, "device.ndjson")],
                            check=True, capture_output=True)
-        events = sum(1 for _ in open(args.log, "rb")) if os.path.isfile(args.log) else None
+        # The events as navlog counts them, of a file or of a directory of segments.
+        events = json.loads(subprocess.run([args.navlog, "verify", args.log, "--format", "json"], check=True,
+                                           capture_output=True, text=True).stdout)["events"]
         for name, navlog_args in NAVLOG.items():
             times, peak = [], 0
             for _ in range(args.repeat):
