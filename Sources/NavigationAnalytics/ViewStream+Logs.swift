@@ -74,8 +74,7 @@ extension ViewStream {
                 }
             }
         }
-        let (result, reads, repeated) = try merging.finish()
-        return (result, zip(paths, reads).map { LogRead(path: $0, report: $1.report, clockWentBack: $1.clockWentBack) }, repeated)
+        return try merging.finish(paths)
     }
 
     /// Whether logs of `sizes` bytes are read one at a time, each in chunks on every one of `cores`,
@@ -110,8 +109,7 @@ extension ViewStream {
                             renaming: repeated, progress: progress)
             }
         }
-        let (result, reads, repeated) = try merging.finish()
-        return (result, zip(paths, reads).map { LogRead(path: $0, report: $1.report, clockWentBack: $1.clockWentBack) }, repeated)
+        return try merging.finish(paths)
     }
 
     /// Reads the log at `path` into a copy of `query` in chunks on `threads` cores, as
@@ -273,9 +271,11 @@ final class InOrderMerge<Query: ViewQuery>: @unchecked Sendable {
         }
     }
 
-    /// The answer, each log's report, and the ids several logs use; once every log is merged.
-    func finish() throws -> (Query.Result, [(report: ReadReport, clockWentBack: Int)], [ViewStream.RepeatedSession]) {
+    /// The answer, what each of the logs at `paths` gave, and the ids several logs use; once every
+    /// log is merged.
+    func finish(_ paths: [String]) throws -> (result: Query.Result, logs: [ViewStream.LogRead], repeatedSessions: [ViewStream.RepeatedSession]) {
         if let failure { throw failure }
-        return (result!.finalize(), reads, repeats.repeated)
+        let logs = zip(paths, reads).map { ViewStream.LogRead(path: $0, report: $1.report, clockWentBack: $1.clockWentBack) }
+        return (result!.finalize(), logs, repeats.repeated)
     }
 }
