@@ -87,7 +87,7 @@ def check(navlog, events):
             con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_json('{combined}', format='newline_delimited', columns={columns})")
         for name, (sql_file, navlog_args, key, row) in sql_check.CHECKS.items():
             sql = open(os.path.join(HERE, "sql", sql_file)).read()
-            expected = [tuple(list(v) if isinstance(v, (list, tuple)) else v for v in r) for r in con.execute(sql).fetchall()]
+            expected = sql_check.as_rows(con.execute(sql).fetchall())
             output = json.loads(run(navlog, *navlog_args, *logs, "--format", "json"))
             actual = [row(r) for r in output[key]]
             if output.get("format") == 1 and actual == expected and actual and len(output.get("logs", [])) == len(logs):
@@ -95,10 +95,7 @@ def check(navlog, events):
                 print(f"ok    {name} over {len(logs)} logs of {events:,} events: {len(actual)} rows equal DuckDB's over the concatenated exports")
             else:
                 failed += 1
-                at = next((i for i, (a, e) in enumerate(zip(actual, expected)) if a != e), min(len(actual), len(expected)))
-                print(f"FAIL  {name} over {len(logs)} logs of {events:,} events: navlog {len(actual)} rows, DuckDB {len(expected)}; first difference at row {at}:")
-                print(f"        navlog {actual[at] if at < len(actual) else None}")
-                print(f"        duckdb {expected[at] if at < len(expected) else None}")
+                sql_check.print_difference(f"{name} over {len(logs)} logs of {events:,} events", actual, expected, "DuckDB")
     return passed, failed
 
 

@@ -110,6 +110,19 @@ def redact_deeplink_rows(rows):
     return sorted(merged, key=lambda r: (-r[2], r[0].encode(), r[1].encode()))
 
 
+
+def as_rows(rows):
+    """An engine's rows as navlog's are compared with them: tuples, lists for lists."""
+    return [tuple(list(v) if isinstance(v, (list, tuple)) else v for v in r) for r in rows]
+
+
+def print_difference(what, actual, expected, engine_label):
+    """Says that navlog's rows for `what` are not the engine's, and where they first differ."""
+    first = next((i for i, (a, e) in enumerate(zip(actual, expected)) if a != e), min(len(actual), len(expected)))
+    print(f"FAIL  {what}: navlog {len(actual)} rows, {engine_label} {len(expected)}; first difference at row {first}:")
+    print(f"        navlog {actual[first] if first < len(actual) else None}")
+    print(f"        {engine_label} {expected[first] if first < len(expected) else None}")
+
 def run(navlog, *args):
     return subprocess.run([navlog, *args], check=True, capture_output=True, text=True).stdout
 
@@ -409,17 +422,14 @@ def main():
                     started = time.monotonic()
                     expected = engine.query(sqldialect.translate(source, engine_name))
                     seconds[engine_name, name] += time.monotonic() - started
-                    expected = [tuple(list(v) if isinstance(v, (list, tuple)) else v for v in r) for r in expected]
+                    expected = as_rows(expected)
                     engine_label = ENGINES[engine_name]
                     if output.get("format") == 1 and actual == expected and actual:
                         passed += 1
                         print(f"ok    {name} ({label}): {len(actual)} rows equal {engine_label}'s")
                     else:
                         failed += 1
-                        first = next((i for i, (a, e) in enumerate(zip(actual, expected)) if a != e), min(len(actual), len(expected)))
-                        print(f"FAIL  {name} ({label}): navlog {len(actual)} rows, {engine_label} {len(expected)}; first difference at row {first}:")
-                        print(f"        navlog {actual[first] if first < len(actual) else None}")
-                        print(f"        {engine_label} {expected[first] if first < len(expected) else None}")
+                        print_difference(f"{name} ({label})", actual, expected, engine_label)
     for name, engine in engines.items():
         if hasattr(engine, "close"):
             engine.close()
