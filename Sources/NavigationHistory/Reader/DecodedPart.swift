@@ -1,6 +1,7 @@
-/// A part's decoded lines, in order: its events stay where the worker put them until they are
-/// delivered, moved out in place. Not an array of event-or-defect enums, which would copy each
-/// event in and out again, retaining and releasing every string: about a third of decoding it.
+/// A part's decoded lines, in order: its events stay where the worker put them, each moved out
+/// for its delivery and back in after it, so that the part frees them when it is freed. Not an
+/// array of event-or-defect enums, which would copy each event in and out again, retaining and
+/// releasing every string: about a third of decoding it.
 final class DecodedPart: @unchecked Sendable {
     /// Where a line starts, whether it is the next event or the next defect, and whether the
     /// event's line has a `crc`.
@@ -15,8 +16,6 @@ final class DecodedPart: @unchecked Sendable {
     @exclusivity(unchecked) private var events: UnsafeMutablePointer<NavigationEvent>
     @exclusivity(unchecked) private var capacity: Int
     @exclusivity(unchecked) private var count = 0
-    /// How many events were moved out, delivered.
-    @exclusivity(unchecked) private var delivered = 0
     @exclusivity(unchecked) private var defects: [LineError] = []
 
     init(capacity: Int) {
@@ -26,7 +25,7 @@ final class DecodedPart: @unchecked Sendable {
     }
 
     deinit {
-        (events + delivered).deinitialize(count: count - delivered)
+        events.deinitialize(count: count)
         events.deallocate()
     }
 
@@ -52,15 +51,25 @@ final class DecodedPart: @unchecked Sendable {
     /// is the log's last.
     func deliver(fileOffset: Int, finalLine: Bool, merger: inout Merger, _ body: PositionedBody) throws {
         var defect = 0
+        var delivered = 0
         for (k, line) in lines.enumerated() {
             if merger.stopped { return }
             let isLastLine = finalLine && k == lines.count - 1
             if line.isEvent {
-                // Moved out into a constant of its own: handed over from the buffer, or as a member
-                // of a moved-out value, it was copied, every string retained and released again.
-                let event = (events + delivered).move()
+                // Moved out into a constant of its own, and back after: handed over from the
+                // buffer, or as a member of a moved-out value, it was copied, every string retained
+                // and released again.
+                let slot = events + delivered
                 delivered += 1
-                try merger.event(event, hasCRC: line.hasCRC, offset: fileOffset + line.start, isLastLine: isLastLine, body)
+                let event = slot.move()
+                var failure: (any Error)?
+                do {
+                    try merger.event(event, hasCRC: line.hasCRC, offset: fileOffset + line.start, isLastLine: isLastLine, body)
+                } catch {
+                    failure = error
+                }
+                slot.initialize(to: consume event)
+                if let failure { throw failure }
             } else {
                 merger.defect(defects[defect], offset: fileOffset + line.start, isLastLine: isLastLine)
                 defect += 1

@@ -29,6 +29,7 @@ extension LogReader {
             DispatchQueue.global().async(group: group) {
                 while let k = board.claim() {
                     board.finish(k, Self.decodePart(shared, start: parts[k], end: parts[k + 1]))
+                    board.freeDelivered()
                 }
             }
         }
@@ -37,6 +38,8 @@ extension LogReader {
             board.cancel()
             group.wait()
         }
+        // The parts this thread decoded for later, which it frees itself.
+        var decodedHere = Set<Int>()
         for k in 0..<board.parts {
             if merger.stopped { return }
             let isFinal = finalLine && k == board.parts - 1
@@ -48,10 +51,12 @@ extension LogReader {
             var ready = board.decodedIfDone(k)
             while ready == nil, let j = board.claim() {
                 board.finish(j, Self.decodePart(bytes, start: parts[j], end: parts[j + 1]))
+                decodedHere.insert(j)
                 ready = board.decodedIfDone(k)
             }
             let decoded = ready ?? board.decoded(k)
             try decoded.deliver(fileOffset: fileOffset, finalLine: isFinal, merger: &merger, body)
+            if !decodedHere.contains(k) { board.retire(decoded) }
         }
     }
 
