@@ -8,11 +8,14 @@ extension LogReader {
     /// order: it decodes the next one itself, delivering its events as they come, when no worker
     /// has claimed it yet, and while a worker still decodes it, decodes the next unclaimed part as
     /// a worker would instead of waiting. So the merger's and `body`'s work on this thread overlaps
-    /// the workers' decoding. `body` and the merger only ever run on the calling thread.
+    /// the workers' decoding. `body` and the merger only ever run on the calling thread. Each
+    /// thread decodes with its own cache of `caches`.
     func decodeLines(_ bytes: UnsafeRawBufferPointer, start: Int, end: Int, fileOffset: Int,
-                     finalLine: Bool, merger: inout Merger, _ body: PositionedBody) throws {
+                     finalLine: Bool, caches: DecoderCaches, merger: inout Merger, _ body: PositionedBody) throws {
+        let cache = caches.delivering
         guard threads > 1, end - start >= parallelBytes else {
-            return try deliverPart(bytes, start: start, end: end, fileOffset: fileOffset, finalLine: finalLine, merger: &merger, body)
+            return try deliverPart(bytes, start: start, end: end, fileOffset: fileOffset, finalLine: finalLine, cache: cache,
+                                   merger: &merger, body)
         }
         // About eight parts per thread: small enough that no thread waits long for another.
         let partBytes = min(max((end - start) / (threads * 8), 16 << 10), 256 << 10)
@@ -25,10 +28,11 @@ extension LogReader {
         let board = PartBoard(parts: parts.count - 1)
         let group = DispatchGroup()
         nonisolated(unsafe) let shared = bytes
-        for _ in 1..<threads {
+        for worker in 0..<threads - 1 {
+            nonisolated(unsafe) let cache = caches.worker(worker)
             DispatchQueue.global().async(group: group) {
                 while let k = board.claim() {
-                    board.finish(k, Self.decodePart(shared, start: parts[k], end: parts[k + 1]))
+                    board.finish(k, Self.decodePart(shared, start: parts[k], end: parts[k + 1], cache: cache))
                     board.freeDelivered()
                 }
             }
@@ -44,13 +48,14 @@ extension LogReader {
             if merger.stopped { return }
             let isFinal = finalLine && k == board.parts - 1
             if board.claim(k) {
-                try deliverPart(bytes, start: parts[k], end: parts[k + 1], fileOffset: fileOffset, finalLine: isFinal, merger: &merger, body)
+                try deliverPart(bytes, start: parts[k], end: parts[k + 1], fileOffset: fileOffset, finalLine: isFinal, cache: cache,
+                                merger: &merger, body)
                 continue
             }
             // While a worker decodes part k, this thread decodes the next unclaimed part.
             var ready = board.decodedIfDone(k)
             while ready == nil, let j = board.claim() {
-                board.finish(j, Self.decodePart(bytes, start: parts[j], end: parts[j + 1]))
+                board.finish(j, Self.decodePart(bytes, start: parts[j], end: parts[j + 1], cache: cache))
                 decodedHere.insert(j)
                 ready = board.decodedIfDone(k)
             }
@@ -62,8 +67,8 @@ extension LogReader {
 
     /// Decodes the lines in `[start, end)` on this thread, handing each to the merger as it goes.
     private func deliverPart(_ bytes: UnsafeRawBufferPointer, start: Int, end: Int, fileOffset: Int,
-                             finalLine: Bool, merger: inout Merger, _ body: PositionedBody) throws {
-        try Self.forEachLine(in: bytes, from: start, to: end) { line, lineStart, isLast, cache in
+                             finalLine: Bool, cache: DecodingCache, merger: inout Merger, _ body: PositionedBody) throws {
+        try Self.forEachLine(in: bytes, from: start, to: end) { line, lineStart, isLast in
             let decoded: DecodedLine
             do throws(LineError) {
                 decoded = try LineDecoder.decode(line, cache: cache)
@@ -77,9 +82,9 @@ extension LogReader {
     }
 
     /// Decodes the lines in `[start, end)` into a ``DecodedPart``, on a worker thread.
-    private static func decodePart(_ bytes: UnsafeRawBufferPointer, start: Int, end: Int) -> DecodedPart {
+    private static func decodePart(_ bytes: UnsafeRawBufferPointer, start: Int, end: Int, cache: DecodingCache) -> DecodedPart {
         let part = DecodedPart(capacity: (end - start) / 128 + 1)
-        forEachLine(in: bytes, from: start, to: end) { line, lineStart, _, cache in
+        forEachLine(in: bytes, from: start, to: end) { line, lineStart, _ in
             do throws(LineError) {
                 part.append(try LineDecoder.decode(line, cache: cache), lineStart: lineStart)
             } catch {
@@ -91,25 +96,21 @@ extension LogReader {
     }
 
     /// Hands the lines in `[start, end)` of `bytes` to `body` in order, each without its newline
-    /// (the last one up to `end`), with the offset it starts at, whether it is the range's last,
-    /// and a cache to decode it with, until `body` returns false: the one loop over a window's
-    /// lines, whether its bytes are mapped or copied, and whether its lines are delivered at once
-    /// or decoded on a worker for later.
+    /// (the last one up to `end`), with the offset it starts at and whether it is the range's last,
+    /// until `body` returns false: the one loop over a window's lines, whether its bytes are mapped
+    /// or copied, and whether its lines are delivered at once or decoded on a worker for later.
     ///
     /// Each caller decodes the line itself, so that the decoded event is moved where it goes: a
     /// decoded line handed through a closure is copied, every string retained and released again
     /// (`NavlogBench read`).
     @inline(__always)
     private static func forEachLine(in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int,
-                                    _ body: (_ line: UnsafeRawBufferPointer, _ lineStart: Int, _ isLast: Bool,
-                                             _ cache: DecodingCache) throws -> Bool) rethrows {
-        let cache = DecodingCache()
-        defer { cache.deallocate() }
+                                    _ body: (_ line: UnsafeRawBufferPointer, _ lineStart: Int, _ isLast: Bool) throws -> Bool) rethrows {
         var lineStart = start
         while lineStart < end {
             prefetchAhead(bytes, of: lineStart, end: end)
             let newline = memchrIndex(bytes, 0x0A, from: lineStart, to: end) ?? end
-            guard try body(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<newline]), lineStart, newline + 1 >= end, cache) else { return }
+            guard try body(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<newline]), lineStart, newline + 1 >= end) else { return }
             lineStart = newline + 1
         }
     }

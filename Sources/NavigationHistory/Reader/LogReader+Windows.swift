@@ -1,7 +1,7 @@
 extension LogReader {
     /// Reads `file` from `offset` a window at a time, mapped or copied alike (``FileWindows``),
     /// and hands its lines to the merger in order; `isLastFile` when it is the log's last file.
-    func readFile(_ file: String, from offset: Int, isLastFile: Bool, buffers: ReadBuffers,
+    func readFile(_ file: String, from offset: Int, isLastFile: Bool, buffers: ReadBuffers, caches: DecoderCaches,
                   merger: inout Merger, _ body: PositionedBody) throws {
         let windows = try FileWindows(path: file, from: offset, blockSize: blockSize, maps: mapsFiles, buffers: buffers)
         var next: Int? = offset
@@ -12,7 +12,7 @@ extension LogReader {
             merger.report.bytes += window.freshBytes
             do {
                 next = try readWindow(window, isLastFile: isLastFile, longLineStart: &longLineStart, windows: windows,
-                                      merger: &merger, body)
+                                      caches: caches, merger: &merger, body)
             } catch {
                 // When the file shrank under the window, that is what went wrong.
                 try windows.release()
@@ -27,7 +27,7 @@ extension LogReader {
     ///
     /// - Returns: Where the next window begins, nil when the file is read or the merger stopped.
     private func readWindow(_ window: Window, isLastFile: Bool, longLineStart: inout Int?, windows: FileWindows,
-                            merger: inout Merger, _ body: PositionedBody) throws -> Int? {
+                            caches: DecoderCaches, merger: inout Merger, _ body: PositionedBody) throws -> Int? {
         let bytes = window.bytes
         let filled = bytes.count
         let fileOffset = window.fileOffset
@@ -52,7 +52,7 @@ extension LogReader {
         if !endsFile, completeEnd > window.start { windows.readAhead(from: fileOffset + completeEnd) }
         if completeEnd > start {
             try decodeLines(bytes, start: start, end: completeEnd, fileOffset: fileOffset,
-                            finalLine: isLastFile && endsFile && completeEnd == filled, merger: &merger, body)
+                            finalLine: isLastFile && endsFile && completeEnd == filled, caches: caches, merger: &merger, body)
             if merger.stopped { return nil }
         }
         if endsFile {
