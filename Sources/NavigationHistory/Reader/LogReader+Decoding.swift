@@ -28,6 +28,7 @@ extension LogReader {
         let board = PartBoard(parts: parts.count - 1)
         let group = DispatchGroup()
         nonisolated(unsafe) let shared = bytes
+        let discarded = self.discarded
         for worker in 0..<threads - 1 {
             nonisolated(unsafe) let cache = caches.worker(worker)
             DispatchQueue.global().async(group: group) {
@@ -35,12 +36,14 @@ extension LogReader {
                     board.finish(k, Self.decodePart(shared, start: parts[k], end: parts[k + 1], cache: cache))
                     board.freeDelivered()
                 }
+                discarded?.withLock { $0 = nil }
             }
         }
         // The workers read the bytes: wait for them whatever happens on this thread.
         defer {
             board.cancel()
             group.wait()
+            board.freeDeliveredElsewhere()
         }
         // The parts this thread decoded for later, which it frees itself.
         var decodedHere = Set<Int>()

@@ -47,6 +47,10 @@ public struct LogReader: Sendable {
     /// Whether the report keeps the sessions' ids (``ReadReport/sessionIDs``), as reports of chunks
     /// read apart need to be merged; off by default, as they grow with the sessions.
     package var keepsSessionIDs = false
+    /// What the caller is done with, for a worker to free once it has no part left to decode: off
+    /// the calling thread, and after the decoding it would slow if freed at once on another core
+    /// (a seek hands over its last window's events). Left as it is when no worker runs.
+    package var discarded: Locked<(any Sendable)?>?
 
     /// Creates a reader.
     ///
@@ -55,7 +59,7 @@ public struct LogReader: Sendable {
     ///   - mode: How defects are treated; by default a torn last line is dropped and reported.
     ///   - threads: How many cores decode lines; by default all of them.
     public init(path: String, mode: RecoveryMode = .tolerateTornTail,
-                threads: Int = ProcessInfo.processInfo.activeProcessorCount, blockSize: Int = 4 << 20) {
+                threads: Int = activeCores, blockSize: Int = 4 << 20) {
         self.path = path
         self.mode = mode
         self.threads = max(1, threads)

@@ -258,12 +258,11 @@ public final class Timeline {
             return try rebuildIndex(thenRead: entry, expected, folding, more, retried: retried)
         }
         restart(from: entry, state: snapshot.state)
-        // The last window's events are released on another core, as a rule: freeing a few thousand
-        // events would cost this thread about a tenth of a seek.
-        if let old = window {
-            window = nil
-            DispatchQueue.global().async { withExtendedLifetime(old) {} }
-        }
+        // The last window's events are freed on another core, as a rule: freeing a few thousand
+        // events would cost this thread about a tenth of a seek. The reading's worker frees them
+        // once it has decoded its parts; when no worker ran, another thread does, after the reading.
+        let discarded = window.map { Locked<(any Sendable)?>($0) }
+        window = nil
         // Folded here, not in the timeline's own property: a class's property would be checked
         // for overlapping access at every event.
         var position = self.position
@@ -282,6 +281,13 @@ public final class Timeline {
         var reader = LogReader(path: path, mode: mode, blockSize: min(4 << 20, estimate))
         reader.parallelBytes = 48 << 10
         reader.readsAhead = false
+        // Copied, not mapped: a window of a few hundred KiB copies in less time than its pages
+        // take to fault in and to unmap (`NavlogBench timeline --seek-log`).
+        reader.mapsFiles = false
+        reader.discarded = discarded
+        defer {
+            if let discarded, discarded.withLock({ $0 != nil }) { DispatchQueue.global().async { discarded.withLock { $0 = nil } } }
+        }
         let report = try reader.scan(files: source.files, segmented: source.segmented, from: start) { event, _ in
             if events.isEmpty, !entry.names(event) {
                 stale = true
