@@ -196,6 +196,35 @@ import NavigationSimulation
         }
     }
 
+    /// A string is scanned sixteen bytes at a time, then eight, then byte by byte near the line's
+    /// end: a quote, a backslash (a valid escape or not), a control byte or a byte above 0x7F at
+    /// each offset of a long value, first or last on its line, and the line cut at each byte
+    /// after the value begins, decode as the reference decoder decodes them, with and without a
+    /// cache.
+    @Test func aStringLongerThanSixteenBytesWithAStopAtEachOffsetDecodesAsTheReferenceDoes() {
+        let cache = DecodingCache()
+        defer { cache.deallocate() }
+        let stops: [[UInt8]] = [[0x22], [0x5C], Array(#"\""#.utf8), Array(#"\u00e9"#.utf8), Array(#"\ud83d\ude00"#.utf8),
+                                [0x00], [0x0A], [0x1F], [0x20], [0x7F], [0xC3, 0xA9], [0xC3], [0xFF], [0x80]]
+        let common = Array(#""outcome":"unmatched","type":"deeplink","scene":"main","session":"s1","ts":"2026-11-01T08:00:00.000Z","seq":1,"v":1"#.utf8)
+        for stop in stops {
+            for offset in 0...40 {
+                var value = [UInt8](repeating: 0x61, count: 41)
+                value.replaceSubrange(offset..<(offset + 1), with: stop)
+                let member = Array(#""url":""#.utf8) + value + [0x22]
+                for (line, valueStart) in [([0x7B] + member + [0x2C] + common + [0x7D], 8),
+                                           ([0x7B] + common + [0x2C] + member + [0x7D], common.count + 9)] {
+                    for count in valueStart...line.count {
+                        let cut = Array(line.prefix(count))
+                        let expected = Self.reference(cut)
+                        #expect(Self.same(Self.general(cut), expected), "\(String(decoding: cut, as: UTF8.self))")
+                        #expect(Self.same(Self.general(cut, cache: cache), expected), "\(String(decoding: cut, as: UTF8.self))")
+                    }
+                }
+            }
+        }
+    }
+
     /// The member-name switch names exactly the members ``EventMember/named(_:_:)`` names, and
     /// nothing else, whatever the bytes around the name.
     @Test func theMemberNameSwitchAgreesWithTheNameTable() {
