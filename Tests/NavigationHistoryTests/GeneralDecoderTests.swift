@@ -225,6 +225,42 @@ import NavigationSimulation
         }
     }
 
+    /// A route's keys written as the encoder writes them are matched as words, any others are
+    /// scanned: each key however spelled, spaced or repeated, and keys that only begin like one,
+    /// read as their names say, with the errors the scan gives, with and without a cache.
+    @Test func routeKeysReadAsTheirNamesSayHoweverWritten() {
+        typealias Expected = Result<Route, LineError>
+        let cases: [(String, Expected)] = [
+            (#"{"screen":"a","id":"b","params":{"k":"v"}}"#, .success(Route(screen: "a", id: "b", params: ["k": "v"]))),
+            (#"{"params":{},"id":"b","screen":"a"}"#, .success(Route(screen: "a", id: "b", params: [:]))),
+            (#"{ "id" : "b" ,"screen" :"a", "params":{ } }"#, .success(Route(screen: "a", id: "b", params: [:]))),
+            (#"{"id":  "b","screen":\#t"a"}"#, .success(Route(screen: "a", id: "b"))),
+            (#"{"\u0069d":"b","scr\u0065en":"a","param\u0073":{}}"#, .success(Route(screen: "a", id: "b", params: [:]))),
+            (#"{"idx":"b","screens":"c","paramsx":1,"i":2,"screen":"a"}"#, .success(Route(screen: "a"))),
+            (#"{"screen":"a","screen":"b"}"#, .failure(LineError(.invalidMember, at: 14, "duplicate member 'route.screen'"))),
+            (#"{"id":"b","screen":"a","id":"c"}"#, .failure(LineError(.invalidMember, at: 23, "duplicate member 'route.id'"))),
+            (#"{"params":{},"screen":"a","params":{}}"#, .failure(LineError(.invalidMember, at: 26, "duplicate member 'route.params'"))),
+            (#"{"id":"b"}"#, .failure(LineError(.invalidMember, at: 0, "'route' has no 'screen'"))),
+            (#"{"id":1,"screen":"a"}"#, .failure(LineError(.invalidMember, at: 6, "'route.id' must be a string"))),
+            (#"{"screen":"","id":"b"}"#, .failure(LineError(.invalidMember, at: 0, "'route.screen' must not be empty"))),
+            (#"{"screen""a"}"#, .failure(LineError(.invalidJSON, at: 9, "unexpected '\"', expecting ':'"))),
+            (#"{"id":"#, .failure(LineError(.invalidMember, at: 6, "'route.id' must be a string"))),
+        ]
+        let cache = DecodingCache()
+        defer { cache.deallocate() }
+        for (text, expected) in cases {
+            for cache in [nil, cache] {
+                let result = Array(text.utf8).withUnsafeBytes { bytes in
+                    Result { () throws(LineError) in
+                        var scanner = JSONScanner(bytes)
+                        return try RouteDecoding.route(&scanner, "route", cache: cache)
+                    }
+                }
+                #expect(result == expected, "\(text)")
+            }
+        }
+    }
+
     /// The member-name switch names exactly the members ``EventMember/named(_:_:)`` names, and
     /// nothing else, whatever the bytes around the name.
     @Test func theMemberNameSwitchAgreesWithTheNameTable() {

@@ -31,7 +31,7 @@ package enum EventMember: Int, CaseIterable, Sendable {
     /// The member's name in a line.
     package var name: String { String(describing: self) }
 
-    @inline(__always) package var bit: UInt32 { 1 << UInt32(rawValue) }
+    @inline(__always) package var bit: UInt32 { 1 &<< UInt32(rawValue) }
 
     /// The kind of value the member holds, the same in every type that has it.
     package var shape: Shape {
