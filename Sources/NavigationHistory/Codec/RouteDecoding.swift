@@ -90,6 +90,9 @@ package enum RouteDecoding {
         var result = [Route]()
         s.skipWhitespace()
         if s.peek() == 0x5D { s.index += 1; return result }
+        // Room for a few, as the fast decoder makes: grown one route at a time, a path of a few
+        // is allocated again and again (callgrind, "read: other layout 1 core").
+        result.reserveCapacity(4)
         while true {
             s.skipWhitespace()
             let index = result.count
