@@ -196,6 +196,71 @@ import NavigationSimulation
         }
     }
 
+    /// A string is scanned sixteen bytes at a time, then eight, then byte by byte near the line's
+    /// end: a quote, a backslash (a valid escape or not), a control byte or a byte above 0x7F at
+    /// each offset of a long value, first or last on its line, and the line cut at each byte
+    /// after the value begins, decode as the reference decoder decodes them, with and without a
+    /// cache.
+    @Test func aStringLongerThanSixteenBytesWithAStopAtEachOffsetDecodesAsTheReferenceDoes() {
+        let cache = DecodingCache()
+        defer { cache.deallocate() }
+        let stops: [[UInt8]] = [[0x22], [0x5C], Array(#"\""#.utf8), Array(#"\u00e9"#.utf8), Array(#"\ud83d\ude00"#.utf8),
+                                [0x00], [0x0A], [0x1F], [0x20], [0x7F], [0xC3, 0xA9], [0xC3], [0xFF], [0x80]]
+        let common = Array(#""outcome":"unmatched","type":"deeplink","scene":"main","session":"s1","ts":"2026-11-01T08:00:00.000Z","seq":1,"v":1"#.utf8)
+        for stop in stops {
+            for offset in 0...40 {
+                var value = [UInt8](repeating: 0x61, count: 41)
+                value.replaceSubrange(offset..<(offset + 1), with: stop)
+                let member = Array(#""url":""#.utf8) + value + [0x22]
+                for (line, valueStart) in [([0x7B] + member + [0x2C] + common + [0x7D], 8),
+                                           ([0x7B] + common + [0x2C] + member + [0x7D], common.count + 9)] {
+                    for count in valueStart...line.count {
+                        let cut = Array(line.prefix(count))
+                        let expected = Self.reference(cut)
+                        #expect(Self.same(Self.general(cut), expected), "\(String(decoding: cut, as: UTF8.self))")
+                        #expect(Self.same(Self.general(cut, cache: cache), expected), "\(String(decoding: cut, as: UTF8.self))")
+                    }
+                }
+            }
+        }
+    }
+
+    /// A route's keys written as the encoder writes them are matched as words, any others are
+    /// scanned: each key however spelled, spaced or repeated, and keys that only begin like one,
+    /// read as their names say, with the errors the scan gives, with and without a cache.
+    @Test func routeKeysReadAsTheirNamesSayHoweverWritten() {
+        typealias Expected = Result<Route, LineError>
+        let cases: [(String, Expected)] = [
+            (#"{"screen":"a","id":"b","params":{"k":"v"}}"#, .success(Route(screen: "a", id: "b", params: ["k": "v"]))),
+            (#"{"params":{},"id":"b","screen":"a"}"#, .success(Route(screen: "a", id: "b", params: [:]))),
+            (#"{ "id" : "b" ,"screen" :"a", "params":{ } }"#, .success(Route(screen: "a", id: "b", params: [:]))),
+            (#"{"id":  "b","screen":\#t"a"}"#, .success(Route(screen: "a", id: "b"))),
+            (#"{"\u0069d":"b","scr\u0065en":"a","param\u0073":{}}"#, .success(Route(screen: "a", id: "b", params: [:]))),
+            (#"{"idx":"b","screens":"c","paramsx":1,"i":2,"screen":"a"}"#, .success(Route(screen: "a"))),
+            (#"{"screen":"a","screen":"b"}"#, .failure(LineError(.invalidMember, at: 14, "duplicate member 'route.screen'"))),
+            (#"{"id":"b","screen":"a","id":"c"}"#, .failure(LineError(.invalidMember, at: 23, "duplicate member 'route.id'"))),
+            (#"{"params":{},"screen":"a","params":{}}"#, .failure(LineError(.invalidMember, at: 26, "duplicate member 'route.params'"))),
+            (#"{"id":"b"}"#, .failure(LineError(.invalidMember, at: 0, "'route' has no 'screen'"))),
+            (#"{"id":1,"screen":"a"}"#, .failure(LineError(.invalidMember, at: 6, "'route.id' must be a string"))),
+            (#"{"screen":"","id":"b"}"#, .failure(LineError(.invalidMember, at: 0, "'route.screen' must not be empty"))),
+            (#"{"screen""a"}"#, .failure(LineError(.invalidJSON, at: 9, "unexpected '\"', expecting ':'"))),
+            (#"{"id":"#, .failure(LineError(.invalidMember, at: 6, "'route.id' must be a string"))),
+        ]
+        let cache = DecodingCache()
+        defer { cache.deallocate() }
+        for (text, expected) in cases {
+            for cache in [nil, cache] {
+                let result = Array(text.utf8).withUnsafeBytes { bytes in
+                    Result { () throws(LineError) in
+                        var scanner = JSONScanner(bytes)
+                        return try RouteDecoding.route(&scanner, "route", cache: cache)
+                    }
+                }
+                #expect(result == expected, "\(text)")
+            }
+        }
+    }
+
     /// The member-name switch names exactly the members ``EventMember/named(_:_:)`` names, and
     /// nothing else, whatever the bytes around the name.
     @Test func theMemberNameSwitchAgreesWithTheNameTable() {

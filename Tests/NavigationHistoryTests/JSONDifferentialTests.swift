@@ -46,6 +46,40 @@ import NavigationSimulation
         #expect(agreedInvalid > 2500)
     }
 
+    /// Strings are scanned sixteen bytes at a time, then eight, then byte by byte near the line's
+    /// end: a quote, a backslash (a valid escape or not), a control byte or a character of several
+    /// bytes at each offset of a long string, on a line cut at each byte after the string begins,
+    /// scans as Foundation reads it.
+    @Test func aStringLongerThanSixteenBytesWithAStopAtEachOffsetScansAsFoundationDoes() {
+        let stops: [[UInt8]] = [[0x22], [0x5C], Array(#"\""#.utf8), Array(#"\u00e9"#.utf8), Array(#"\ud83d\ude00"#.utf8),
+                                Array(#"\x"#.utf8), [0x00], [0x0A], [0x1F], [0x20], [0x7F], [0xC3, 0xA9]]
+        var agreedValid = 0, agreedInvalid = 0
+        for stop in stops {
+            for offset in 0...40 {
+                var value = [UInt8](repeating: 0x61, count: 41)
+                value.replaceSubrange(offset..<(offset + 1), with: stop)
+                let line = Array(#"{"a":""#.utf8) + value + Array(#"","b":1}"#.utf8)
+                for count in 6...line.count {
+                    let cut = Array(line.prefix(count))
+                    let ours = cut.withUnsafeBytes { bytes in Result { () throws(LineError) in try JSONScanner.parse(bytes) } }
+                    let theirs = Result { try JSONSerialization.jsonObject(with: Data(cut), options: [.fragmentsAllowed]) }
+                    let text = String(decoding: cut, as: UTF8.self)
+                    switch (ours, theirs) {
+                    case (.success(let value), .success(let object)):
+                        #expect(Self.equal(value, object), "decoded differently: \(text)")
+                        agreedValid += 1
+                    case (.failure, .failure):
+                        agreedInvalid += 1
+                    default:
+                        Issue.record("\(text)\n  ours: \(ours)\n  Foundation: \(theirs)")
+                    }
+                }
+            }
+        }
+        #expect(agreedValid > 200)
+        #expect(agreedInvalid > 10_000)
+    }
+
     @Test(arguments: [
         #"{"a":"\ud800"}"#, #"{"a":"\udc00"}"#, #"{"a":01}"#, #"{"a":1.}"#, #"{"a":.5}"#, #"{"a":1e}"#, #"{"a":-}"#,
         #"{"a":tru}"#, #"{"a":1}x"#, #"{"a" 1}"#, #"{a:1}"#, #"{"a":'b'}"#, #"{"a":"\x"}"#, "{\"a\":\"\u{01}\"}", #"{"a":[1 2]}"#,

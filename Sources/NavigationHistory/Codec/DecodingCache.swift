@@ -145,13 +145,13 @@ package struct DecodingCache {
     }
 
     /// The mask of a word's first `bytes` bytes (0 to 8 and more).
-    @inline(__always) private static func mask(_ bytes: Int) -> UInt64 { bytes >= 8 ? .max : (1 << UInt64(bytes * 8)) &- 1 }
+    @inline(__always) private static func mask(_ bytes: Int) -> UInt64 { bytes >= 8 ? .max : (1 &<< UInt64(bytes * 8)) &- 1 }
 
     /// Word `k` of the `count` bytes at `p`, its bytes past them zero.
     @inline(__always) private static func word(_ k: Int, of p: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
         let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self))
         let left = count - 8 * k
-        return left >= 8 ? word : word & ((1 << UInt64(left * 8)) &- 1)
+        return left >= 8 ? word : word & ((1 &<< UInt64(left * 8)) &- 1)
     }
 
     /// A slot for the `count` bytes at `p`, by their first and last words and their length.

@@ -166,8 +166,9 @@ struct LineFields {
         let start = s.index
         do throws(LineError) {
             switch member {
-            case .v: v = try Self.integer(&s, member)
-            case .seq: seq = try Self.integer(&s, member)
+            // Every line has both, nearly always a few digits: read here, without a call.
+            case .v: v = if let value = Self.shortInteger(&s) { value } else { try Self.integer(&s, member) }
+            case .seq: seq = if let value = Self.shortInteger(&s) { value } else { try Self.integer(&s, member) }
             case .crc:
                 // A damaged crc member is a failed check, like a crc that does not match.
                 let malformed = LineError(.crcMismatch, at: s.index, "'crc' must be 8 lowercase hex digits in a string")
@@ -206,22 +207,27 @@ struct LineFields {
         }
     }
 
-    static func integer(_ s: inout JSONScanner, _ member: EventMember) throws(LineError) -> Int64 {
+    /// An integer of at most 15 digits without a leading zero, followed by neither a fraction, an
+    /// exponent nor more digits, read in one pass as ``integer(_:_:)`` would read its token and
+    /// value; nil, with `s` unmoved, for anything else. No Int64 overflows with 15 digits. Most
+    /// integers (`seq`, `v`, `count`) are such ("read: other layout 1 core", `NavlogBench read
+    /// --other-layout`).
+    @inline(__always) static func shortInteger(_ s: inout JSONScanner) -> Int64? {
         let at = s.index
         let byte = s.peek()
-        // Most integers (`seq`, `v`, `count`) are a few digits without a leading zero, followed by
-        // neither a fraction, an exponent nor more digits: read in one pass, as the token and its
-        // value below would read them. At most 15 digits, which no Int64 overflows; anything else
-        // takes the token's way ("read: other layout 1 core", `NavlogBench read --other-layout`).
-        if byte &- 0x31 < 9 {
-            var i = at + 1, value = Int64(byte &- 0x30)
-            let limit = min(s.end, at + 15)
-            while i < limit, s.base[i] &- 0x30 < 10 { value = value &* 10 &+ Int64(s.base[i] &- 0x30); i += 1 }
-            if i == s.end || (s.base[i] &- 0x30 >= 10 && s.base[i] != 0x2E && s.base[i] | 0x20 != 0x65) {
-                s.index = i
-                return value
-            }
-        }
+        guard byte &- 0x31 < 9 else { return nil }
+        var i = at + 1, value = Int64(byte &- 0x30)
+        let limit = min(s.end, at + 15)
+        while i < limit, s.base[i] &- 0x30 < 10 { value = value &* 10 &+ Int64(s.base[i] &- 0x30); i += 1 }
+        guard i == s.end || (s.base[i] &- 0x30 >= 10 && s.base[i] != 0x2E && s.base[i] | 0x20 != 0x65) else { return nil }
+        s.index = i
+        return value
+    }
+
+    static func integer(_ s: inout JSONScanner, _ member: EventMember) throws(LineError) -> Int64 {
+        if let value = shortInteger(&s) { return value }
+        let at = s.index
+        let byte = s.peek()
         guard byte == 0x2D || byte &- 0x30 < 10 else {
             throw LineError(.invalidMember, at: at, "'\(member.name)' must be an integer")
         }

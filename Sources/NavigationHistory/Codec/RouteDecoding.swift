@@ -16,23 +16,19 @@ package enum RouteDecoding {
             while true {
                 s.skipWhitespace()
                 let keyStart = s.index
-                let key = try s.readStringToken()
-                try s.expect(0x3A, "':'")
-                s.skipWhitespace()
-                func once<T>(_ value: T?, _ member: String) throws(LineError) {
-                    // As at the top level: a member that comes twice is refused, not overwritten.
-                    guard value == nil else { throw LineError(.invalidMember, at: keyStart, "duplicate member '\(name()).\(member)'") }
-                }
-                if s.equals(key, "screen") {
-                    try once(screen, "screen")
+                // As at the top level: a member that comes twice is refused, not overwritten.
+                let member = if let known = knownMember(&s) { known } else { try scannedMember(&s) }
+                switch member {
+                case .screen:
+                    guard screen == nil else { throw LineError(.invalidMember, at: keyStart, "duplicate member '\(name()).screen'") }
                     screen = try string(&s, "\(name()).screen", cache: cache)
-                } else if s.equals(key, "id") {
-                    try once(id, "id")
+                case .id:
+                    guard id == nil else { throw LineError(.invalidMember, at: keyStart, "duplicate member '\(name()).id'") }
                     id = try string(&s, "\(name()).id", cache: cache)
-                } else if s.equals(key, "params") {
-                    try once(params, "params")
+                case .params:
+                    guard params == nil else { throw LineError(.invalidMember, at: keyStart, "duplicate member '\(name()).params'") }
                     params = try stringMap(&s, "\(name()).params", cache: cache)
-                } else {
+                case .other:
                     try s.skipValue()
                 }
                 s.skipWhitespace()
@@ -46,6 +42,46 @@ package enum RouteDecoding {
         return Route(screen: screen, id: id, params: params)
     }
 
+    /// The members of a route that are read.
+    private enum Member {
+        case screen, id, params, other
+    }
+
+    /// The route member the key at `s.index` names when it is `"id":`, `"screen":` or
+    /// `"params":`, as the encoder writes them, with `s` moved past it and the whitespace after:
+    /// matched as a word and a byte, and taken as ``scannedMember(_:)`` would read them, without
+    /// scanning the key and comparing it with each name ("read: other layout 1 core",
+    /// `NavlogBench read --other-layout`). Nil, with `s` unmoved, for any other bytes.
+    @inline(__always) private static func knownMember(_ s: inout JSONScanner) -> Member? {
+        guard s.end - s.index >= 9 else { return nil }
+        let word = UInt64(littleEndian: UnsafeRawPointer(s.base + s.index).loadUnaligned(as: UInt64.self))
+        let length: Int, member: Member
+        if word & 0xFF_FFFF_FFFF == 0x3A_2264_6922 {   // "id":
+            (length, member) = (5, .id)
+        } else if s.base[s.index + 8] == 0x3A, word == 0x226E_6565_7263_7322 {   // "screen"
+            (length, member) = (9, .screen)
+        } else if s.base[s.index + 8] == 0x3A, word == 0x2273_6D61_7261_7022 {   // "params"
+            (length, member) = (9, .params)
+        } else {
+            return nil
+        }
+        s.index += length
+        s.skipWhitespace()
+        return member
+    }
+
+    /// The route member the key at `s.index` names, with `s` moved past the key, its colon and
+    /// the whitespace after.
+    private static func scannedMember(_ s: inout JSONScanner) throws(LineError) -> Member {
+        let key = try s.readStringToken()
+        try s.expect(0x3A, "':'")
+        s.skipWhitespace()
+        if s.equals(key, "screen") { return .screen }
+        if s.equals(key, "id") { return .id }
+        if s.equals(key, "params") { return .params }
+        return .other
+    }
+
     /// Reads an array of routes.
     package static func routes(_ s: inout JSONScanner, _ name: @autoclosure () -> String,
                                cache: DecodingCache? = nil) throws(LineError) -> [Route] {
@@ -54,6 +90,9 @@ package enum RouteDecoding {
         var result = [Route]()
         s.skipWhitespace()
         if s.peek() == 0x5D { s.index += 1; return result }
+        // Room for a few, as the fast decoder makes: grown one route at a time, a path of a few
+        // is allocated again and again (callgrind, "read: other layout 1 core").
+        result.reserveCapacity(4)
         while true {
             s.skipWhitespace()
             let index = result.count

@@ -31,10 +31,11 @@ package enum EventMember: Int, CaseIterable, Sendable {
     /// The member's name in a line.
     package var name: String { String(describing: self) }
 
-    @inline(__always) package var bit: UInt32 { 1 << UInt32(rawValue) }
+    @inline(__always) package var bit: UInt32 { 1 &<< UInt32(rawValue) }
 
-    /// The kind of value the member holds, the same in every type that has it.
-    package var shape: Shape {
+    /// The kind of value the member holds, the same in every type that has it. Inlined: the
+    /// general decoder asks it of every string member it reads ("read: other layout 1 core").
+    @inline(__always) package var shape: Shape {
         switch self {
         case .v, .seq, .ts, .session, .type, .crc: .common
         case .scene, .stack, .tab, .sheet: .identifier
