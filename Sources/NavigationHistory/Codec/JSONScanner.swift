@@ -12,8 +12,9 @@ package struct JSONScanner {
     package let end: Int
     package var index = 0
     /// The bytes of the strings read so far OR-ed together, and perhaps a few bytes after them, or
-    /// 0x80 for a byte above 0x7F among them: its high bit clear says all of them were ASCII, so that the line needs no UTF-8 check when
-    /// it scans as JSON (outside strings, the grammar allows only ASCII).
+    /// 0x80 for a byte above 0x7F among them: its high bit clear says all of them were ASCII, so
+    /// that the line needs no UTF-8 check when it scans as JSON (outside strings, the grammar
+    /// allows only ASCII).
     package var stringBits: UInt64 = 0
 
     package init(_ buffer: UnsafeRawBufferPointer) {
