@@ -281,9 +281,6 @@ public final class Timeline {
         var reader = LogReader(path: path, mode: mode, blockSize: min(4 << 20, estimate))
         reader.parallelBytes = 48 << 10
         reader.readsAhead = false
-        // Copied, not mapped: a window of a few hundred KiB copies in less time than its pages
-        // take to fault in and to unmap (`NavlogBench timeline --seek-log`).
-        reader.mapsFiles = false
         reader.discarded = discarded
         defer {
             if let discarded, discarded.withLock({ $0 != nil }) { DispatchQueue.global().async { discarded.withLock { $0 = nil } } }
