@@ -15,6 +15,32 @@ import NavigationSimulation
         case foundationRefusesHugeNumber
     }
 
+    /// Where the scanner and Foundation disagree on a line: one accepts it, the other does not.
+    enum Disagreement {
+        case onlyFoundationAccepted(LineError)
+        case onlyScannerAccepted(JSONValue, any Error)
+    }
+
+    /// Reads `line` with the scanner and with Foundation: when both accept it, expects the same
+    /// value and counts it in `valid`; when both refuse it, counts it in `invalid`; else returns how
+    /// they disagree.
+    static func compare(_ line: [UInt8], valid: inout Int, invalid: inout Int) -> Disagreement? {
+        let ours = line.withUnsafeBytes { bytes in Result { () throws(LineError) in try JSONScanner.parse(bytes) } }
+        let theirs = Result { try JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed]) }
+        switch (ours, theirs) {
+        case (.success(let value), .success(let object)):
+            #expect(equal(value, object), "decoded differently: \(String(decoding: line, as: UTF8.self))")
+            valid += 1
+        case (.failure, .failure):
+            invalid += 1
+        case (.failure(let error), .success):
+            return .onlyFoundationAccepted(error)
+        case (.success(let value), .failure(let error)):
+            return .onlyScannerAccepted(value, error)
+        }
+        return nil
+    }
+
     @Test func scannerAgreesWithJSONSerializationOnGeneratedAndMutatedLines() throws {
         var random = SeededRandom(seed: 2026)
         var agreedValid = 0, agreedInvalid = 0
@@ -22,20 +48,15 @@ import NavigationSimulation
         for round in 0..<9000 {
             var line = Array(Self.serialize(Self.randomObject(&random, depth: 0), &random).utf8)
             if round % 3 != 0 { Self.mutate(&line, &random) }
-            let ours = line.withUnsafeBytes { bytes in Result { () throws(LineError) in try JSONScanner.parse(bytes) } }
-            let theirs = Result { try JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed]) }
             let text = String(decoding: line, as: UTF8.self)
-            switch (ours, theirs) {
-            case (.success(let value), .success(let object)):
-                #expect(Self.equal(value, object), "decoded differently: \(text)")
-                agreedValid += 1
-            case (.failure, .failure):
-                agreedInvalid += 1
-            case (.failure(let error), .success):
+            switch Self.compare(line, valid: &agreedValid, invalid: &agreedInvalid) {
+            case nil:
+                break
+            case .onlyFoundationAccepted(let error):
                 let difference = Self.classify(line, ourError: error)
                 #expect(difference != nil, "only Foundation accepted: \(text) — ours: \(error.detail)")
                 if let difference { known[difference, default: 0] += 1 }
-            case (.success(let value), .failure(let error)):
+            case .onlyScannerAccepted(let value, let error):
                 let huge = Self.containsHugeNumber(value)
                 #expect(huge, "only the scanner accepted: \(text) — Foundation: \(error)")
                 if huge { known[.foundationRefusesHugeNumber, default: 0] += 1 }
@@ -61,17 +82,8 @@ import NavigationSimulation
                 let line = Array(#"{"a":""#.utf8) + value + Array(#"","b":1}"#.utf8)
                 for count in 6...line.count {
                     let cut = Array(line.prefix(count))
-                    let ours = cut.withUnsafeBytes { bytes in Result { () throws(LineError) in try JSONScanner.parse(bytes) } }
-                    let theirs = Result { try JSONSerialization.jsonObject(with: Data(cut), options: [.fragmentsAllowed]) }
-                    let text = String(decoding: cut, as: UTF8.self)
-                    switch (ours, theirs) {
-                    case (.success(let value), .success(let object)):
-                        #expect(Self.equal(value, object), "decoded differently: \(text)")
-                        agreedValid += 1
-                    case (.failure, .failure):
-                        agreedInvalid += 1
-                    default:
-                        Issue.record("\(text)\n  ours: \(ours)\n  Foundation: \(theirs)")
+                    if let disagreement = Self.compare(cut, valid: &agreedValid, invalid: &agreedInvalid) {
+                        Issue.record("\(String(decoding: cut, as: UTF8.self)): \(disagreement)")
                     }
                 }
             }
