@@ -285,8 +285,9 @@ public final class Timeline {
         defer {
             if let discarded, discarded.withLock({ $0 != nil }) { DispatchQueue.global().async { discarded.withLock { $0 = nil } } }
         }
+        let identity = entry.identity
         let report = try reader.scan(files: source.files, segmented: source.segmented, from: start) { event, _ in
-            if events.isEmpty, !entry.names(event) {
+            if events.isEmpty, !identity.names(event) {
                 stale = true
                 return false
             }

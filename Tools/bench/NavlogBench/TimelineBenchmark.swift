@@ -8,10 +8,12 @@
 //   b) building the snapshot index of FILE (default interval 4096), on one core and on all, as a
 //      ratio to the plain read with the same threads; the index's size as a share of the log's;
 //   c) with LOG (a 10M-event log) given: building its index, its size, and `state --at` — seeking
-//      the Timeline to S random seqs (default 1000), each timed in process: p50, p99, max.
+//      the Timeline to S random seqs (default 1000; seeded, the same in every run, so that two
+//      builds seek to the same seqs), each timed in process: p50, p99, max.
 // Each of a) and b) is the best of K runs (default 3).
 import Foundation
 import NavigationHistory
+import NavigationSimulation
 
 let timelineUsage = """
     Usage: NavlogBench timeline FILE [--seek-log LOG] [--seeks S] [--interval K] [--repeat K] [--baseline-lines N] [--json OUT]
@@ -142,7 +144,7 @@ func runTimeline(_ arguments: [String]) throws -> Int32 {
         let (timeline, buildSeconds) = try time { try Timeline(path: seekLog, interval: interval) }
         let seekIndexBytes = (try? FileManager.default.attributesOfItem(atPath: indexPath)[.size] as? Int) ?? 0
         guard let last = timeline.lastSeq else { throw BenchError("\(seekLog) is empty") }
-        var random = SystemRandomNumberGenerator()
+        var random = SeededRandom(seed: 7)
         var micros: [Double] = []
         for _ in 0..<seeks {
             let target = Int.random(in: 1...last, using: &random)
