@@ -99,6 +99,10 @@ extension LogReader {
         }
         let start = chunk.from == 0 ? nil : chunk.start
         let request = chunk.request
+        // Held by reference: a `LogReader` the closure below held was copied, and released, at
+        // every event, its path's storage shared by every chunk's thread, which then contended for
+        // its reference count (perf: a fifth of an index build's time on 2 cores).
+        let splitter = Splitter(self)
         chunk.report = try reader.scan(files: layout.files, segmented: segmented, from: start) { event, position in
             if let end, case let at = layout.offset(of: position), at >= end {
                 guard at == end else { return false }   // the next chunk's first event never came
@@ -108,7 +112,8 @@ extension LogReader {
             }
             if request.isAsked {
                 let at = layout.offset(of: position)
-                let split: Chunk<Part>? = splitBytes <= (end ?? layout.total) - at ? self.split(from: at, to: end, in: layout, segmented: segmented) : nil
+                let split: Chunk<Part>? = splitBytes <= (end ?? layout.total) - at
+                    ? splitter.reader.split(from: at, to: end, in: layout, segmented: segmented) : nil
                 queue.answer(chunk, with: split)
                 end = split?.from ?? end
             }
@@ -261,6 +266,12 @@ package struct ReadChunk<Part> {
 
 /// One value per range, each written by the range's own thread, read once they are all done:
 /// each in memory of its own, so that no thread touches another's.
+/// A reader held by reference, for a closure called at every event to hold.
+private final class Splitter {
+    let reader: LogReader
+    init(_ reader: LogReader) { self.reader = reader }
+}
+
 private final class Slots<Value>: @unchecked Sendable {
     private let count: Int
     private let values: UnsafeMutablePointer<Value?>
