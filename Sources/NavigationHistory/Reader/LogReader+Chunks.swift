@@ -90,41 +90,33 @@ extension LogReader {
         var reader = self
         reader.threads = 1
         reader.keepsSessionIDs = true
-        var end = chunk.end
-        var endedAtNext: EventPosition?
         var part = make(chunk.from == 0)
+        // What the closure below needs at each event, in one object of this thread's: values it
+        // held apart were each retained and released at every event, and those every chunk's
+        // thread shares contended for their reference counts (perf: two fifths of an index
+        // build's time on 2 cores).
+        let cursor = ChunkCursor(chunk, queue: queue, layout: layout, reader: self, segmented: segmented, splitBytes: splitBytes)
         defer {
             chunk.part = part
-            chunk.endedAtNext = endedAtNext
+            chunk.endedAtNext = cursor.endedAtNext
         }
-        let start = chunk.from == 0 ? nil : chunk.start
-        let request = chunk.request
-        // Held by reference: a `LogReader` the closure below held was copied, and released, at
-        // every event, its path's storage shared by every chunk's thread, which then contended for
-        // its reference count (perf: a fifth of an index build's time on 2 cores).
-        let splitter = Splitter(self)
-        chunk.report = try reader.scan(files: layout.files, segmented: segmented, from: start) { event, position in
-            if let end, case let at = layout.offset(of: position), at >= end {
-                guard at == end else { return false }   // the next chunk's first event never came
-                try consume(&part, event, position, true)
-                endedAtNext = position
+        chunk.report = try reader.scan(files: layout.files, segmented: segmented, from: chunk.from == 0 ? nil : chunk.start) { event, position in
+            switch cursor.step(at: position) {
+            case .beyond:
                 return false
+            case .next:
+                try consume(&part, event, position, true)
+                return false
+            case .within:
+                try consume(&part, event, position, false)
+                return true
             }
-            if request.isAsked {
-                let at = layout.offset(of: position)
-                let split: Chunk<Part>? = splitBytes <= (end ?? layout.total) - at
-                    ? splitter.reader.split(from: at, to: end, in: layout, segmented: segmented) : nil
-                queue.answer(chunk, with: split)
-                end = split?.from ?? end
-            }
-            try consume(&part, event, position, false)
-            return true
         }
     }
 
     /// A chunk for the rest of a chunk's range, from the first `session.start` in the third quarter
     /// of the range from `at` to `end`; nil when there is none.
-    private func split<Part>(from at: Int, to end: Int?, in layout: ChunkLayout, segmented: Bool) -> Chunk<Part>? {
+    fileprivate func split<Part>(from at: Int, to end: Int?, in layout: ChunkLayout, segmented: Bool) -> Chunk<Part>? {
         let middle = at + ((end ?? layout.total) - at) / 2
         // Not found when the files cannot be read: the chunk's reader, reading on, reports it.
         guard let found = try? findSessionStart(in: layout, from: middle, before: middle + ((end ?? layout.total) - middle) / 2,
@@ -266,10 +258,57 @@ package struct ReadChunk<Part> {
 
 /// One value per range, each written by the range's own thread, read once they are all done:
 /// each in memory of its own, so that no thread touches another's.
-/// A reader held by reference, for a closure called at every event to hold.
-private final class Splitter {
-    let reader: LogReader
-    init(_ reader: LogReader) { self.reader = reader }
+/// Where a chunk's reading stands: where it ends, which moves when it gives part of itself to a
+/// thread that asks, and whether it ended at the next chunk's first event.
+private final class ChunkCursor<Part> {
+    /// Where an event stands against the chunk's end.
+    enum Step {
+        /// Before the end: the chunk's own.
+        case within
+        /// At the end: the next chunk's first event, which ends this chunk's last session.
+        case next
+        /// Past the end, the next chunk's first event never came.
+        case beyond
+    }
+
+    private let chunk: Chunk<Part>
+    private let queue: ChunkQueue<Part>
+    private let request: SplitRequest
+    private let layout: ChunkLayout
+    private let reader: LogReader
+    private let segmented: Bool
+    private let splitBytes: Int
+    private var end: Int?
+    private(set) var endedAtNext: EventPosition?
+
+    init(_ chunk: Chunk<Part>, queue: ChunkQueue<Part>, layout: ChunkLayout, reader: LogReader, segmented: Bool, splitBytes: Int) {
+        self.chunk = chunk
+        self.queue = queue
+        request = chunk.request
+        self.layout = layout
+        self.reader = reader
+        self.segmented = segmented
+        self.splitBytes = splitBytes
+        end = chunk.end
+    }
+
+    /// Where the event at `position` stands; when a thread asks for part of the chunk, gives it
+    /// the part from the first `session.start` in the third quarter of what is left.
+    func step(at position: EventPosition) -> Step {
+        let at = layout.offset(of: position)
+        if let end, at >= end {
+            guard at == end else { return .beyond }
+            endedAtNext = position
+            return .next
+        }
+        if request.isAsked {
+            let split: Chunk<Part>? = splitBytes <= (end ?? layout.total) - at
+                ? reader.split(from: at, to: end, in: layout, segmented: segmented) : nil
+            queue.answer(chunk, with: split)
+            end = split?.from ?? end
+        }
+        return .within
+    }
 }
 
 private final class Slots<Value>: @unchecked Sendable {
