@@ -124,8 +124,7 @@ import NavigationSimulation
             }
             all.sort()
             let percents = [0, 1, 50, 90, 99, 100]
-            let expected = percents.map { all.isEmpty ? nil : all[max(1, ($0 * all.count + 99) / 100) - 1] }
-            #expect(merged.quantiles(percent: percents) == expected)
+            #expect(merged.quantiles(percent: percents) == (all.isEmpty ? percents.map { _ in nil } : Self.nearestRank(percents, of: all)))
             #expect(merged.count == all.count && merged.total == all.reduce(0, +))
             var single = QuantileCounter()
             for value in all.shuffled(using: &random) { single.add(value) }
@@ -140,20 +139,14 @@ import NavigationSimulation
         var merged = QuantileCounter()
         var all: [Int64] = []
         for _ in 0..<40 {
-            var chunks = [QuantileCounter(), QuantileCounter()]
-            for k in 0..<3_000 {
-                let value = Int64(random.next() % 2_000) * 7 - 1_000
-                chunks[k % 2].add(value)
-                all.append(value)
-            }
-            chunks[0].merge(chunks[1])
-            merged.merge(chunks[0])
+            let log = Self.logCounter(3_000, all: &all) { Int64(random.next() % 2_000) * 7 - 1_000 }
+            merged.merge(log)
             // The folded table, parts of at most twice as many values, and the log just merged.
-            #expect(merged.tableValues <= 3 * Set(all).count + chunks[0].tableValues)
+            #expect(merged.tableValues <= 3 * Set(all).count + log.tableValues)
         }
         all.sort()
         let percents = [0, 1, 25, 50, 90, 99, 100]
-        #expect(merged.quantiles(percent: percents) == percents.map { all[max(1, ($0 * all.count + 99) / 100) - 1] })
+        #expect(merged.quantiles(percent: percents) == Self.nearestRank(percents, of: all))
         #expect(merged.count == all.count && merged.total == all.reduce(0, +))
     }
 
@@ -173,17 +166,28 @@ import NavigationSimulation
         var merged = QuantileCounter()
         var all: [Int64] = []
         for _ in 0..<10 {
-            var chunks = [QuantileCounter(), QuantileCounter()]
-            for k in 0..<2_000 {
-                let value = Int64(random.next() % 500)
-                chunks[k % 2].add(value)
-                all.append(value)
-            }
-            chunks[0].merge(chunks[1])
-            merged.merge(chunks[0], folding: true)
+            merged.merge(Self.logCounter(2_000, all: &all) { Int64(random.next() % 500) }, folding: true)
             #expect(merged.tableValues == Set(all).count)
         }
         all.sort()
-        #expect(merged.quantiles(percent: [0, 50, 90, 100]) == [0, 50, 90, 100].map { all[max(1, ($0 * all.count + 99) / 100) - 1] })
+        #expect(merged.quantiles(percent: [0, 50, 90, 100]) == Self.nearestRank([0, 50, 90, 100], of: all))
+    }
+
+    /// A log's counter as a reading in two chunks makes it: `count` values from `value`, dealt to
+    /// the chunks in turn, each also appended to `all`.
+    static func logCounter(_ count: Int, all: inout [Int64], _ value: () -> Int64) -> QuantileCounter {
+        var chunks = [QuantileCounter(), QuantileCounter()]
+        for k in 0..<count {
+            let drawn = value()
+            chunks[k % 2].add(drawn)
+            all.append(drawn)
+        }
+        chunks[0].merge(chunks[1])
+        return chunks[0]
+    }
+
+    /// The nearest-rank percentiles of `sorted`, which is not empty, as the counter defines them.
+    static func nearestRank(_ percents: [Int], of sorted: [Int64]) -> [Int64?] {
+        percents.map { sorted[max(1, ($0 * sorted.count + 99) / 100) - 1] }
     }
 }
