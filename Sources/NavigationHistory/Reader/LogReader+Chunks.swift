@@ -256,8 +256,6 @@ package struct ReadChunk<Part> {
     }
 }
 
-/// One value per range, each written by the range's own thread, read once they are all done:
-/// each in memory of its own, so that no thread touches another's.
 /// Where a chunk's reading stands: where it ends, which moves when it gives part of itself to a
 /// thread that asks, and whether it ended at the next chunk's first event.
 private final class ChunkCursor<Part> {
@@ -273,7 +271,6 @@ private final class ChunkCursor<Part> {
 
     private let chunk: Chunk<Part>
     private let queue: ChunkQueue<Part>
-    private let request: SplitRequest
     private let layout: ChunkLayout
     private let reader: LogReader
     private let segmented: Bool
@@ -284,7 +281,6 @@ private final class ChunkCursor<Part> {
     init(_ chunk: Chunk<Part>, queue: ChunkQueue<Part>, layout: ChunkLayout, reader: LogReader, segmented: Bool, splitBytes: Int) {
         self.chunk = chunk
         self.queue = queue
-        request = chunk.request
         self.layout = layout
         self.reader = reader
         self.segmented = segmented
@@ -301,7 +297,7 @@ private final class ChunkCursor<Part> {
             endedAtNext = position
             return .next
         }
-        if request.isAsked {
+        if chunk.request.isAsked {
             let split: Chunk<Part>? = splitBytes <= (end ?? layout.total) - at
                 ? reader.split(from: at, to: end, in: layout, segmented: segmented) : nil
             queue.answer(chunk, with: split)
@@ -311,6 +307,8 @@ private final class ChunkCursor<Part> {
     }
 }
 
+/// One value per range, each written by the range's own thread, read once they are all done:
+/// each in memory of its own, so that no thread touches another's.
 private final class Slots<Value>: @unchecked Sendable {
     private let count: Int
     private let values: UnsafeMutablePointer<Value?>
