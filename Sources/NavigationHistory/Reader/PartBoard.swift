@@ -57,20 +57,23 @@ final class PartBoard: @unchecked Sendable {
 
     /// Frees the delivered parts left for a worker, on its thread.
     func freeDelivered() {
-        var parts: [DecodedPart] = []
-        lock.withLock { swap(&parts, &delivered) }
-        _ = consume parts
+        _ = takeDelivered()
     }
 
     /// Has the delivered parts no worker freed, delivered after the workers were done, freed on
     /// another thread: freeing them here would cost the delivering thread a tenth of a seek's time,
     /// which reads one window (`NavlogBench timeline --seek-log`).
     func freeDeliveredElsewhere() {
+        let left = takeDelivered()
+        guard !left.isEmpty else { return }
+        DispatchQueue.global().async { _ = left }
+    }
+
+    /// The delivered parts left for a worker, no longer left.
+    private func takeDelivered() -> [DecodedPart] {
         var parts: [DecodedPart] = []
         lock.withLock { swap(&parts, &delivered) }
-        guard !parts.isEmpty else { return }
-        let left = parts
-        DispatchQueue.global().async { _ = left }
+        return parts
     }
 
     /// Waits for part `k` to be decoded, and takes it.
