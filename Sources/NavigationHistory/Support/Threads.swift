@@ -38,5 +38,5 @@ private final class Lent: @unchecked Sendable {
 
 /// The cores this process may run on, read once: asking Foundation reads the scheduler's affinity
 /// and the cgroup's quota, about 1.5% of a seek's time (`NavlogBench timeline --seek-log`), and
-/// every seek makes a reader.
+/// every seek makes a reader. The library asks nowhere else.
 @usableFromInline let activeCores = ProcessInfo.processInfo.activeProcessorCount

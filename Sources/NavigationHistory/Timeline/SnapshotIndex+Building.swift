@@ -46,7 +46,7 @@ extension SnapshotIndex {
     ///
     /// - Throws: what reading the log throws in `mode`.
     package static func updated(_ source: LogSource, interval: Int = defaultInterval, mode: RecoveryMode = .tolerateTornTail,
-                                save: Bool = true, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+                                save: Bool = true, threads: Int = activeCores,
                                 chunkedFrom: Int = LogReader.chunkedBytes, splitBytes: Int = LogReader.splitBytes) throws -> Update {
         let file = path(forLog: source.path, segmented: source.segmented)
         var index = SnapshotIndex(interval: interval)
