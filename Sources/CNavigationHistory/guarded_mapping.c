@@ -87,10 +87,12 @@ const void *navigation_history_map_guarded(int fd, int64_t offset, size_t length
     return address;
 }
 
-int navigation_history_unmap_guarded(const void *address, size_t length, int slot) {
+int navigation_history_unguard(int slot) {
     atomic_store(&starts[slot], 0);
+    return atomic_load(&shrank[slot]);
+}
+
+void navigation_history_unmap_unguarded(const void *address, size_t length, int slot) {
     munmap((void *)address, length);
-    int result = atomic_load(&shrank[slot]);
     atomic_store(&taken[slot], 0);
-    return result;
 }

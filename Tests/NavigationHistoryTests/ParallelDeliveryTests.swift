@@ -68,4 +68,40 @@ import TestSupport
         #expect(count == expected.count)
         #expect(freed.withLock { $0 }, "a worker that decoded parts freed what it was handed")
     }
+
+    /// Lines of random lengths (some longer than a part), their parts claimed from the front by
+    /// this thread while `workers` threads claim from the back: the parts begin and end at line
+    /// ends, and cover the lines from the range's start to its end exactly once, in order.
+    @Test(arguments: [1, 3])
+    func partsClaimedFromBothEndsCoverTheLinesOnce(workers: Int) throws {
+        var random = SeededRandom(seed: 23)
+        for round in 0..<300 {
+            var lines: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...60, using: &random) {
+                let long = Int.random(in: 0..<20, using: &random) == 0
+                lines += Array(repeating: 0x61, count: Int.random(in: 0...(long ? 3_000 : 200), using: &random)) + [0x0A]
+            }
+            let lineStarts = [0] + lines.indices.filter { lines[$0] == 0x0A }.map { $0 + 1 }
+            let start = lineStarts.randomElement(using: &random)!
+            let partBytes = Int.random(in: 1...600, using: &random)
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: lines.count, alignment: 1)
+            defer { buffer.deallocate() }
+            buffer.copyBytes(from: lines)
+            let board = PartBoard(UnsafeRawBufferPointer(buffer), start: start, end: lines.count, partBytes: partBytes)
+            let group = DispatchGroup()
+            for _ in 0..<workers {
+                DispatchQueue.global().async(group: group) { while board.claimLast() != nil {} }
+            }
+            var parts: [Range<Int>] = []
+            while let part = board.claimFirst() { parts.append(part) }
+            group.wait()
+            parts += board.workerParts().map { $0.start..<$0.end }
+            let starts = Set(lineStarts)
+            #expect(parts.allSatisfy { !$0.isEmpty && starts.contains($0.lowerBound) && starts.contains($0.upperBound) },
+                    "round \(round): \(parts)")
+            #expect(zip(parts, parts.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound }, "round \(round): \(parts)")
+            #expect((parts.first?.lowerBound ?? start) == start && (parts.last?.upperBound ?? lines.count) == lines.count,
+                    "round \(round): \(parts) in \(start)..<\(lines.count)")
+        }
+    }
 }

@@ -17,8 +17,12 @@ size_t navigation_history_page_size(void);
 /// cannot be mapped (a pipe, say) or the guard cannot be installed or has no free slot (EAGAIN).
 const void *navigation_history_map_guarded(int fd, int64_t offset, size_t length, int *slot);
 
-/// Unmaps a mapping made by `navigation_history_map_guarded` and frees its slot. Returns 1 when
-/// the file shrank under it and a read past its end saw zeros, else 0.
-int navigation_history_unmap_guarded(const void *address, size_t length, int slot);
+/// Stops guarding a mapping made by `navigation_history_map_guarded`, which nothing may read after.
+/// Returns 1 when the file shrank under it and a read past its end saw zeros, else 0.
+int navigation_history_unguard(int slot);
+
+/// Unmaps a mapping no longer guarded (`navigation_history_unguard`) and frees its slot; on any
+/// thread.
+void navigation_history_unmap_unguarded(const void *address, size_t length, int slot);
 
 #endif

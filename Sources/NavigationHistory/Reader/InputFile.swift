@@ -80,9 +80,14 @@ struct MappedBytes {
     let fileOffset: Int
     fileprivate let slot: Int32
 
-    /// Unmaps the bytes; returns whether the file shrank under them, so that reads past its new
-    /// end saw zeros.
-    func unmap() -> Bool {
-        navigation_history_unmap_guarded(bytes.baseAddress, bytes.count, slot) != 0
+    /// Stops guarding the bytes, which nothing may read after; returns whether the file shrank
+    /// under them, so that reads past its new end saw zeros.
+    func unguard() -> Bool {
+        navigation_history_unguard(slot) != 0
+    }
+
+    /// Unmaps the bytes, once unguarded; on any thread.
+    func unmap() {
+        navigation_history_unmap_unguarded(bytes.baseAddress, bytes.count, slot)
     }
 }

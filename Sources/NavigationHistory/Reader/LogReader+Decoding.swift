@@ -3,9 +3,10 @@ import Dispatch
 extension LogReader {
     /// Decodes the complete lines in `[start, end)` of `bytes` and hands them to the merger in order.
     ///
-    /// Large ranges are cut at line ends into parts. This thread claims them from the first,
-    /// decoding each and delivering its events as they come; `threads − 1` workers claim them from
-    /// the last, decoding each into a ``DecodedPart``, until the two meet. This thread then delivers
+    /// Large ranges are cut at line ends into parts as they are claimed (``PartBoard``). This
+    /// thread claims them from the first, decoding each and delivering its events as they come;
+    /// `threads − 1` workers claim them from the last, decoding each into a ``DecodedPart``, until
+    /// the two meet. This thread then delivers
     /// the workers' parts, waiting at most for the one a worker still decodes. Only the workers'
     /// share of the events is held in parts, and the merger's and `body`'s work on this thread
     /// overlaps the workers' decoding (`NavlogBench read`, all cores: 0.108 s against 0.089 s when
@@ -22,21 +23,15 @@ extension LogReader {
         // About sixteen parts per thread: this thread waits for at most the part a worker decodes
         // when the two meet.
         let partBytes = min(max((end - start) / (threads * 16), 16 << 10), 256 << 10)
-        var bounds = [start]
-        while let newline = memchrIndex(bytes, 0x0A, from: bounds.last! + partBytes, to: end), newline + 1 < end {
-            bounds.append(newline + 1)
-        }
-        bounds.append(end)
-        let parts = bounds
-        let board = PartBoard(parts: parts.count - 1)
+        let board = PartBoard(bytes, start: start, end: end, partBytes: partBytes)
         let group = DispatchGroup()
         nonisolated(unsafe) let shared = bytes
         let discarded = self.discarded
         for worker in 0..<threads - 1 {
             nonisolated(unsafe) let cache = caches.worker(worker)
             DispatchQueue.global().async(group: group) {
-                while let k = board.claimLast() {
-                    board.finish(k, Self.decodePart(shared, start: parts[k], end: parts[k + 1], cache: cache))
+                while let part = board.claimLast() {
+                    part.finish(Self.decodePart(shared, start: part.start, end: part.end, cache: cache))
                 }
                 discarded?.withLock { $0 = nil }
             }
@@ -56,17 +51,16 @@ extension LogReader {
                 DispatchQueue.global().async { _ = parts }
             }
         }
-        for k in 0..<board.parts {
+        while let part = board.claimFirst() {
+            try deliverPart(bytes, start: part.lowerBound, end: part.upperBound, fileOffset: fileOffset,
+                            finalLine: finalLine && part.upperBound == end, cache: cache, merger: &merger, body)
             if merger.stopped { return }
-            let isFinal = finalLine && k == board.parts - 1
-            if board.claimFirst(k) {
-                try deliverPart(bytes, start: parts[k], end: parts[k + 1], fileOffset: fileOffset, finalLine: isFinal, cache: cache,
-                                merger: &merger, body)
-                continue
-            }
-            let decoded = board.decoded(k)
-            try decoded.deliver(fileOffset: fileOffset, finalLine: isFinal, merger: &merger, body)
+        }
+        for part in board.workerParts() {
+            let decoded = part.take()
+            try decoded.deliver(fileOffset: fileOffset, finalLine: finalLine && part.end == end, merger: &merger, body)
             delivered.append(decoded)
+            if merger.stopped { return }
         }
     }
 

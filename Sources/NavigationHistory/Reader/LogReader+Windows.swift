@@ -3,7 +3,8 @@ extension LogReader {
     /// and hands its lines to the merger in order; `isLastFile` when it is the log's last file.
     func readFile(_ file: String, from offset: Int, isLastFile: Bool, buffers: ReadBuffers, caches: DecoderCaches,
                   merger: inout Merger, _ body: PositionedBody) throws {
-        let windows = try FileWindows(path: file, from: offset, blockSize: blockSize, maps: mapsFiles, buffers: buffers)
+        let windows = try FileWindows(path: file, from: offset, blockSize: blockSize, maps: mapsFiles, unmapsAside: threads > 1,
+                                      buffers: buffers)
         var next: Int? = offset
         // Where a line longer than a window began, while the windows are skipped to its end.
         var longLineStart: Int?
