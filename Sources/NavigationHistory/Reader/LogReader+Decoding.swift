@@ -6,13 +6,12 @@ extension LogReader {
     /// Large ranges are cut at line ends into parts as they are claimed (``PartBoard``). This
     /// thread claims them from the first, decoding each and delivering its events as they come;
     /// `threads − 1` workers claim them from the last, decoding each into a ``DecodedPart``, until
-    /// the two meet. This thread then delivers
-    /// the workers' parts, waiting at most for the one a worker still decodes. Only the workers'
-    /// share of the events is held in parts, and the merger's and `body`'s work on this thread
-    /// overlaps the workers' decoding (`NavlogBench read`, all cores: 0.108 s against 0.089 s when
-    /// both took parts from the first and this thread decoded ahead into parts while it waited).
-    /// `body` and the merger only ever run on the calling thread. Each thread decodes with its own
-    /// cache of `caches`.
+    /// the two meet. This thread then delivers the workers' parts, waiting at most for the one a
+    /// worker still decodes. Only the workers' share of the events is held in parts, and the
+    /// merger's and `body`'s work on this thread overlaps the workers' decoding (`NavlogBench
+    /// read`, all cores: 0.108 s against 0.089 s when both took parts from the first and this
+    /// thread decoded ahead into parts while it waited). `body` and the merger only ever run on
+    /// the calling thread. Each thread decodes with its own cache of `caches`.
     func decodeLines(_ bytes: UnsafeRawBufferPointer, start: Int, end: Int, fileOffset: Int,
                      finalLine: Bool, caches: DecoderCaches, merger: inout Merger, _ body: PositionedBody) throws {
         let cache = caches.delivering
