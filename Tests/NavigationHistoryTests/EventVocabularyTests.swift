@@ -145,6 +145,15 @@ import Testing
         }
     }
 
+    @Test func anActionNamesAnotherSceneExactlyWhenItsSceneIsAnother() {
+        let unknown = NavigationAction.unknown(type: "x.y", members: [JSONMember("scene", .string("main"))])
+        for action in EventType.allCases.map(Self.sample) + [unknown, .unknown(type: "x.y", members: [])] {
+            for other in [nil, "main", "side", ""] as [String?] {
+                #expect(action.namesScene(otherThan: other) == (action.scene != nil && action.scene != other), "\(action), \(String(describing: other))")
+            }
+        }
+    }
+
     /// The JSON Schema of the format says, for each type, which members it has and which it
     /// requires (through `scoped` and `stackScoped` for `scene` and `stack`), and each
     /// enumeration's cases.

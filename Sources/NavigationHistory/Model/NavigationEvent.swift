@@ -125,6 +125,31 @@ public enum NavigationAction: Sendable, Hashable {
         }
     }
 
+    /// Whether the action names a scene, and one other than `scene`: asked where the name lies,
+    /// one case per pattern, as ``scene`` copies it, a retain and a release (`NavlogBench
+    /// timeline`, the index build, which asks at every event).
+    package func namesScene(otherThan scene: String?) -> Bool {
+        switch self {
+        case .sceneOpen(let named, _): named != scene
+        case .sceneClose(let named, _): named != scene
+        case .sceneActivate(let named): named != scene
+        case .scenePhase(let named, _): named != scene
+        case .tabSelect(let named, _): named != scene
+        case .push(let named, _, _): named != scene
+        case .pop(let named, _, _): named != scene
+        case .popToRoot(let named, _): named != scene
+        case .replace(let named, _, _): named != scene
+        case .setPath(let named, _, _, _): named != scene
+        case .deeplink(let named, _, _, _, _, _): named != scene
+        case .sheetPresent(let named, _, _, _): named != scene
+        case .sheetDismiss(let named, _): named != scene
+        case .splitSelect(let named, _, _): named != scene
+        case .splitVisibility(let named, _): named != scene
+        case .sessionStart, .sessionEnd, .snapshot, .restore: false
+        case .unknown: self.scene.map { $0 != scene } ?? false
+        }
+    }
+
     /// The types of event format v1, in the order of its table.
     public static let knownTypes: [String] = EventType.allCases.map(\.rawValue)
 }

@@ -103,17 +103,15 @@ public struct StateFolding: Sendable {
     /// - Returns: The anomaly, or nil when the event applied cleanly.
     @discardableResult @inline(__always)
     public mutating func fold(_ event: NavigationEvent) -> Projection.Anomaly? {
-        var scene: String?
         var edits = NoFoldEdits()
-        return Projection.fold(&state, event, cursor: &cursor, changing: &scene, edits: &edits)
+        return Projection.fold(&state, event, cursor: &cursor, edits: &edits)
     }
 
-    /// Applies `event`, setting `scene` to the scene it changed and telling `edits` what it changed,
-    /// as ``Projection/fold(_:_:changing:edits:)`` does.
+    /// Applies `event`, telling `edits` what it changed in its scene, as
+    /// ``Projection/fold(_:_:cursor:edits:)`` does.
     @inline(__always)
-    package mutating func fold<Edits: FoldEditRecording>(_ event: NavigationEvent, changing scene: inout String?,
-                                                         edits: inout Edits) -> Projection.Anomaly? {
-        Projection.fold(&state, event, cursor: &cursor, changing: &scene, edits: &edits)
+    package mutating func fold<Edits: FoldEditRecording>(_ event: NavigationEvent, edits: inout Edits) -> Projection.Anomaly? {
+        Projection.fold(&state, event, cursor: &cursor, edits: &edits)
     }
 
     /// What the scene `id` shows and its tab (see ``SceneState/visibleScreenAndTab(of:detailed:lastStack:)``),

@@ -24,25 +24,34 @@ public enum Projection {
     @discardableResult
     public static func fold(_ state: inout NavigationState, _ event: NavigationEvent) -> Anomaly? {
         var cursor = FoldCursor()
-        var scene: String?
         var edits = NoFoldEdits()
-        return fold(&state, event, cursor: &cursor, changing: &scene, edits: &edits)
+        return fold(&state, event, cursor: &cursor, edits: &edits)
     }
 
     /// ``fold(_:_:)`` with the lookup memory `cursor` of the events folded into `state` before,
-    /// also setting `scene` to the one scene whose stacks, tabs, sheets or split view the event
-    /// changes (nil for an event that opens, closes or activates scenes, follows a deep link,
-    /// begins or ends a session, or replaces the state), and telling `edits` which routes and
-    /// sheets of the scene it changed: what a diff of the states before and after the event needs
-    /// to compare, and no more.
+    /// telling `edits` which routes and sheets of the event's scene it changed: what a diff of the
+    /// states before and after the event needs to compare, and no more.
     @inline(__always)
     static func fold<Edits: FoldEditRecording>(_ state: inout NavigationState, _ event: NavigationEvent, cursor: inout FoldCursor,
-                                               changing scene: inout String?, edits: inout Edits) -> Anomaly? {
-        // Most events change a scene's stacks, tabs or sheets: they take the short way, which
-        // copies nothing of the event but its scene's id.
-        scene = stackScene(of: event.action)
-        guard let scene else { return foldOther(&state, event, cursor: &cursor, edits: &edits) }
-        return apply(event, in: scene, to: &state, cursor: &cursor, edits: &edits)
+                                               edits: inout Edits) -> Anomaly? {
+        // Most events change a scene's stacks, tabs or sheets: they take the short way, with their
+        // scene's id borrowed where it lies. One case per pattern: bound once for several, or
+        // returned from a function, the id was copied, a retain and a release at every event
+        // (`NavlogBench timeline`, the index build).
+        switch event.action {
+        case .tabSelect(let scene, _): apply(event, in: scene, to: &state, cursor: &cursor, edits: &edits)
+        case .push(let scene, _, _): apply(event, in: scene, to: &state, cursor: &cursor, edits: &edits)
+        case .pop(let scene, _, _): apply(event, in: scene, to: &state, cursor: &cursor, edits: &edits)
+        case .popToRoot(let scene, _): apply(event, in: scene, to: &state, cursor: &cursor, edits: &edits)
+        case .replace(let scene, _, _): apply(event, in: scene, to: &state, cursor: &cursor, edits: &edits)
+        case .setPath(let scene, _, _, _): apply(event, in: scene, to: &state, cursor: &cursor, edits: &edits)
+        case .sheetPresent(let scene, _, _, _): apply(event, in: scene, to: &state, cursor: &cursor, edits: &edits)
+        case .sheetDismiss(let scene, _): apply(event, in: scene, to: &state, cursor: &cursor, edits: &edits)
+        case .splitSelect(let scene, _, _): apply(event, in: scene, to: &state, cursor: &cursor, edits: &edits)
+        case .splitVisibility(let scene, _): apply(event, in: scene, to: &state, cursor: &cursor, edits: &edits)
+        case .sessionStart, .sessionEnd, .sceneOpen, .sceneClose, .sceneActivate, .scenePhase, .deeplink, .snapshot, .restore, .unknown:
+            foldOther(&state, event, cursor: &cursor, edits: &edits)
+        }
     }
 
     /// Applies a scene-scoped action to its scene, found once and changed in place: copying it
@@ -54,26 +63,6 @@ public enum Projection {
         }
         guard let (kind, detail) = state.scenes.values[index].apply(event.action, stack: &cursor.stack, edits: &edits) else { return nil }
         return Anomaly(seq: event.seq, kind: kind, detail: detail)
-    }
-
-    /// The scene of an action that ``SceneState/apply(_:)`` handles; nil for every other action.
-    ///
-    /// A function of its own, with one case per pattern, so that asking copies no payload.
-    @inline(never)
-    private static func stackScene(of action: NavigationAction) -> String? {
-        switch action {
-        case .tabSelect(let scene, _): scene
-        case .push(let scene, _, _): scene
-        case .pop(let scene, _, _): scene
-        case .popToRoot(let scene, _): scene
-        case .replace(let scene, _, _): scene
-        case .setPath(let scene, _, _, _): scene
-        case .sheetPresent(let scene, _, _, _): scene
-        case .sheetDismiss(let scene, _): scene
-        case .splitSelect(let scene, _, _): scene
-        case .splitVisibility(let scene, _): scene
-        case .sessionStart, .sessionEnd, .sceneOpen, .sceneClose, .sceneActivate, .scenePhase, .deeplink, .snapshot, .restore, .unknown: nil
-        }
     }
 
     /// The fold of the actions that open, close or activate scenes, follow deep links, begin or
@@ -122,8 +111,8 @@ public enum Projection {
         case .tabSelect(let scene, _), .push(let scene, _, _), .pop(let scene, _, _), .popToRoot(let scene, _),
              .replace(let scene, _, _), .setPath(let scene, _, _, _), .sheetPresent(let scene, _, _, _),
              .sheetDismiss(let scene, _), .splitSelect(let scene, _, _), .splitVisibility(let scene, _):
-            // ``stackScene(of:)`` sends these to ``apply(_:in:to:edits:)``; were one missed there,
-            // it would still go the same way here, only slower.
+            // ``fold(_:_:cursor:edits:)`` sends these to ``apply(_:in:to:cursor:edits:)``; were one
+            // missed there, it would still go the same way here, only slower.
             return apply(event, in: scene, to: &state, cursor: &cursor, edits: &edits)
         }
         return nil

@@ -114,9 +114,7 @@ public struct ScreenViewTracker: Sendable {
             if session != nil || event.isSessionStart { ending = SessionEnding() }
             session = event.session
         }
-        var changed: String?
-        var edits = NoFoldEdits()
-        let anomaly = folding.fold(event, changing: &changed, edits: &edits)
+        let anomaly = folding.fold(event)
         ending.see(event, stateAfter: folding.state)
         if event.isSnapshot && session != nil { return anomaly }   // equal to the folded state: no view changes
         last = (event.seq, event.timestamp)
@@ -125,11 +123,9 @@ public struct ScreenViewTracker: Sendable {
             return anomaly
         }
         if case .scenePhase(let scene, _) = event.action, anomaly == nil { changePhase(of: scene, at: (event.seq, event.timestamp)) }
-        // The scene the fold changed, else the one a scene-scoped event names (a deep link's, an
-        // opening's, a closing's), else every scene when the event replaces the state. Taken, not
-        // copied: `??` copied it, a retain and a release for every event (1% of a funnel's
-        // instructions).
-        if let scene = changed.take() ?? (event.setsWholeState ? nil : event.action.scene) {
+        // The scene the event names, the only one it can change, else every scene when the event
+        // replaces the state.
+        if let scene = event.setsWholeState ? nil : event.action.scene {
             if anomaly == nil { update(scene, after: event, into: ended) }   // an anomaly changed nothing
         } else if event.setsWholeState {
             // The scenes with a view or a state.

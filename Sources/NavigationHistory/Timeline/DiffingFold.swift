@@ -27,15 +27,14 @@ package struct DiffingFold {
     /// Folds `event`; returns its anomaly and what it changed, which is nothing for an anomaly.
     package mutating func fold(_ event: NavigationEvent) -> (anomaly: Projection.Anomaly?, changes: [StateDiff.Change]) {
         catchUp()
-        var scene: String?
         var edits = FoldEdits()
-        let anomaly = afterFolding.fold(event, changing: &scene, edits: &edits)
+        let anomaly = afterFolding.fold(event, edits: &edits)
         guard anomaly == nil else { return (anomaly, []) }   // an anomaly changes nothing
         pending = event
-        // The one scene the event changed, as the screen-view tracker finds it, unless it replaced
-        // the state: only then is every scene compared.
+        // The one scene the event names, the only one it can change, unless it replaced the
+        // state: only then is every scene compared.
         if event.setsWholeState { return (nil, StateDiff(from: before, to: after).changes) }
-        return (nil, StateDiff(from: before, to: after, in: scene ?? event.action.scene, edits: edits).changes)
+        return (nil, StateDiff(from: before, to: after, in: event.action.scene, edits: edits).changes)
     }
 
     /// Folds the last event into the state before it, which then equals the state after it.

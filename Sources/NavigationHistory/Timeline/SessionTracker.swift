@@ -90,7 +90,7 @@ package struct SessionTracker: Sendable {
         }
         current.events += 1
         // Events mostly name the scene the one before named: hash it only when it changes.
-        if let scene = event.action.scene, scene != lastScene {
+        if event.action.namesScene(otherThan: lastScene), let scene = event.action.scene {
             lastScene = scene
             if scenes.insert(scene).inserted { current.scenes = scenes.count }
         }
