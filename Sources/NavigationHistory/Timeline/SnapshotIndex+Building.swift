@@ -73,10 +73,10 @@ extension SnapshotIndex {
             chunks = built.chunks
         } else {
             let start = index.entries.last
-            var building = Building(interval: interval, resumingAfter: index, from: resume)
+            var building = Building(interval: interval, resumingAfter: index, from: resume, files: source.names)
             let from = start.flatMap { source.position(file: $0.file, offset: $0.offset, line: $0.line) }
             report = try reader.scan(files: source.files, segmented: source.segmented, from: from) { event, position in
-                building.consume(event, at: position, in: source)
+                building.consume(event, at: position)
                 return true
             }
             index.adopt(building.entries, blobs: building.blobs, sessions: building.tracker.sessions,
@@ -110,8 +110,14 @@ extension SnapshotIndex {
 
     /// What building the index keeps while it reads: the fold, the sessions, the anomalies, and
     /// the entries made, with their blobs.
+    ///
+    /// It holds all that ``consume(_:at:)`` needs, the names of the log's files too, so that the
+    /// closure that feeds it events captures nothing else: a value captured beside it was retained
+    /// and released at every event (`NavlogBench timeline`, the index build).
     private struct Building {
         let interval: Int
+        /// The names of the log's files, by index.
+        let files: [String]
         var folding: StateFolding
         var state: NavigationState { folding.state }
         var tracker: SessionTracker
@@ -122,14 +128,18 @@ extension SnapshotIndex {
         var blobs: [UInt8] = []
         var firstEntrySeq: Int?
         var lastEntrySeq = Int.min
+        /// No point of the grid comes before this seq (the first event's, at first): the events
+        /// before it are not divided by the interval, a division at every event otherwise.
+        var nextGridSeq = Int.min
         /// Whether the next event gets no entry: a chunk's first, whose entry, with the state
         /// before it, the chunk before makes.
         var skipsEntry = false
 
         /// Building from the last entry of `index` on, whose snapshot is `resume`, or from the
         /// log's start when it has none.
-        init(interval: Int, resumingAfter index: SnapshotIndex, from resume: Snapshot?) {
+        init(interval: Int, resumingAfter index: SnapshotIndex, from resume: Snapshot?, files: [String]) {
             self.interval = interval
+            self.files = files
             let start = index.entries.last
             folding = StateFolding(resume?.state ?? NavigationState())
             tracker = resume.map { SessionTracker(resumingFrom: $0.sessions) } ?? SessionTracker()
@@ -142,8 +152,9 @@ extension SnapshotIndex {
 
         /// Building a chunk, which begins at a `session.start` unless it `beginsLog`, of a log whose
         /// first seq is `firstSeq`.
-        init(interval: Int, chunkBeginningLog beginsLog: Bool, ofLogFrom firstSeq: Int) {
+        init(interval: Int, chunkBeginningLog beginsLog: Bool, ofLogFrom firstSeq: Int, files: [String]) {
             self.interval = interval
+            self.files = files
             folding = StateFolding()
             tracker = SessionTracker()
             anomalies = 0
@@ -151,27 +162,37 @@ extension SnapshotIndex {
             skipsEntry = !beginsLog
         }
 
-        mutating func consume(_ event: NavigationEvent, at position: EventPosition, in source: LogSource) {
-            let base = firstEntrySeq ?? event.seq
+        mutating func consume(_ event: NavigationEvent, at position: EventPosition) {
             if skipsEntry {
                 skipsEntry = false
-            } else if (event.seq - base) % interval == 0, event.seq > lastEntrySeq,
-                      (event.seq - base) / interval % Self.stride(of: state, sessionScenes: tracker.sceneCount, interval: interval) == 0 {
-                firstEntrySeq = base
-                lastEntrySeq = event.seq
-                let checkpoint = tracker.checkpoint
-                let blob = SnapshotIndex.blob(state: state, session: event.session, checkpoint: checkpoint)
-                entries.append(Entry(seq: event.seq, file: source.names[position.file], offset: position.offset, line: position.line,
-                                     timestamp: event.timestamp, sessionChecksum: CRC32C.checksum(event.session.utf8),
-                                     anomaliesBefore: anomalies, sessionsCompleted: checkpoint.completed,
-                                     blobOffset: blobs.count, blobLength: blob.count, blobChecksum: CRC32C.checksum(blob)))
-                blobs += blob
+            } else if event.seq >= nextGridSeq {
+                makeEntryIfOnGrid(event, at: position)
             }
             if let anomaly = folding.fold(event) {
                 anomalies += 1
                 if firstAnomaly == nil { firstAnomaly = anomaly }
             }
             tracker.consume(event, stateAfter: folding.state)
+        }
+
+        /// Makes the entry of `event`, with the state before it, when its seq is a point of the
+        /// grid that gets one; moves ``nextGridSeq`` on past it once the grid has its base.
+        private mutating func makeEntryIfOnGrid(_ event: NavigationEvent, at position: EventPosition) {
+            let base = firstEntrySeq ?? event.seq
+            let (points, offGrid) = (event.seq - base).quotientAndRemainder(dividingBy: interval)
+            if offGrid == 0, event.seq > lastEntrySeq,
+               points % Self.stride(of: state, sessionScenes: tracker.sceneCount, interval: interval) == 0 {
+                firstEntrySeq = base
+                lastEntrySeq = event.seq
+                let checkpoint = tracker.checkpoint
+                let blob = SnapshotIndex.blob(state: state, session: event.session, checkpoint: checkpoint)
+                entries.append(Entry(seq: event.seq, file: files[position.file], offset: position.offset, line: position.line,
+                                     timestamp: event.timestamp, sessionChecksum: CRC32C.checksum(event.session.utf8),
+                                     anomaliesBefore: anomalies, sessionsCompleted: checkpoint.completed,
+                                     blobOffset: blobs.count, blobLength: blob.count, blobChecksum: CRC32C.checksum(blob)))
+                blobs += blob
+            }
+            if firstEntrySeq != nil { nextGridSeq = base + (offGrid < 0 ? points : points + 1) * interval }
         }
 
         /// Which points of the grid, one every `interval` events, get an entry with `state` and a
@@ -202,11 +223,11 @@ extension SnapshotIndex {
         guard reader.threads > 1, let first = source.names.first, let firstSeq = source.event(file: first, offset: 0)?.seq else { return nil }
         guard let read = try reader.readInChunks(files: source.files, segmented: source.segmented, count: reader.threads,
                                                  minimumBytes: chunkedFrom, splitBytes: splitBytes, make: { beginsLog in
-            Building(interval: interval, chunkBeginningLog: beginsLog, ofLogFrom: firstSeq)
+            Building(interval: interval, chunkBeginningLog: beginsLog, ofLogFrom: firstSeq, files: source.names)
         }, { building, event, position, _ in
             // The event that begins the next chunk gets its entry here, with the state before it
             // as a reading in order has it, and ends this chunk's last session.
-            building.consume(event, at: position, in: source)
+            building.consume(event, at: position)
         }) else { return nil }
         // The entries are every interval from the first event read, which the chunks took to be
         // the first line's: not so when that line is skipped as a defect (in salvage).
