@@ -96,10 +96,10 @@ public enum Projection {
             guard state.scenes[scene] != nil else { return anomaly(.sceneNotOpen, "scene '\(scene)' is not open") }
             state.active = scene
         case .scenePhase(let scene, let phase):
-            // The same phase again changes nothing; written only when it changes, the scene is
-            // not made unique for a repeat.
+            // Written in place, not compared first: read out of the dictionary, the scene was
+            // copied, a retain for each of its members, and a phase mostly changes the scene's.
             guard let index = cursor.sceneIndex(scene, in: state.scenes) else { return anomaly(.sceneNotOpen, "scene '\(scene)' is not open") }
-            if state.scenes.values[index].phase != phase { state.scenes.values[index].phase = phase }
+            state.scenes.values[index].phase = phase
         case .deeplink(let scene, _, let outcome, let tab, let stack, let path):
             guard outcome != .unmatched else { return nil }
             guard let index = cursor.sceneIndex(scene, in: state.scenes) else {

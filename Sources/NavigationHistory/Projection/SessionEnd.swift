@@ -55,11 +55,14 @@ public struct SessionEnding: Sendable, Hashable {
         switch event.action {
         case .sessionEnd:
             sawEnd = true
-        case .scenePhase(let scene, _):
+        case .scenePhase(let scene, let phase):
             // A phase of a scene that is not open is an anomaly: it changed nothing, and tells nothing.
-            guard state.scenes.index(forKey: scene) != nil else { return }   // found, not copied
+            guard state.scenes.index(forKey: scene, after: nil) != nil else { return }   // found, not copied
             sawPhase = true
-            inBackground = state.isInBackground
+            // The fold gave the scene this phase. The scenes are read, each copied out of the
+            // state, only when it is `background`: a phase is one event in seven of a log that
+            // records them (`NavlogBench timeline`, the index build).
+            inBackground = phase == .background && state.isInBackground
         case .sceneOpen, .sceneClose, .sessionStart:
             if sawPhase { inBackground = state.isInBackground }
         case .snapshot, .restore:
