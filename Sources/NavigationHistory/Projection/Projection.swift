@@ -139,6 +139,15 @@ public enum Projection {
 }
 
 extension [Route] {
+    /// Appends `route` and returns its index, in one access to a stack held in a dictionary: read
+    /// again through the dictionary to be counted, the stack was copied, a retain and a release
+    /// at every push (`NavlogBench timeline`, the index build).
+    @inline(__always)
+    mutating func push(_ route: consuming Route) -> Int {
+        append(route)
+        return count - 1
+    }
+
     /// An empty stack with room for a few routes, which it mostly gets soon after it is created:
     /// growing it one route at a time would reallocate it three times.
     static var newStack: [Route] {
@@ -175,10 +184,7 @@ extension SceneState {
             sheets[sheet].stack.append(route.copied)
             return sheets[sheet].stack.count - 1
         }
-        if let index = stacks.index(forKey: id, remembering: &lastStack) {
-            stacks.values[index].append(route.copied)
-            return stacks.values[index].count - 1
-        }
+        if let index = stacks.index(forKey: id, remembering: &lastStack) { return stacks.values[index].push(route.copied) }
         lastStack = nil
         stacks[id, default: .newStack].append(route.copied)
         return 0

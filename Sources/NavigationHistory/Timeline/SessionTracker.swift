@@ -78,16 +78,40 @@ package struct SessionTracker: Sendable {
 
     /// Takes in `event`, the next of the log, with `state`, the state the fold made of it.
     package mutating func consume(_ event: NavigationEvent, stateAfter state: NavigationState) {
+        // Most events neither begin a session nor restate the state nor tell how it ended: one
+        // switch sends them the short way, which only counts them (`NavlogBench timeline`, the
+        // index build).
+        switch event.action {
+        case .sessionStart, .sessionEnd, .sceneOpen, .sceneClose, .scenePhase, .snapshot, .restore:
+            consumeTelling(event, stateAfter: state)
+        default:
+            if !inSession || event.session != current.id { begin(event) }
+            count(event)
+        }
+    }
+
+    /// ``consume(_:stateAfter:)`` of an event that may begin a session, restate the state, or tell
+    /// how the session ended.
+    private mutating func consumeTelling(_ event: NavigationEvent, stateAfter state: NavigationState) {
         let kind = Kind.of(event.action)
         if !inSession || kind == .start || event.session != current.id { begin(event) }
-        current.lastSeq = event.seq
-        current.end = event.timestamp
         ending.see(event, stateAfter: state)
         switch kind {
-        case .snapshot: return
+        case .snapshot:
+            current.lastSeq = event.seq
+            current.end = event.timestamp
+            return
         case .start: current.app = Self.app(of: event.action)
         case .other: break
         }
+        count(event)
+    }
+
+    /// Counts `event` in the session going on, which it ends for now, with the scene it names.
+    @inline(__always)
+    private mutating func count(_ event: NavigationEvent) {
+        current.lastSeq = event.seq
+        current.end = event.timestamp
         current.events += 1
         // Events mostly name the scene the one before named: hash it only when it changes.
         if event.action.namesScene(otherThan: lastScene), let scene = event.action.scene {
