@@ -25,6 +25,12 @@ enum CanonicalLineDecoder {
 }
 
 /// Reads the members of a line in the encoder's order, up to (not including) its `,"crc"`.
+///
+/// Each member's position depends on where the one before ended, so a line is read as one chain
+/// of dependent steps. Across a call the cursor's `index` is stored and loaded again, which
+/// lengthens that chain: the readers of the members every line has (`seq`, `ts`, `type`, the
+/// repeated strings, a route) are inlined, their rare cases kept apart (`NavlogBench read`: 6.7%
+/// less time on 1 core, 10% on 2, with 8% fewer instructions).
 private struct CanonicalCursor: EventMemberReader {
     let base: UnsafePointer<UInt8>
     /// Where the line's `,"crc":"xxxxxxxx"}` begins.
@@ -59,7 +65,7 @@ private struct CanonicalCursor: EventMemberReader {
     // MARK: Members
 
     /// `{"screen":…[,"id":…][,"params":{…}]}`.
-    mutating func route() -> Route? {
+    @inline(__always) mutating func route() -> Route? {
         guard literal("{\"screen\":\""), let screen = nonEmptyString() else { return nil }
         guard let id = optional(",\"id\":\"", { $0.string() }), let params = optional(",\"params\":", { $0.stringMap() }),
               literal("}") else { return nil }
@@ -210,12 +216,19 @@ private struct CanonicalCursor: EventMemberReader {
     /// ``nonEmptyString()`` for a member whose value mostly repeats the line before's: compared
     /// with that first, without looking for the closing quote and hashing the bytes.
     @inline(__always) mutating func nonEmptyString(_ member: DecodingCache.Member) -> String? {
-        guard let cache, lineLength - index >= 16 else { return nonEmptyString() }
-        if let (text, count, ascii) = cache.recentString(of: member, at: base + index), index + count < end {
+        if let cache, lineLength - index >= 16, let (text, count, ascii) = cache.recentString(of: member, at: base + index),
+           index + count < end {
             if !ascii { asciiOnly = false }
             index += count + 1
             return text
         }
+        return newNonEmptyString(member)
+    }
+
+    /// ``nonEmptyString(_:)`` when the string is not the one `member` held last: kept apart, so
+    /// that the common case is small enough to be inlined where it is read.
+    @inline(never) mutating func newNonEmptyString(_ member: DecodingCache.Member) -> String? {
+        guard let cache, lineLength - index >= 16 else { return nonEmptyString() }
         let start = index
         guard let text = nonEmptyString() else { return nil }
         cache.keep(text, of: member, madeOf: base + start, index - 1 - start)
@@ -262,7 +275,7 @@ private struct CanonicalCursor: EventMemberReader {
         return nil
     }
 
-    mutating func knownType() -> EventType? {
+    @inline(__always) mutating func knownType() -> EventType? {
         // The commonest types (two lines in three), with their closing quote, compared as words
         // before the string is scanned for its quote and matched by its length and bytes.
         if end - index >= 16 {
@@ -275,12 +288,18 @@ private struct CanonicalCursor: EventMemberReader {
                 return .tabSelect
             }
         }
+        return otherType()
+    }
+
+    /// ``knownType()`` for the other types: kept apart, so that the common case is small enough to
+    /// be inlined where it is read.
+    @inline(never) mutating func otherType() -> EventType? {
         guard let bytes = stringBytes() else { return nil }
         return EventType.named(bytes.baseAddress!, bytes.count)
     }
 
     /// A JSON integer from 1 to 2^53 − 1 (no sign, no leading zero, no fraction or exponent).
-    mutating func positiveInteger() -> Int? {
+    @inline(__always) mutating func positiveInteger() -> Int? {
         guard index < end, base[index] &- 0x31 < 9 else { return nil }
         // Up to seven digits (nearly every seq) read as one word when eight bytes can be.
         if lineLength - index >= 8 {
@@ -323,7 +342,7 @@ private struct CanonicalCursor: EventMemberReader {
     }
 
     /// `YYYY-MM-DDTHH:MM:SS.sssZ` and its closing quote.
-    mutating func timestamp() -> Timestamp? {
+    @inline(__always) mutating func timestamp() -> Timestamp? {
         guard end - index >= 25, base[index + 24] == 0x22 else { return nil }
         let bytes = UnsafeRawBufferPointer(start: base + index, count: 24)
         let time = if let cache { cache.timestamp(bytes) } else { Timestamp.parse(bytes) }

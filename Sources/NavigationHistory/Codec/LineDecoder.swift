@@ -107,7 +107,7 @@ package enum LineDecoder {
 
     /// The checksum a line stores in its closing `,"crc":"xxxxxxxx"}`, and the offset of that comma:
     /// the checksum covers the bytes before it. Nil when the line does not end that way.
-    static func trailingChecksum(_ line: UnsafeRawBufferPointer) -> (stored: UInt32, start: Int)? {
+    @inline(__always) static func trailingChecksum(_ line: UnsafeRawBufferPointer) -> (stored: UInt32, start: Int)? {
         let suffix: StaticString = #","crc":""#
         let tail = suffix.utf8CodeUnitCount + 10
         guard line.count >= tail, line[line.count - 1] == 0x7D, line[line.count - 2] == 0x22 else { return nil }

@@ -76,7 +76,7 @@ extension Timestamp {
     /// The milliseconds since the minute began of the `:SS.sssZ` that follows a minute in the 24
     /// bytes of `b`; nil when they are not that. The eight bytes are read as one word, its
     /// separators and digits checked together.
-    package static func millisecondsOfMinute(_ b: UnsafeRawBufferPointer) -> Int64? {
+    @inline(__always) package static func millisecondsOfMinute(_ b: UnsafeRawBufferPointer) -> Int64? {
         guard b.count == 24 else { return nil }
         let word = b.loadUnaligned(fromByteOffset: 16, as: UInt64.self).littleEndian   // ":SS.sssZ", from its low byte
         guard word & 0xFF00_0000_FF00_00FF == 0x5A00_0000_2E00_003A else { return nil }
