@@ -140,13 +140,15 @@ func json(_ results: [Measurement], layouts: [Measurement], file: String, bytes:
 
 let readUsage = """
     Usage: NavlogBench read FILE [--repeat K] [--baseline-lines N] [--other-layout LOG] [--json OUT]
+           NavlogBench read FILE --threads T [--repeat K]
 
     Reads FILE (a .jsonl log, e.g. from `navlog generate --events 1000000 --seed 1 -o FILE`) with
     navlog's reader on 1 core and on all cores, and with a Foundation JSONDecoder baseline (first N
     lines, default 200000; 0 leaves it out); each K times (default 3), reporting the best run.
     --other-layout writes FILE's events to LOG in another member order without crc, as other writers
     lay them out, and reads both files in turns on one core (OtherLayout.swift). --json writes the
-    results as JSON to OUT.
+    results as JSON to OUT. With --threads, only navlog's reader on T threads, K times, each run's
+    seconds on one line: for comparing two builds in turns, one process after the other.
     """
 
 func runRead(_ arguments: [String]) throws -> Int32 {
@@ -155,6 +157,7 @@ func runRead(_ arguments: [String]) throws -> Int32 {
     var baselineLines = 200_000
     var jsonOut: String?
     var otherLayout: String?
+    var threads: Int?
     var arguments = Arguments(arguments)
     while let argument = arguments.next() {
         switch argument {
@@ -162,6 +165,7 @@ func runRead(_ arguments: [String]) throws -> Int32 {
         case "--baseline-lines": baselineLines = try arguments.integer(argument, atLeast: 0)
         case "--json": jsonOut = try arguments.value(argument)
         case "--other-layout": otherLayout = try arguments.value(argument)
+        case "--threads": threads = try arguments.integer(argument)
         case "-h", "--help": print(readUsage); return 0
         default:
             guard file == nil, !argument.hasPrefix("--") else { throw BenchError("unexpected argument \(argument)\n\(readUsage)") }
@@ -172,6 +176,11 @@ func runRead(_ arguments: [String]) throws -> Int32 {
 
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let (bytes, lines) = try warmUp(path)
+    if let threads {
+        let runs = try measureNavlog(path, threads: threads, repeats: repeats).runs
+        print(runs.map { String(format: "%.5f", $0) }.joined(separator: " "))
+        return 0
+    }
     print("file: \(path) — \(grouped(bytes)) bytes, \(grouped(lines)) lines; \(cores) active cores; best of \(repeats) runs")
 
     let one = try measureNavlog(path, threads: 1, repeats: repeats)
