@@ -180,10 +180,7 @@ extension SceneState {
     /// all events are pushes: this spares them the closure of ``withRoutes(of:_:)`` (8% of the
     /// fold's instructions).
     mutating func push(_ route: Route, onto id: String, lastStack: inout Lookup<[Route]>?) -> Int {
-        if !sheets.isEmpty, let sheet = sheets.lastIndex(where: { $0.id == id }) {
-            sheets[sheet].stack.append(route.copied)
-            return sheets[sheet].stack.count - 1
-        }
+        if !sheets.isEmpty, let sheet = sheets.lastIndex(where: { $0.id == id }) { return sheets[sheet].stack.push(route.copied) }
         if let index = stacks.index(forKey: id, remembering: &lastStack) { return stacks.values[index].push(route.copied) }
         lastStack = nil
         stacks[id, default: .newStack].append(route.copied)
