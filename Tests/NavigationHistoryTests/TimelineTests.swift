@@ -125,6 +125,27 @@ import TestSupport
         #expect(try !timeline.stepBackward())
     }
 
+    @Test func aReplayWhoseStepsSeekTheSameTimelineFoldsRightAndSoDoTheSeeks() throws {
+        let dir = try ScratchDirectory()
+        let path = dir.path + "/log.jsonl"
+        let states = try Self.log(path, events: 6000, seed: 9)
+        let timeline = try Timeline(path: path, interval: 1000)
+        var random = SeededRandom(seed: 9)
+        var replayed = 0
+        // Both readings decode on several cores at once: the seeks' parts and the replay's.
+        try timeline.replay(from: 1, through: 6000) { step in
+            #expect(step.after == states[step.event.seq - 1], "replayed seq \(step.event.seq)")
+            replayed += 1
+            guard step.event.seq % 500 == 0 else { return }
+            let seq = Int(random.next() % 6000) + 1
+            try timeline.seek(to: seq)
+            #expect(timeline.state == states[seq - 1], "seq \(seq), sought at step \(step.event.seq)")
+        }
+        #expect(replayed == 6000)
+        try timeline.seek(to: 4321)
+        #expect(timeline.state == states[4320])
+    }
+
     @Test func seekingToATimeLandsAfterTheLastEventAtOrBeforeIt() throws {
         let dir = try ScratchDirectory()
         let path = dir.path + "/log.jsonl"

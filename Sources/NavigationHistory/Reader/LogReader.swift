@@ -108,13 +108,15 @@ public struct LogReader: Sendable {
     }
 
     /// Reads `files` from `start` (the first file's beginning by default), handing each event with
-    /// where its line is to `body`, until `body` returns false or the log ends.
-    package func scan(files: [String], segmented: Bool, from start: EventPosition? = nil,
+    /// where its line is to `body`, until `body` returns false or the log ends. `caches` are the
+    /// decoding caches of a caller that reads again and again, for one reading at a time; a reading
+    /// makes its own otherwise.
+    package func scan(files: [String], segmented: Bool, from start: EventPosition? = nil, caches: DecoderCaches? = nil,
                       _ body: PositionedBody) throws -> ReadReport {
         var merger = Merger(mode: mode, checksSnapshots: checksSnapshots)
         // With several cores, a spare buffer: the next window is read into it while one is decoded.
         let buffers = ReadBuffers(size: blockSize, spare: threads > 1 && readsAhead)
-        let caches = DecoderCaches()
+        let caches = caches ?? DecoderCaches()
         for (index, file) in files.enumerated() {
             if let start, index < start.file { continue }
             merger.report.segments += 1

@@ -55,6 +55,9 @@ public final class Timeline {
     /// How many of the window's events the state has folded.
     private var folded = 0
     private var averageLineBytes = 200
+    /// The decoding caches of this timeline's readings, warm from one seek to the next
+    /// (`NavlogBench timeline --seek-log`); nil while a reading holds them.
+    private var caches: DecoderCaches? = DecoderCaches()
     /// How many events seeks have read from the log since it was opened (index updates aside).
     package private(set) var eventsRead = 0
 
@@ -204,7 +207,9 @@ public final class Timeline {
         var stale = false
         var reader = LogReader(path: path, mode: mode)
         reader.readsAhead = false   // it stops at `last`, often within the first block
-        let report = try reader.scan(files: source.files, segmented: source.segmented, from: from) { event, _ in
+        let caches = takeCaches()
+        defer { self.caches = caches }
+        let report = try reader.scan(files: source.files, segmented: source.segmented, from: from, caches: caches) { event, _ in
             if let expected = entry {
                 // The first event must be the entry's, or the log changed under the index.
                 entry = nil
@@ -240,6 +245,13 @@ public final class Timeline {
     }
 
     // MARK: Reading
+
+    /// The caches for a reading, which gives them back when done: a reading begun while another
+    /// holds them (a replay's body that seeks) decodes with caches of its own.
+    private func takeCaches() -> DecoderCaches {
+        defer { caches = nil }
+        return caches ?? DecoderCaches()
+    }
 
     private func moveBeforeFirstEvent() {
         window = nil
@@ -286,7 +298,9 @@ public final class Timeline {
             if let discarded, discarded.withLock({ $0 != nil }) { DispatchQueue.global().async { discarded.withLock { $0 = nil } } }
         }
         let identity = entry.identity
-        let report = try reader.scan(files: source.files, segmented: source.segmented, from: start) { event, _ in
+        let caches = takeCaches()
+        defer { self.caches = caches }
+        let report = try reader.scan(files: source.files, segmented: source.segmented, from: start, caches: caches) { event, _ in
             if events.isEmpty, !identity.names(event) {
                 stale = true
                 return false
