@@ -144,14 +144,7 @@ func runTimeline(_ arguments: [String]) throws -> Int32 {
         let (timeline, buildSeconds) = try time { try Timeline(path: seekLog, interval: interval) }
         let seekIndexBytes = (try? FileManager.default.attributesOfItem(atPath: indexPath)[.size] as? Int) ?? 0
         guard let last = timeline.lastSeq else { throw BenchError("\(seekLog) is empty") }
-        var random = SeededRandom(seed: 7)
-        var micros: [Double] = []
-        for _ in 0..<seeks {
-            let target = Int.random(in: 1...last, using: &random)
-            let (_, seconds) = try time { try timeline.seek(to: target) }
-            micros.append(seconds * 1e6)
-        }
-        micros.sort()
+        let micros = try seekTimes(timeline, seeks: seeks)
         let p50 = micros[micros.count / 2], p99 = micros[min(micros.count - 1, micros.count * 99 / 100)]
         print("")
         print("seek log \(seekLog): \(grouped(last)) events, \(grouped(logBytes)) bytes; index (interval \(interval)) built in \(format(buildSeconds)) s,"
@@ -166,4 +159,18 @@ func runTimeline(_ arguments: [String]) throws -> Int32 {
         try text.write(toFile: out, atomically: true, encoding: .utf8)
     }
     return 0
+}
+
+/// How long each of `seeks` seeks of `timeline` to random seqs took, in microseconds, sorted: the
+/// seqs are seeded, the same in every run and every build.
+func seekTimes(_ timeline: Timeline, seeks: Int) throws -> [Double] {
+    guard let last = timeline.lastSeq else { return [] }
+    var random = SeededRandom(seed: 7)
+    var micros: [Double] = []
+    for _ in 0..<seeks {
+        let target = Int.random(in: 1...last, using: &random)
+        let (_, seconds) = try time { try timeline.seek(to: target) }
+        micros.append(seconds * 1e6)
+    }
+    return micros.sorted()
 }
