@@ -154,7 +154,7 @@ let readUsage = """
 func runRead(_ arguments: [String]) throws -> Int32 {
     var file: String?
     var repeats = 3
-    var baselineLines = 200_000
+    var baselineLines: Int?
     var jsonOut: String?
     var otherLayout: String?
     var threads: Int?
@@ -173,6 +173,9 @@ func runRead(_ arguments: [String]) throws -> Int32 {
         }
     }
     guard let path = file else { throw BenchError("read needs a FILE\n\(readUsage)") }
+    if threads != nil, jsonOut != nil || otherLayout != nil || baselineLines != nil {
+        throw BenchError("--threads times navlog's reader alone: it takes only --repeat\n\(readUsage)")
+    }
 
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let (bytes, lines) = try warmUp(path)
@@ -188,7 +191,8 @@ func runRead(_ arguments: [String]) throws -> Int32 {
     for m in [one, all] where m.events != lines {
         throw BenchError("\(m.name) read \(m.events) events, the file has \(lines) lines")
     }
-    let results = baselineLines > 0 ? [one, all, try measureBaseline(path, limit: baselineLines, repeats: repeats)] : [one, all]
+    let baselineLimit = baselineLines ?? 200_000
+    let results = baselineLimit > 0 ? [one, all, try measureBaseline(path, limit: baselineLimit, repeats: repeats)] : [one, all]
     print("")
     printTable(results, reference: one, repeats: repeats)
     var layouts: (store: Measurement, other: Measurement)?
