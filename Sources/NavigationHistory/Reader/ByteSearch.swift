@@ -23,6 +23,20 @@ import Darwin
     return nil
 }
 
+/// The offset in `base` of the last newline in `[from, to)`; nil when there is none. Many lines
+/// back, 16 bytes at a time.
+@inline(__always) func lastNewline(_ base: UnsafeRawBufferPointer, from: Int, to: Int) -> Int? {
+    guard from < to else { return nil }
+    let found = navigation_history_last_newline(base.baseAddress!.assumingMemoryBound(to: UInt8.self) + from, to - from)
+    return found < 0 ? nil : from + found
+}
+
+/// How many newlines `[from, to)` of `base` holds.
+@inline(__always) func newlineCount(_ base: UnsafeRawBufferPointer, from: Int, to: Int) -> Int {
+    guard from < to else { return 0 }
+    return navigation_history_count_newlines(base.baseAddress!.assumingMemoryBound(to: UInt8.self) + from, to - from)
+}
+
 /// Asks the CPU to fetch the bytes a page after the line at `start` (as many as a line has),
 /// before the newline scan reaches them: its own prefetching stops at each 4 KiB page, and the scan
 /// is the first to read a window's bytes, waiting on memory at each page start otherwise.

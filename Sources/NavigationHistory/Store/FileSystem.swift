@@ -231,6 +231,24 @@ package enum FileSystem {
         return try read(fd, path, from: offset, count: count)
     }
 
+    /// Reads up to `buffer.count` bytes of the regular file `path` from `offset` into `buffer`;
+    /// returns how many it read (fewer at the file's end).
+    static func read(_ path: String, from offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let fd = try openRegular(path, O_RDONLY, "cannot open")
+        defer { close(fd) }
+        var filled = 0
+        while filled < buffer.count {
+            let n = pread(fd, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset + filled))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw error("read failed", path)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        return filled
+    }
+
     /// Reads up to `count` bytes of the open file `fd` from `offset`.
     static func read(_ fd: Int32, _ path: String, from offset: Int, count: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
