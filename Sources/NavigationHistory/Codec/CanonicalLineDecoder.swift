@@ -24,6 +24,21 @@ enum CanonicalLineDecoder {
     }
 }
 
+extension CanonicalLineDecoder {
+    /// The seq and type a line in the encoder's form begins with, read without decoding or
+    /// checking the rest: for finding where a reading may begin, which then decodes and checks
+    /// the line. Nil when the line does not begin in that form.
+    static func leadingSeqAndType(_ line: UnsafeRawBufferPointer) -> (seq: Int, type: EventType)? {
+        guard !line.isEmpty else { return nil }
+        var cursor = CanonicalCursor(line, end: line.count, cache: nil)
+        guard cursor.literal("{\"v\":1,\"seq\":"), let seq = cursor.positiveInteger(),
+              cursor.literal(",\"ts\":\""), cursor.stringBytes() != nil,
+              cursor.literal(",\"session\":\""), cursor.stringBytes() != nil,
+              cursor.literal(",\"type\":\""), let type = cursor.knownType() else { return nil }
+        return (seq, type)
+    }
+}
+
 /// Reads the members of a line in the encoder's order, up to (not including) its `,"crc"`.
 ///
 /// Each member's position depends on where the one before ended, so a line is read as one chain

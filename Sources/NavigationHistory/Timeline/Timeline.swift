@@ -47,9 +47,9 @@ public final class Timeline {
     private var source: LogSource
     private var index: SnapshotIndex
     private let useIndexFile: Bool
-    /// The entry the events in `window` follow, the state before its event, and the events read
+    /// Where the events in `window` begin, the state before the first, and the events read
     /// from it on, in order.
-    private var window: (entry: SnapshotIndex.Entry, state: NavigationState, events: [NavigationEvent])?
+    private var window: (start: WindowStart, state: NavigationState, events: [NavigationEvent])?
     /// The log's sessions, once read from the index.
     private var sessionList: [SessionSummary]?
     /// How many of the window's events the state has folded.
@@ -58,6 +58,10 @@ public final class Timeline {
     /// The decoding caches of this timeline's readings, warm from one seek to the next
     /// (`NavlogBench timeline --seek-log`); nil while a reading holds them.
     private var caches: DecoderCaches? = DecoderCaches()
+    /// The most events of a window that a reading frees on its own thread (`NavlogBench seeks`).
+    private static let eventsFreedHere = 512
+    /// The bytes a jump looks through for where its fold may begin, kept from jump to jump.
+    private var searchBuffer: [UInt8] = []
     /// How many events seeks have read from the log since it was opened (index updates aside).
     package private(set) var eventsRead = 0
 
@@ -131,18 +135,59 @@ public final class Timeline {
             moveBeforeFirstEvent()
             return
         }
-        if let window, window.entry.seq <= target, let last = window.events.last, last.seq >= target {
-            if seq > target { restart(from: window.entry, state: window.state) }
+        if let window, window.start.seq <= target, let last = window.events.last, last.seq >= target {
+            if seq > target { restart(from: window.start, state: window.state) }
             foldWindow(through: target)
             return
         }
         guard let entry = index.entry(atOrBefore: target) else { return moveBeforeFirstEvent() }
         // Stepping on from the current state reads the whole interval once; a jump reads only
         // what it needs.
-        let stepping = target == seq + 1 && window?.entry.seq == entry.seq
+        let sameInterval = window?.start.entrySeq == entry.seq
+        let stepping = target == seq + 1 && sameInterval
         let next = index.entry(after: entry.seq)?.seq
         let end = stepping ? next ?? Int.max : target
-        try read(from: entry, events: (end == Int.max ? interval : end - entry.seq) + 1, folding: { $0.seq <= target }) { $0.seq < end }
+        let expected = (end == Int.max ? interval : end - entry.seq) + 1
+        // A jump begins at the last event up to its target that replaces the whole state, when one
+        // follows the entry. A step goes on from where its window began; back past that, from the
+        // entry, so that the steps after it find their events in the window.
+        let reset: (position: EventPosition, seq: Int)?
+        if target == seq + 1 || target == seq - 1 {
+            reset = sameInterval ? window?.start.line.flatMap { $0.seq <= target ? $0 : nil } : nil
+        } else {
+            reset = lastWholeStateLine(after: entry, through: target, events: expected)
+        }
+        try read(from: entry, resettingAt: reset, events: expected, folding: { $0.seq <= target }) { $0.seq < end }
+    }
+
+    /// The last line from `entry` through `target` whose event sets the whole state (a
+    /// `session.start`, a `snapshot`, a `restore`), where a reading may begin instead of at the
+    /// entry, with its seq: nil when there is none, or the anomalies the fold meets before it are
+    /// not known without folding from the entry.
+    ///
+    /// A log of many short sessions mostly has one: a seek then folds the events of its session
+    /// only, not of the interval, and decodes no state (`NavlogBench seeks`). The lines are looked
+    /// for only in an interval in which a session ended, in the entry's file.
+    private func lastWholeStateLine(after entry: SnapshotIndex.Entry, through target: Int, events expected: Int)
+        -> (position: EventPosition, seq: Int)? {
+        let next = index.entry(after: entry.seq)
+        guard next.map({ $0.sessionsCompleted > entry.sessionsCompleted }) ?? true,
+              let start = source.position(file: entry.file, offset: entry.offset, line: entry.line),
+              let found = LogReader.lastWholeStateLine(in: source.files[start.file], from: start, through: target,
+                                                       within: readBytes(from: entry, events: expected), buffer: &searchBuffer) else { return nil }
+        let noAnomalyBefore = index.firstAnomaly.map { $0.seq >= found.seq } ?? true
+        guard noAnomalyBefore || next.map({ $0.anomaliesBefore == entry.anomaliesBefore }) == true else { return nil }
+        return found
+    }
+
+    /// About how many bytes `events` lines from `entry` on take: the interval's own line length
+    /// when the next entry is in the same file. A short estimate only costs a second read.
+    private func readBytes(from entry: SnapshotIndex.Entry, events: Int) -> Int {
+        var lineBytes = averageLineBytes
+        if let next = index.entry(after: entry.seq), next.file == entry.file {
+            lineBytes = max(16, (next.offset - entry.offset) / (next.seq - entry.seq))
+        }
+        return events * lineBytes * 17 / 16 + 4096
     }
 
     /// Moves to the state after the last event that happened at or before `time` (the log's times
@@ -261,38 +306,49 @@ public final class Timeline {
 
     /// Reads the events from `entry` on while `more` says so (and one past) into the window, and
     /// folds them from the entry's state as they come while `folding` says so: the fold on this
-    /// thread overlaps the decoding on the others. `expected` is about how many events that is, to
-    /// read no more of the log than needed.
-    private func read(from entry: SnapshotIndex.Entry, events expected: Int, folding: (NavigationEvent) -> Bool,
-                      while more: (NavigationEvent) -> Bool, retried: Bool = false) throws {
-        guard let start = source.position(file: entry.file, offset: entry.offset, line: entry.line),
-              let snapshot = index.snapshot(of: entry) else {
-            return try rebuildIndex(thenRead: entry, expected, folding, more, retried: retried)
+    /// thread overlaps the decoding on the others. `expected` is about how many events that is from
+    /// the entry, to read no more of the log than needed. With `reset`, a line after the entry whose
+    /// event sets the whole state, reads from there instead, and from the entry when that line's
+    /// event does not.
+    private func read(from entry: SnapshotIndex.Entry, resettingAt reset: (position: EventPosition, seq: Int)? = nil, events expected: Int,
+                      folding: (NavigationEvent) -> Bool, while more: (NavigationEvent) -> Bool, retried: Bool = false) throws {
+        let begin: WindowStart
+        let from: EventPosition
+        let state: NavigationState
+        if let reset {
+            // Its event replaces whatever state stands before it.
+            (begin, from, state) = (WindowStart(seq: reset.seq, anomaliesBefore: entry.anomaliesBefore, entrySeq: entry.seq, line: reset),
+                                    reset.position, NavigationState())
+        } else {
+            guard let start = source.position(file: entry.file, offset: entry.offset, line: entry.line),
+                  let snapshot = index.snapshot(of: entry) else {
+                return try rebuildIndex(thenRead: entry, expected, folding, more, retried: retried)
+            }
+            (begin, from, state) = (WindowStart(seq: entry.seq, anomaliesBefore: entry.anomaliesBefore, entrySeq: entry.seq, line: nil),
+                                    start, snapshot.state)
         }
-        restart(from: entry, state: snapshot.state)
+        restart(from: begin, state: state)
+        let reading = expected - (begin.seq - entry.seq)
         // The last window's events are freed on another core, as a rule: freeing a few thousand
         // events would cost this thread about a tenth of a seek. The reading's worker frees them
         // once it has decoded its parts; when no worker ran, another thread does, after the reading.
-        let discarded = window.map { Locked<(any Sendable)?>($0) }
+        // A window of a few hundred is freed here: handing it over would cost more than freeing it.
+        let discarded = window.flatMap { $0.events.count > Self.eventsFreedHere ? Locked<(any Sendable)?>($0) : nil }
         window = nil
         // Folded here, not in the timeline's own property: a class's property would be checked
         // for overlapping access at every event.
         var position = self.position
         var events: [NavigationEvent] = []
-        events.reserveCapacity(expected)
+        events.reserveCapacity(reading)
         var stillFolding = true
         var foldedNow = 0
         var stale = false
-        // Read about as many bytes as the events take: the interval's own line length when the next
-        // entry is in the same file. A short estimate only costs a second read.
-        var lineBytes = averageLineBytes
-        if let next = index.entry(after: entry.seq), next.file == entry.file {
-            lineBytes = max(16, (next.offset - entry.offset) / (next.seq - entry.seq))
-        }
-        let estimate = expected * lineBytes * 17 / 16 + 4096
+        let estimate = readBytes(from: entry, events: reading)
         var reader = LogReader(path: path, mode: mode, blockSize: min(4 << 20, estimate))
         reader.parallelBytes = 48 << 10
         reader.readsAhead = false
+        // A few pages are copied: mapping them, faulting them in and unmapping them costs more.
+        if estimate < 64 << 10 { reader.mapsFiles = false }
         reader.discarded = discarded
         defer {
             if let discarded, discarded.withLock({ $0 != nil }) { DispatchQueue.global().async { discarded.withLock { $0 = nil } } }
@@ -300,8 +356,8 @@ public final class Timeline {
         let identity = entry.identity
         let caches = takeCaches()
         defer { self.caches = caches }
-        let report = try reader.scan(files: source.files, segmented: source.segmented, from: start, caches: caches) { event, _ in
-            if events.isEmpty, !identity.names(event) {
+        let report = try reader.scan(files: source.files, segmented: source.segmented, from: from, caches: caches) { event, _ in
+            if events.isEmpty, reset.map({ event.seq != $0.seq || !event.setsWholeState }) ?? !identity.names(event) {
                 stale = true
                 return false
             }
@@ -315,12 +371,17 @@ public final class Timeline {
             }
             return more(event)
         }
-        if stale { return try rebuildIndex(thenRead: entry, expected, folding, more, retried: retried) }
+        if stale {
+            // The line looked for is not what it seemed (damaged, or not the event it began as):
+            // read from the entry, which tells whether the log changed.
+            if reset != nil { return try read(from: entry, events: expected, folding: folding, while: more, retried: retried) }
+            return try rebuildIndex(thenRead: entry, expected, folding, more, retried: retried)
+        }
         if foldedNow > 0 { position.event = events[foldedNow - 1] }
         self.position = position
         eventsRead += events.count
         try mode.throwIfStopped(report)
-        window = (entry, snapshot.state, events)
+        window = (begin, state, events)
         folded = foldedNow
     }
 
@@ -345,10 +406,10 @@ public final class Timeline {
         indexRebuilt = true
     }
 
-    private func restart(from entry: SnapshotIndex.Entry, state: NavigationState) {
+    private func restart(from start: WindowStart, state: NavigationState) {
         folded = 0
-        position = Position(seq: entry.seq - 1, state: state, anomalies: entry.anomaliesBefore,
-                            firstAnomaly: index.firstAnomaly.flatMap { $0.seq < entry.seq ? $0 : nil })
+        position = Position(seq: start.seq - 1, state: state, anomalies: start.anomaliesBefore,
+                            firstAnomaly: index.firstAnomaly.flatMap { $0.seq < start.seq ? $0 : nil })
     }
 
     /// Folds the window's events after ``seq`` through `target`.
@@ -379,6 +440,19 @@ public struct ReplayStep {
 }
 
 /// Where a timeline stands: the state after the event at `seq`, and what folding to it met.
+/// Where a window's events begin: at an entry of the index, or at a line after it, in its
+/// interval, whose event sets the whole state.
+private struct WindowStart {
+    /// The seq of the first event.
+    var seq: Int
+    /// How many anomalies the fold met before it.
+    var anomaliesBefore: Int
+    /// The seq of the index's entry whose interval the window is in.
+    var entrySeq: Int
+    /// The line it begins at when not the entry's: one whose event replaces the whole state.
+    var line: (position: EventPosition, seq: Int)?
+}
+
 private struct Position {
     var seq: Int
     var state: NavigationState { folding.state }
