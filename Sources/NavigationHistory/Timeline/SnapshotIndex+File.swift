@@ -21,7 +21,8 @@ import Foundation
 /// tail      one JSON line per session from the last entry on, read at every opening
 /// ```
 ///
-/// A seek reads the header, the table and meta (a few hundred KB at 10M events) and one blob.
+/// A seek reads the header, the table and meta (a few hundred KB at 10M events) and one blob at
+/// most.
 /// Extending the index writes the new blobs over the old table and what follows it, then the
 /// new table, meta and sessions, then the header; when only the tail changed (the log grew by
 /// less than an entry), only the tail and the header. A crash in between leaves a header whose

@@ -4,7 +4,8 @@ import Dispatch
 ///
 /// Opening a timeline brings the log's snapshot index up to date (building it on first need), so
 /// that seeking anywhere folds at most ``interval`` events from the nearest state before it (or,
-/// where the state holds more routes than that, about as many events as it holds).
+/// where the state holds more routes than that, about as many events as it holds) — or from the
+/// last `session.start`, `snapshot` or `restore` after that state, whose event replaces it.
 /// Stepping back refolds from that state the events already read, without reading the log again.
 /// Every event goes through ``Projection/fold(_:_:)``.
 ///
