@@ -342,12 +342,25 @@ import TestSupport
 
     @Test func aStaleEntryFoundDuringASeekRebuildsTheIndexAndTheSeekStillLandsRight() throws {
         let dir = try ScratchDirectory()
-        let (path, _, states) = try Self.logWithStaleEntry(in: dir, seed: 12)
+        let (path, events, states) = try Self.logWithStaleEntry(in: dir, seed: 12)
         let timeline = try Timeline(path: path, interval: 100)
         #expect(!timeline.indexRebuilt, "the first and last entries still match")
         try timeline.seek(to: 750)
         #expect(timeline.state == states[749])
         #expect(timeline.indexRebuilt, "the entry at seq 701 no longer named its line")
+        // A jump that could begin at a session's start after that entry finds it out all the same.
+        let start = try #require(events[701..<799].last { $0.isSessionStart }).seq
+        var original = events
+        original[700].timestamp.millisecondsSince1970 -= 1
+        try Self.rewrite(path, original)
+        try FileSystem.remove(path + ".navidx")
+        _ = try Timeline(path: path, interval: 100)
+        try Self.rewrite(path, events)
+        let stale = try Timeline(path: path, interval: 100)
+        #expect(!stale.indexRebuilt)
+        try stale.seek(to: start + 1)
+        #expect(stale.state == states[start])
+        #expect(stale.indexRebuilt, "the entry at seq 701 no longer named its line")
     }
 
     @Test func aStaleEntryFoundDuringAReplayRebuildsTheIndexAndTheReplayFoldsRight() throws {

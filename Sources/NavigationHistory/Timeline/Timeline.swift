@@ -168,14 +168,16 @@ public final class Timeline {
     ///
     /// A log of many short sessions mostly has one: a seek then folds the events of its session
     /// only, not of the interval, and decodes no state (`NavlogBench seeks`). The lines are looked
-    /// for only in an interval in which a session ended, in the entry's file.
+    /// for only in an interval in which a session ended, in the entry's file, whose line at the
+    /// entry must still be the entry's event.
     private func lastWholeStateLine(after entry: SnapshotIndex.Entry, through target: Int, events expected: Int)
         -> (position: EventPosition, seq: Int)? {
         let next = index.entry(after: entry.seq)
         guard next.map({ $0.sessionsCompleted > entry.sessionsCompleted }) ?? true,
               let start = source.position(file: entry.file, offset: entry.offset, line: entry.line),
               let found = LogReader.lastWholeStateLine(in: source.files[start.file], from: start, through: target,
-                                                       within: readBytes(from: entry, events: expected), buffer: &searchBuffer) else { return nil }
+                                                       within: readBytes(from: entry, events: expected), startsWith: entry.names,
+                                                       buffer: &searchBuffer) else { return nil }
         let noAnomalyBefore = index.firstAnomaly.map { $0.seq >= found.seq } ?? true
         guard noAnomalyBefore || next.map({ $0.anomaliesBefore == entry.anomaliesBefore }) == true else { return nil }
         return found
