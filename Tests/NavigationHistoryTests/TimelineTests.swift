@@ -19,8 +19,7 @@ import TestSupport
         let path = dir.path + "/log.jsonl"
         _ = try log(path, events: 1200, seed: seed)
         _ = try Timeline(path: path, interval: 100)
-        var events: [NavigationEvent] = []
-        try LogReader(path: path).read { events.append($0) }
+        let events = try Self.events(path)
         return (path, events)
     }
 
@@ -38,6 +37,13 @@ import TestSupport
     /// Writes `events` as the log at `path`.
     static func rewrite(_ path: String, _ events: some Sequence<NavigationEvent>) throws {
         try Data(events.flatMap { LineEncoder.encode($0) }).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// The log's events, as a reading in order hands them over.
+    static func events(_ path: String) throws -> [NavigationEvent] {
+        var events: [NavigationEvent] = []
+        try LogReader(path: path).read { events.append($0) }
+        return events
     }
 
     static func states(_ path: String) throws -> [NavigationState] {
@@ -152,8 +158,7 @@ import TestSupport
         let dir = try ScratchDirectory()
         let path = dir.path + "/log.jsonl"
         let states = try Self.log(path, events: 9000, seed: 31)
-        var events: [NavigationEvent] = []
-        try LogReader(path: path).read { events.append($0) }
+        let events = try Self.events(path)
         let timeline = try Timeline(path: path, interval: 4096)
         var random = SeededRandom(seed: 31)
         var fromSessionStart = 0
@@ -187,8 +192,7 @@ import TestSupport
         let dir = try ScratchDirectory()
         let path = dir.path + "/log.jsonl"
         _ = try Self.log(path, events: 6000, seed: 32)
-        var generated: [NavigationEvent] = []
-        try LogReader(path: path).read { generated.append($0) }
+        let generated = try Self.events(path)
         // A pop beyond the root after every 700th event, in the sessions between: anomalies in
         // some intervals of the index, none in others.
         var events: [NavigationEvent] = []
@@ -223,8 +227,7 @@ import TestSupport
         let dir = try ScratchDirectory()
         let path = dir.path + "/log.jsonl"
         _ = try Self.log(path, events: 3000, seed: 34)
-        var events: [NavigationEvent] = []
-        try LogReader(path: path).read { events.append($0) }
+        let events = try Self.events(path)
         let damaged = try #require(events[1500...].first { $0.isSessionStart })
         // Its crc's last digit changed: the line still begins as a session.start's.
         var lines = events.map { LineEncoder.encode($0) }
@@ -248,8 +251,7 @@ import TestSupport
         let dir = try ScratchDirectory()
         let path = dir.path + "/log.jsonl"
         let states = try Self.log(path, events: 3000, seed: 33)
-        var events: [NavigationEvent] = []
-        try LogReader(path: path).read { events.append($0) }
+        let events = try Self.events(path)
         // Spaces after every colon, and no crc: no line begins in the store's layout.
         let spaced = events.flatMap { LineEncoder.encode($0) }.split(separator: 0x0A).map { line in
             let text = String(decoding: line.dropLast(#","crc":"00000000"}"#.utf8.count), as: UTF8.self) + "}"
@@ -267,8 +269,7 @@ import TestSupport
         let dir = try ScratchDirectory()
         let path = dir.path + "/log.jsonl"
         let states = try Self.log(path, events: 2000, seed: 8)
-        var events: [NavigationEvent] = []
-        try LogReader(path: path).read { events.append($0) }
+        let events = try Self.events(path)
         let timeline = try Timeline(path: path, interval: 100)
         for k in [0, 17, 999, 1500, 1999] {
             let time = events[k].timestamp
