@@ -59,7 +59,7 @@ extension Timeline {
     /// event sets the whole state, reads from there instead, and from the entry when that line's
     /// event does not.
     func read(from entry: SnapshotIndex.Entry, resettingAt reset: (position: EventPosition, seq: Int)? = nil, events expected: Int,
-                      folding: (NavigationEvent) -> Bool, while more: (NavigationEvent) -> Bool, retried: Bool = false) throws {
+              folding: (NavigationEvent) -> Bool, while more: (NavigationEvent) -> Bool, retried: Bool = false) throws {
         let begin: WindowStart
         let from: EventPosition
         let state: NavigationState
