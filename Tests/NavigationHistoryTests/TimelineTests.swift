@@ -223,6 +223,27 @@ import TestSupport
         }
     }
 
+    @Test func aReplayOfASessionReadsItAndTheSessionBeforeNotTheIntervalBefore() throws {
+        let dir = try ScratchDirectory()
+        let path = dir.path + "/log.jsonl"
+        let states = try Self.log(path, events: 9000, seed: 35)
+        let events = try Self.events(path)
+        let timeline = try Timeline(path: path, interval: 4096)
+        // A session some way after the entry at 4097, and the one before it.
+        let begin = try #require(events[6000...].first { $0.isSessionStart }).seq
+        let end = (events[begin...].first { $0.isSessionStart }?.seq ?? 9001) - 1
+        let before = try #require(events[..<(begin - 1)].last { $0.isSessionStart }).seq
+        #expect(before > 4097)
+        let read = timeline.eventsRead
+        var steps: [ReplayStep] = []
+        try timeline.replay(from: begin, through: end) { steps.append($0) }
+        #expect(steps.map(\.event) == Array(events[(begin - 1)..<end]))
+        #expect(steps.map(\.after) == Array(states[(begin - 1)..<end]))
+        #expect(steps.first?.before == states[begin - 2], "the state before the session's start is the one before's")
+        // From the session before's start through the event after the last replayed.
+        #expect(timeline.eventsRead - read == end + 1 - before + 1)
+    }
+
     @Test func aJumpWhoseSessionStartIsDamagedFoldsFromTheEntryAndLandsRight() throws {
         let dir = try ScratchDirectory()
         let path = dir.path + "/log.jsonl"

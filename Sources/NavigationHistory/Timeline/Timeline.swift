@@ -61,7 +61,8 @@ public final class Timeline {
     var caches: DecoderCaches? = DecoderCaches()
     /// The bytes a jump looks through for where its fold may begin, kept from jump to jump.
     var searchBuffer: [UInt8] = []
-    /// How many events seeks have read from the log since it was opened (index updates aside).
+    /// How many events seeks and replays have read from the log since it was opened (index updates
+    /// aside).
     package internal(set) var eventsRead = 0
 
     /// Opens the log at `path` and brings its snapshot index up to date.
@@ -195,23 +196,31 @@ public final class Timeline {
         try replay(from: first, through: last, retried: false, body)
     }
 
-    private func replay(from first: Int, through last: Int, retried: Bool, _ body: (ReplayStep) throws -> Void) throws {
+    /// ``replay(from:through:_:)``; from the index entry before `first` when `fromEntry`, else from
+    /// the last line after it and before `first` whose event replaces the whole state, if any: a
+    /// session's replay then reads its events and the session's before it, not the interval's.
+    private func replay(from first: Int, through last: Int, retried: Bool, fromEntry: Bool = false,
+                        _ body: (ReplayStep) throws -> Void) throws {
         guard let firstSeq, first <= last else { return }
         let start = max(first, firstSeq)
         var folding: StateFolding
         let from: EventPosition?
         var entry = index.entry(atOrBefore: start)
+        // Before `start`: the first step's state before it is the fold's of the events before it.
+        let reset = fromEntry ? nil : entry.flatMap { lastWholeStateLine(after: $0, through: start - 1, events: start - $0.seq) }
         // An entry whose file is no longer the log's cannot be read from: fold from the start.
         if let found = entry, let position = source.position(file: found.file, offset: found.offset, line: found.line) {
-            guard let snapshot = index.snapshot(of: found) else {
+            if let reset {
+                (folding, from) = (StateFolding(), reset.position)
+            } else if let snapshot = index.snapshot(of: found) {
+                (folding, from) = (StateFolding(snapshot.state), position)
+            } else {
                 guard !retried else {
                     throw NavigationHistoryError(code: .corruptLog, message: "the log's index changed while it was being read", path: path)
                 }
                 try updateIndexAfterChange()
                 return try replay(from: first, through: last, retried: true, body)
             }
-            folding = StateFolding(snapshot.state)
-            from = position
         } else {
             entry = nil
             folding = StateFolding()
@@ -223,11 +232,14 @@ public final class Timeline {
         reader.readsAhead = false   // it stops at `last`, often within the first block
         let caches = takeCaches()
         defer { self.caches = caches }
+        var read = 0
         let report = try reader.scan(files: source.files, segmented: source.segmented, from: from, caches: caches) { event, _ in
+            read += 1
             if let expected = entry {
-                // The first event must be the entry's, or the log changed under the index.
+                // The first event must be the entry's (or the line's it began at), or the log
+                // changed under the index.
                 entry = nil
-                if !expected.names(event) {
+                if reset.map({ event.seq != $0.seq || !event.setsWholeState }) ?? !expected.names(event) {
                     stale = true
                     return false
                 }
@@ -245,8 +257,11 @@ public final class Timeline {
             try body(ReplayStep(event: event, before: steps!.before, after: steps!.after, anomaly: anomaly, changes: changes))
             return true
         }
+        eventsRead += read
         // An entry still waiting for its event got none: the log was cut short under the index.
         if stale || (entry != nil && report.stoppedAt == nil) {
+            // The line looked for is not what it seemed: read from the entry, which tells.
+            if reset != nil { return try replay(from: first, through: last, retried: retried, fromEntry: true, body) }
             guard !retried else {
                 throw NavigationHistoryError(code: .corruptLog, message: "the log changed while it was being read", path: path)
             }
