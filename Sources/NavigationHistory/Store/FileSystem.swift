@@ -236,6 +236,12 @@ package enum FileSystem {
     static func read(_ path: String, from offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let fd = try openRegular(path, O_RDONLY, "cannot open")
         defer { close(fd) }
+        return try read(fd, path, from: offset, into: buffer)
+    }
+
+    /// Reads up to `buffer.count` bytes of the open file `fd` from `offset` into `buffer`; returns
+    /// how many it read (fewer at the file's end).
+    static func read(_ fd: Int32, _ path: String, from offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         var filled = 0
         while filled < buffer.count {
             let n = pread(fd, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset + filled))
@@ -252,16 +258,7 @@ package enum FileSystem {
     /// Reads up to `count` bytes of the open file `fd` from `offset`.
     static func read(_ fd: Int32, _ path: String, from offset: Int, count: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, count - filled, off_t(offset + filled)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw error("read failed", path)
-            }
-            if n == 0 { break }
-            filled += n
-        }
+        let filled = try bytes.withUnsafeMutableBytes { try read(fd, path, from: offset, into: $0) }
         bytes.removeSubrange(filled...)
         return bytes
     }
