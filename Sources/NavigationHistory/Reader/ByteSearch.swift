@@ -13,18 +13,8 @@ import Darwin
     return UnsafeRawPointer(pointer) - base.baseAddress!
 }
 
-/// The offset in `base` of the last `byte` in `[from, to)`; nil when there is none.
-@inline(__always) func memrchrIndex(_ base: UnsafeRawBufferPointer, _ byte: UInt8, from: Int, to: Int) -> Int? {
-    var i = to - 1
-    while i >= from {
-        if base[i] == byte { return i }
-        i -= 1
-    }
-    return nil
-}
-
-/// The offset in `base` of the last newline in `[from, to)`; nil when there is none. Many lines
-/// back, 16 bytes at a time.
+/// The offset in `base` of the last newline in `[from, to)`; nil when there is none. 16 bytes at a
+/// time: a jump looks many lines back for where its fold may begin.
 @inline(__always) func lastNewline(_ base: UnsafeRawBufferPointer, from: Int, to: Int) -> Int? {
     guard from < to else { return nil }
     let found = navigation_history_last_newline(base.baseAddress!.assumingMemoryBound(to: UInt8.self) + from, to - from)

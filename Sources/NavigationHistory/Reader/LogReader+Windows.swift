@@ -48,7 +48,7 @@ extension LogReader {
             longLineStart = nil
             start = newline + 1
         }
-        let completeEnd = memrchrIndex(bytes, 0x0A, from: start, to: filled).map { $0 + 1 } ?? start
+        let completeEnd = lastNewline(bytes, from: start, to: filled).map { $0 + 1 } ?? start
         // The next window begins with the line this one ends inside, unless this one is all one line.
         if !endsFile, completeEnd > window.start { windows.readAhead(from: fileOffset + completeEnd) }
         if completeEnd > start {

@@ -73,7 +73,7 @@ final class PartBoard: @unchecked Sendable {
             let (limit, to) = lock.withLock { (front, back) }
             guard limit < to else { return nil }
             var from = limit
-            if to - partBytes > limit, let newline = memrchrIndex(bytes, 0x0A, from: limit, to: to - partBytes) { from = newline + 1 }
+            if to - partBytes > limit, let newline = lastNewline(bytes, from: limit, to: to - partBytes) { from = newline + 1 }
             lock.lock()
             defer { lock.unlock() }
             // Another worker claimed the lines before `to` meanwhile: look again.
