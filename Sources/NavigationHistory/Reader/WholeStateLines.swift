@@ -1,3 +1,16 @@
+/// A line whose event sets the whole state — a `session.start`, a `snapshot` or a `restore` — found
+/// by the seq and type it begins with: where a fold may begin from any state.
+package struct WholeStateLine: Sendable {
+    /// Where the line is.
+    package var position: EventPosition
+    /// The seq its line begins with.
+    package var seq: Int
+
+    /// Whether `event`, the first a reading from ``position`` hands over, is the line's: its seq,
+    /// and a type that sets the whole state. A damaged line is skipped, and the next event is not.
+    package func begins(with event: NavigationEvent) -> Bool { event.seq == seq && event.setsWholeState }
+}
+
 extension LogReader {
     /// The last line of `file` from `start` on whose event has a seq of at most `target` and sets
     /// the whole state — a `session.start`, a `snapshot` or a `restore` — among the whole lines in
@@ -12,10 +25,10 @@ extension LogReader {
     /// (the file changed: who reads from `start` finds out).
     package static func lastWholeStateLine(in file: String, from start: EventPosition, through target: Int, within bytes: Int,
                                            startsWith expected: (NavigationEvent) -> Bool,
-                                           buffer: inout [UInt8]) -> (position: EventPosition, seq: Int)? {
+                                           buffer: inout [UInt8]) -> WholeStateLine? {
         let bytes = min(bytes, 4 << 20)
         if buffer.count < bytes { buffer = [UInt8](repeating: 0, count: bytes) }
-        return buffer.withUnsafeMutableBytes { buffer -> (position: EventPosition, seq: Int)? in
+        return buffer.withUnsafeMutableBytes { buffer -> WholeStateLine? in
             guard let filled = try? FileSystem.read(file, from: start.offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<bytes])) else {
                 return nil
             }
@@ -29,7 +42,7 @@ extension LogReader {
                 if let (seq, type) = CanonicalLineDecoder.leadingSeqAndType(UnsafeRawBufferPointer(rebasing: read[lineStart..<lineEnd])),
                    seq <= target, type.setsWholeState {
                     let line = start.line + newlineCount(read, from: 0, to: lineStart)
-                    return (EventPosition(file: start.file, offset: start.offset + lineStart, line: line), seq)
+                    return WholeStateLine(position: EventPosition(file: start.file, offset: start.offset + lineStart, line: line), seq: seq)
                 }
                 guard lineStart > 0 else { return nil }
                 lineEnd = lineStart - 1

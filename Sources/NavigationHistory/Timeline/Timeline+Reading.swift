@@ -16,7 +16,7 @@ extension Timeline {
     /// for only in an interval in which a session ended, in the entry's file, whose line at the
     /// entry must still be the entry's event.
     func lastWholeStateLine(after entry: SnapshotIndex.Entry, through target: Int, events expected: Int)
-        -> (position: EventPosition, seq: Int)? {
+        -> WholeStateLine? {
         let next = index.entry(after: entry.seq)
         guard next.map({ $0.sessionsCompleted > entry.sessionsCompleted }) ?? true,
               let start = source.position(file: entry.file, offset: entry.offset, line: entry.line),
@@ -58,7 +58,7 @@ extension Timeline {
     /// the entry, to read no more of the log than needed. With `reset`, a line after the entry whose
     /// event sets the whole state, reads from there instead, and from the entry when that line's
     /// event does not.
-    func read(from entry: SnapshotIndex.Entry, resettingAt reset: (position: EventPosition, seq: Int)? = nil, events expected: Int,
+    func read(from entry: SnapshotIndex.Entry, resettingAt reset: WholeStateLine? = nil, events expected: Int,
               folding: (NavigationEvent) -> Bool, while more: (NavigationEvent) -> Bool, retried: Bool = false) throws {
         let begin: WindowStart
         let from: EventPosition
@@ -105,7 +105,7 @@ extension Timeline {
         let caches = takeCaches()
         defer { self.caches = caches }
         let report = try reader.scan(files: source.files, segmented: source.segmented, from: from, caches: caches) { event, _ in
-            if events.isEmpty, reset.map({ event.seq != $0.seq || !event.setsWholeState }) ?? !identity.names(event) {
+            if events.isEmpty, reset.map({ !$0.begins(with: event) }) ?? !identity.names(event) {
                 stale = true
                 return false
             }
@@ -181,7 +181,7 @@ extension Timeline {
         /// The seq of the index's entry whose interval the window is in.
         var entrySeq: Int
         /// The line it begins at when not the entry's: one whose event replaces the whole state.
-        var line: (position: EventPosition, seq: Int)?
+        var line: WholeStateLine?
     }
 
     /// Where a timeline stands: the state after the event at `seq`, and what folding to it met.

@@ -151,7 +151,7 @@ public final class Timeline {
         // A jump begins at the last event up to its target that replaces the whole state, when one
         // follows the entry. A step goes on from where its window began; back past that, from the
         // entry, so that the steps after it find their events in the window.
-        let reset: (position: EventPosition, seq: Int)?
+        let reset: WholeStateLine?
         if target == seq + 1 || target == seq - 1 {
             reset = sameInterval ? window?.start.line.flatMap { $0.seq <= target ? $0 : nil } : nil
         } else {
@@ -239,7 +239,7 @@ public final class Timeline {
                 // The first event must be the entry's (or the line's it began at), or the log
                 // changed under the index.
                 entry = nil
-                if reset.map({ event.seq != $0.seq || !event.setsWholeState }) ?? !expected.names(event) {
+                if reset.map({ !$0.begins(with: event) }) ?? !expected.names(event) {
                     stale = true
                     return false
                 }
