@@ -163,13 +163,21 @@ func runTimeline(_ arguments: [String]) throws -> Int32 {
 
 /// How long each of `seeks` seeks of `timeline` to random seqs took, in microseconds, sorted: the
 /// seqs are seeded, the same in every run and every build.
-func seekTimes(_ timeline: Timeline, seeks: Int) throws -> [Double] {
+func seekTimes(_ timeline: Timeline, seeks: Int, byTime: Bool = false) throws -> [Double] {
     guard let last = timeline.lastSeq else { return [] }
     var random = SeededRandom(seed: 7)
     var micros: [Double] = []
     for _ in 0..<seeks {
         let target = Int.random(in: 1...last, using: &random)
-        let (_, seconds) = try time { try timeline.seek(to: target) }
+        guard byTime else {
+            let (_, seconds) = try time { try timeline.seek(to: target) }
+            micros.append(seconds * 1e6)
+            continue
+        }
+        // The time of the same seq's event, found untimed.
+        try timeline.seek(to: target)
+        guard let moment = timeline.event?.timestamp else { continue }
+        let (_, seconds) = try time { try timeline.seek(toTime: moment) }
         micros.append(seconds * 1e6)
     }
     return micros.sorted()
