@@ -303,6 +303,61 @@ import TestSupport
         #expect(timeline.seq == 0)
     }
 
+    @Test func aSeekToATimeFoldsFromTheLastSessionStartBeforeIt() throws {
+        let dir = try ScratchDirectory()
+        let path = dir.path + "/log.jsonl"
+        let states = try Self.log(path, events: 9000, seed: 36)
+        let events = try Self.events(path)
+        let timeline = try Timeline(path: path, interval: 4096)
+        var random = SeededRandom(seed: 36)
+        var fromSessionStart = 0
+        for round in 0..<200 {
+            // An event's own time, or a millisecond before the next event's.
+            let k = Int(random.next() % 9000)
+            var time = events[k].timestamp
+            if round % 2 == 1, k + 1 < events.count { time = Timestamp(millisecondsSince1970: events[k + 1].timestamp.millisecondsSince1970 - 1) }
+            let target = try #require(events.last { $0.timestamp <= time }).seq
+            let read = timeline.eventsRead
+            try timeline.seek(toTime: time)
+            #expect(timeline.seq == target && timeline.state == states[target - 1], "time of event \(k + 1)")
+            // The entries are at 1, 4097 and 8193, each at or before the time it is sought by.
+            let entry = (target - 1) / 4096 * 4096 + 1
+            let start = events[(entry - 1)..<target].last(where: \.setsWholeState)?.seq ?? entry
+            // Through the event after the target, which ends the reading.
+            #expect(timeline.eventsRead - read <= target - start + 2, "time of event \(k + 1): read from \(start) on at most")
+            if start > entry { fromSessionStart += 1 }
+        }
+        #expect(fromSessionStart > 150, "most seeks began at a session's start")
+    }
+
+    @Test func aSeekToATimeStopsWhereAReadingFromTheEntryStopsWhenTheClockWentBack() throws {
+        let dir = try ScratchDirectory()
+        let path = dir.path + "/log.jsonl"
+        _ = try Self.log(path, events: 6000, seed: 37)
+        var events = try Self.events(path)
+        // An event of the second interval happened, by its clock, a day after the log's last; the
+        // sessions after it begin before that time.
+        let late = 4500
+        events[late - 1].timestamp.millisecondsSince1970 = events[events.count - 1].timestamp.millisecondsSince1970 + 86_400_000
+        try Self.rewrite(path, events)
+        let states = try Self.states(path)
+        let timeline = try Timeline(path: path, interval: 4096)
+        let start = try #require(events[(late + 10)...].first { $0.isSessionStart })
+        for time in [start.timestamp, events[5900].timestamp] {
+            // From the entry at 4097, a reading stops at the late event.
+            try timeline.seek(toTime: time)
+            #expect(timeline.seq == late - 1 && timeline.state == states[late - 2], "time \(time)")
+        }
+        // Before the late event, the session starts before the time are where seeks begin.
+        let before = try #require(events[4200..<(late - 20)].last { $0.isSessionStart })
+        let time = events[late - 10].timestamp
+        let target = try #require(events[..<(late - 1)].last { $0.timestamp <= time }).seq
+        let read = timeline.eventsRead
+        try timeline.seek(toTime: time)
+        #expect(timeline.seq == target && timeline.state == states[target - 1])
+        #expect(timeline.eventsRead - read <= target - before.seq + 2)
+    }
+
     @Test func theIndexIsExtendedAsTheLogGrowsAndRebuiltWhenDeletedDamagedOrStale() throws {
         let dir = try ScratchDirectory()
         let path = dir.path + "/log"

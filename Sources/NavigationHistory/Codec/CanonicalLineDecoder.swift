@@ -25,17 +25,19 @@ enum CanonicalLineDecoder {
 }
 
 extension CanonicalLineDecoder {
-    /// The seq and type a line in the encoder's form begins with, read without decoding or
-    /// checking the rest: for finding where a reading may begin, which then decodes and checks
-    /// the line. Nil when the line does not begin in that form.
-    static func leadingSeqAndType(_ line: UnsafeRawBufferPointer) -> (seq: Int, type: EventType)? {
+    /// The seq, the time and the type a line in the encoder's form begins with, read without
+    /// decoding or checking the rest: for finding where a reading may begin, which then decodes
+    /// and checks the line. The time is the `ts` string's bytes, at `timestamp` in the line: read
+    /// only by the one who needs it. Nil when the line does not begin in that form.
+    static func leadingMembers(_ line: UnsafeRawBufferPointer) -> (seq: Int, timestamp: Range<Int>, type: EventType)? {
         guard !line.isEmpty else { return nil }
         var cursor = CanonicalCursor(line, end: line.count, cache: nil)
         guard cursor.literal("{\"v\":1,\"seq\":"), let seq = cursor.positiveInteger(),
-              cursor.literal(",\"ts\":\""), cursor.stringBytes() != nil,
+              cursor.literal(",\"ts\":\""), let timestamp = cursor.stringBytes(),
               cursor.literal(",\"session\":\""), cursor.stringBytes() != nil,
               cursor.literal(",\"type\":\""), let type = cursor.knownType() else { return nil }
-        return (seq, type)
+        let start = UnsafeRawPointer(timestamp.baseAddress!) - line.baseAddress!
+        return (seq, start..<(start + timestamp.count), type)
     }
 }
 

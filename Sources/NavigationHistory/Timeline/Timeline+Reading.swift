@@ -6,16 +6,16 @@ extension Timeline {
     /// The most events of a window that a reading frees on its own thread (`NavlogBench seeks`).
     private static let eventsFreedHere = 512
 
-    /// The last line from `entry` through `target` whose event sets the whole state (a
-    /// `session.start`, a `snapshot`, a `restore`), where a reading may begin instead of at the
-    /// entry, with its seq: nil when there is none, or the anomalies the fold meets before it are
-    /// not known without folding from the entry.
+    /// The last line from `entry` through `target` (a seq, or the events at or before a time)
+    /// whose event sets the whole state (a `session.start`, a `snapshot`, a `restore`), where a
+    /// reading may begin instead of at the entry, with its seq: nil when there is none, or the
+    /// anomalies the fold meets before it are not known without folding from the entry.
     ///
     /// A log of many short sessions mostly has one: a seek then folds the events of its session
     /// only, not of the interval, and decodes no state (`NavlogBench seeks`). The lines are looked
     /// for only in an interval in which a session ended, in the entry's file, whose line at the
     /// entry must still be the entry's event.
-    func lastWholeStateLine(after entry: SnapshotIndex.Entry, through target: Int, events expected: Int)
+    func lastWholeStateLine(after entry: SnapshotIndex.Entry, through target: ReadingTarget, events expected: Int)
         -> WholeStateLine? {
         let next = index.entry(after: entry.seq)
         guard next.map({ $0.sessionsCompleted > entry.sessionsCompleted }) ?? true,

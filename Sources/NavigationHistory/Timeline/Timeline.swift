@@ -155,17 +155,21 @@ public final class Timeline {
         if target == seq + 1 || target == seq - 1 {
             reset = sameInterval ? window?.start.line.flatMap { $0.seq <= target ? $0 : nil } : nil
         } else {
-            reset = lastWholeStateLine(after: entry, through: target, events: expected)
+            reset = lastWholeStateLine(after: entry, through: .seq(target), events: expected)
         }
         try read(from: entry, resettingAt: reset, events: expected, folding: { $0.seq <= target }) { $0.seq < end }
     }
 
     /// Moves to the state after the last event that happened at or before `time` (the log's times
     /// are taken as non-decreasing); before the first event when none did.
+    ///
+    /// Like a jump to a seq, it folds from the last event before it that replaces the whole
+    /// state, when one follows the index's entry.
     public func seek(toTime time: Timestamp) throws {
         guard firstSeq != nil else { return }
         guard let entry = index.entry(atOrBeforeTime: time) else { return moveBeforeFirstEvent() }
-        try read(from: entry, events: interval + 1, folding: { $0.timestamp <= time }) { $0.timestamp <= time }
+        let reset = lastWholeStateLine(after: entry, through: .time(time), events: interval + 1)
+        try read(from: entry, resettingAt: reset, events: interval + 1, folding: { $0.timestamp <= time }) { $0.timestamp <= time }
     }
 
     /// Moves one event forward; returns false at the end of the log.
@@ -207,7 +211,7 @@ public final class Timeline {
         let from: EventPosition?
         var entry = index.entry(atOrBefore: start)
         // Before `start`: the first step's state before it is the fold's of the events before it.
-        let reset = fromEntry ? nil : entry.flatMap { lastWholeStateLine(after: $0, through: start - 1, events: start - $0.seq) }
+        let reset = fromEntry ? nil : entry.flatMap { lastWholeStateLine(after: $0, through: .seq(start - 1), events: start - $0.seq) }
         // An entry whose file is no longer the log's cannot be read from: fold from the start.
         if let found = entry, let position = source.position(file: found.file, offset: found.offset, line: found.line) {
             if let reset {
