@@ -42,42 +42,72 @@ extension LogReader {
         let bytes = min(bytes, 4 << 20)
         if buffer.count < bytes { buffer = [UInt8](repeating: 0, count: bytes) }
         return buffer.withUnsafeMutableBytes { buffer -> WholeStateLine? in
-            guard let filled = try? FileSystem.read(file, from: start.offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<bytes])) else {
-                return nil
-            }
-            let read = UnsafeRawBufferPointer(rebasing: buffer[..<filled])
-            // Only whole lines: the last one read may be cut short.
-            guard let lastLineEnd = lastNewline(read, from: 0, to: filled),
-                  let first = memchrIndex(read, 0x0A, from: 0, to: filled),
-                  let event = LineDecoder.decoded(Array(read[..<first])[...])?.event, expected(event) else { return nil }
-            func line(at lineStart: Int, seq: Int, number: Int) -> WholeStateLine {
-                WholeStateLine(position: EventPosition(file: start.file, offset: start.offset + lineStart, line: number), seq: seq)
-            }
+            // A look by time mostly ends far before `bytes`: it reads in pieces, the first of
+            // 128 KiB, which holds a whole line of any length (`NavlogBench seeks --by-time`).
+            var piece = bytes
+            if case .time = target { piece = min(bytes, 128 << 10) }
+            guard let filled = try? FileSystem.read(file, from: start.offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<piece])),
+                  let first = memchrIndex(UnsafeRawBufferPointer(buffer), 0x0A, from: 0, to: filled),
+                  let event = LineDecoder.decoded(Array(buffer[..<first])[...])?.event, expected(event) else { return nil }
             switch target {
             case .seq(let target):
-                var lineEnd = lastLineEnd
-                while true {
-                    let lineStart = lastNewline(read, from: 0, to: lineEnd).map { $0 + 1 } ?? 0
-                    if let (seq, _, type) = CanonicalLineDecoder.leadingMembers(UnsafeRawBufferPointer(rebasing: read[lineStart..<lineEnd])),
-                       seq <= target, type.setsWholeState {
-                        return line(at: lineStart, seq: seq, number: start.line + newlineCount(read, from: 0, to: lineStart))
-                    }
-                    guard lineStart > 0 else { return nil }
-                    lineEnd = lineStart - 1
-                }
+                return lastLine(in: UnsafeRawBufferPointer(rebasing: buffer[..<filled]), from: start, through: target)
             case .time(let time):
                 var found: WholeStateLine?
-                var lineStart = 0, number = start.line
-                while lineStart < lastLineEnd, let lineEnd = memchrIndex(read, 0x0A, from: lineStart, to: lastLineEnd + 1) {
-                    let text = UnsafeRawBufferPointer(rebasing: read[lineStart..<lineEnd])
-                    guard let (seq, timestamp, type) = CanonicalLineDecoder.leadingMembers(text),
-                          let happened = Timestamp.parse(UnsafeRawBufferPointer(rebasing: text[timestamp])), happened <= time else { break }
-                    if type.setsWholeState { found = line(at: lineStart, seq: seq, number: number) }
-                    lineStart = lineEnd + 1
-                    number += 1
+                var scanned = start, filled = filled
+                while true {
+                    let read = UnsafeRawBufferPointer(rebasing: buffer[..<filled])
+                    guard let lastLineEnd = lastNewline(read, from: 0, to: filled) else { return found }
+                    let (stopped, next) = lastLine(in: read[...lastLineEnd], from: scanned, through: time, found: &found)
+                    scanned = next
+                    // Only whole lines were looked at: the next piece begins after the last one.
+                    guard !stopped, filled == piece, scanned.offset - start.offset < bytes else { return found }
+                    piece = min(piece * 2, bytes - (scanned.offset - start.offset))
+                    guard piece > 0, let more = try? FileSystem.read(file, from: scanned.offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<piece])) else {
+                        return found
+                    }
+                    filled = more
                 }
-                return found
             }
         }
+    }
+
+    /// The last line whose event sets the whole state and has a seq of at most `target` among the
+    /// whole lines of `read`, the file's bytes from `start` on, looked at from the last one back.
+    private static func lastLine(in read: UnsafeRawBufferPointer, from start: EventPosition, through target: Int) -> WholeStateLine? {
+        guard var lineEnd = lastNewline(read, from: 0, to: read.count) else { return nil }
+        while true {
+            let lineStart = lastNewline(read, from: 0, to: lineEnd).map { $0 + 1 } ?? 0
+            if let (seq, _, type) = CanonicalLineDecoder.leadingMembers(UnsafeRawBufferPointer(rebasing: read[lineStart..<lineEnd])),
+               seq <= target, type.setsWholeState {
+                let position = EventPosition(file: start.file, offset: start.offset + lineStart, line: start.line + newlineCount(read, from: 0, to: lineStart))
+                return WholeStateLine(position: position, seq: seq)
+            }
+            guard lineStart > 0 else { return nil }
+            lineEnd = lineStart - 1
+        }
+    }
+
+    /// Looks at the lines of `lines`, the file's bytes from `start` on through a newline, from the
+    /// first on, for the last whose event sets the whole state, into `found`, up to the first whose
+    /// event happened after `time` or whose time cannot be told. Returns whether it met such a
+    /// line, and the position after the last line it looked at.
+    private static func lastLine(in lines: Slice<UnsafeRawBufferPointer>, from start: EventPosition, through time: Timestamp,
+                                 found: inout WholeStateLine?) -> (stopped: Bool, next: EventPosition) {
+        let read = UnsafeRawBufferPointer(rebasing: lines)
+        var lineStart = 0, number = start.line
+        while let lineEnd = memchrIndex(read, 0x0A, from: lineStart, to: read.count) {
+            let text = UnsafeRawBufferPointer(rebasing: read[lineStart..<lineEnd])
+            guard let (seq, timestamp, type) = CanonicalLineDecoder.leadingMembers(text),
+                  let happened = Timestamp.parse(UnsafeRawBufferPointer(rebasing: text[timestamp])), happened <= time else {
+                return (true, EventPosition(file: start.file, offset: start.offset + lineStart, line: number))
+            }
+            if type.setsWholeState {
+                found = WholeStateLine(position: EventPosition(file: start.file, offset: start.offset + lineStart, line: number), seq: seq)
+            }
+            lineStart = lineEnd + 1
+            number += 1
+        }
+        return (false, EventPosition(file: start.file, offset: start.offset + lineStart, line: number))
     }
 }
