@@ -81,7 +81,7 @@ struct LineFields {
         // Where the bytes before the next member's value begin (the `{`, then each value's end),
         // and the member before them.
         var boundary = s.index
-        var slot = MemberTransitions.objectStart
+        var slot = MemberTransitions.startSlot(at: s.base + s.index, readable: s.end - s.index)
         s.index += 1
         s.skipWhitespace()
         if s.peek() == 0x7D { s.index += 1; return }
@@ -94,7 +94,7 @@ struct LineFields {
                 guard seen & next.bit == 0 else {
                     throw LineError(.invalidMember, at: s.index + keyOffset, "duplicate member '\(next.name)'")
                 }
-                if slot != MemberTransitions.objectStart { lastComma = s.index }
+                if slot < MemberTransitions.objectStart { lastComma = s.index }
                 s.index += length
                 s.skipWhitespace()
                 member = next
@@ -130,7 +130,7 @@ struct LineFields {
     private mutating func scanKey(_ s: inout JSONScanner, after slot: Int, boundary: Int, lastComma: inout Int?) throws(LineError) -> EventMember?? {
         let transitions = cache?.transitions
         let member: EventMember?
-        if slot != MemberTransitions.objectStart || s.peek() != 0x7B {
+        if slot < MemberTransitions.objectStart || s.peek() != 0x7B {
             s.skipWhitespace()
             guard s.peek() == 0x2C else { try s.expect(0x7D, "',' or '}'"); return nil }
             if slot == EventMember.crc.rawValue { throw LineError(.invalidMember, at: s.index, "'crc' must be the last member") }
@@ -157,7 +157,7 @@ struct LineFields {
                 throw LineError(.invalidMember, at: keyStart, "duplicate member '\(member.name)'")
             }
             // A boundary that begins with its comma (or the `{`), its key without escapes.
-            if let transitions, slot >= 0, !keyToken.hasEscapes, s.base[boundary] == (slot == MemberTransitions.objectStart ? 0x7B : 0x2C) {
+            if let transitions, slot >= 0, !keyToken.hasEscapes, s.base[boundary] == (slot >= MemberTransitions.objectStart ? 0x7B : 0x2C) {
                 transitions.keep(after: slot, s.base + boundary, length: s.index - boundary, keyOffset: keyStart - boundary,
                                  member: member, readable: s.end - boundary)
             }
