@@ -99,6 +99,8 @@ struct LineFields {
                 s.skipWhitespace()
                 member = next
             } else {
+                // Where the object ends right after a value, as on nearly every line, it ends here.
+                if s.index < s.end, s.base[s.index] == 0x7D { s.index += 1; return }
                 guard let key = try scanKey(&s, after: slot, boundary: boundary, lastComma: &lastComma) else { return }
                 member = key
             }
