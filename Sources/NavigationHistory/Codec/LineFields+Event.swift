@@ -11,7 +11,7 @@ extension LineFields {
     /// method that borrows the fields was handed a copy of all of them (304 bytes), four times a
     /// line (`NavlogBench read --other-layout`).
     mutating func shapeError(_ member: EventMember) -> LineError? {
-        if !shapeErrors.isEmpty { for (failed, error) in shapeErrors where failed == member { return error } }
+        if decoded.rare != nil { for (failed, error) in decoded.rare!.shapeErrors where failed == member { return error } }
         guard seen & member.bit != 0 else { return nil }
         switch member.shape {
         case .identifier, .text, .enumeration, .common: break
@@ -175,19 +175,19 @@ extension LineFields: EventMemberReader {
 
     mutating func optionalStringMap(_ member: EventMember) -> [String: String]?? {
         guard seen & member.bit != 0 else { return .some(nil) }
-        return decoded.meta.take().map { .some($0) }
+        return (decoded.rare?.meta.take()).map { .some($0) }
     }
 
     mutating func route(_ member: EventMember) -> Route? { decoded.route.take() }
 
     mutating func nullableRoute(_ member: EventMember) -> Route?? { decoded.routeIsNull ? .some(nil) : decoded.route.take().map { .some($0) } }
 
-    mutating func routes(_ member: EventMember) -> [Route]? { member == .path ? decoded.path.take() : decoded.dropped.take() }
+    mutating func routes(_ member: EventMember) -> [Route]? { member == .path ? decoded.rare?.path.take() : decoded.rare?.dropped.take() }
 
     mutating func optionalRoutes(_ member: EventMember) -> [Route]?? {
         guard seen & member.bit != 0 else { return .some(nil) }
         return routes(member).map { .some($0) }
     }
 
-    mutating func state(_ member: EventMember) -> NavigationState? { decoded.state.take() }
+    mutating func state(_ member: EventMember) -> NavigationState? { decoded.rare?.state.take() }
 }
