@@ -51,7 +51,7 @@ package struct JSONScanner {
     }
 
     /// After the top-level value: only whitespace may follow.
-    package mutating func expectEnd() throws(LineError) {
+    @inline(__always) package mutating func expectEnd() throws(LineError) {
         skipWhitespace()
         guard index >= end else { throw error("unexpected data after the JSON value") }
     }

@@ -24,7 +24,7 @@ struct LineFields {
     let lineLength: Int
     let cache: DecodingCache?
 
-    init(_ scanner: JSONScanner, spans: UnsafeMutablePointer<UInt64>, cache: DecodingCache?) {
+    @inline(__always) init(_ scanner: JSONScanner, spans: UnsafeMutablePointer<UInt64>, cache: DecodingCache?) {
         self.spans = Spans(words: spans)
         base = scanner.base
         lineLength = scanner.end
