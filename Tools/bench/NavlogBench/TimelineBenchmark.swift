@@ -9,7 +9,8 @@
 //      ratio to the plain read with the same threads; the index's size as a share of the log's;
 //   c) with LOG (a 10M-event log) given: building its index, its size, and `state --at` — seeking
 //      the Timeline to S random seqs (default 1000; seeded, the same in every run, so that two
-//      builds seek to the same seqs), each timed in process: p50, p99, max.
+//      builds seek to the same seqs), each timed in process: p50, p99, max; then `state --at-time`
+//      to the times of the same seqs' events: p50, p99.
 // Each of a) and b) is the best of K runs (default 3).
 import Foundation
 import NavigationHistory
@@ -150,8 +151,12 @@ func runTimeline(_ arguments: [String]) throws -> Int32 {
         print("seek log \(seekLog): \(grouped(last)) events, \(grouped(logBytes)) bytes; index (interval \(interval)) built in \(format(buildSeconds)) s,"
               + " \(grouped(seekIndexBytes)) bytes = \(format(100 * Double(seekIndexBytes) / Double(logBytes), 2))% of the log")
         print("state --at, \(seeks) random seqs, in process: p50 \(format(p50 / 1000, 3)) ms, p99 \(format(p99 / 1000, 3)) ms, max \(format(micros.last! / 1000, 3)) ms")
+        let byTime = try seekTimes(timeline, seeks: seeks, byTime: true)
+        let timeP50 = byTime[byTime.count / 2], timeP99 = byTime[min(byTime.count - 1, byTime.count * 99 / 100)]
+        print("state --at-time, the times of the same seqs' events, in process: p50 \(format(timeP50 / 1000, 3)) ms, p99 \(format(timeP99 / 1000, 3)) ms")
         seekJSON = "{\"interval\":\(interval),\"events\":\(last),\"log_bytes\":\(logBytes),\"index_bytes\":\(seekIndexBytes),\"build_s\":\(buildSeconds),"
-            + "\"seeks\":\(seeks),\"p50_ms\":\(p50 / 1000),\"p99_ms\":\(p99 / 1000),\"max_ms\":\(micros.last! / 1000)}"
+            + "\"seeks\":\(seeks),\"p50_ms\":\(p50 / 1000),\"p99_ms\":\(p99 / 1000),\"max_ms\":\(micros.last! / 1000),"
+            + "\"time_p50_ms\":\(timeP50 / 1000),\"time_p99_ms\":\(timeP99 / 1000)}"
     }
     if let out = jsonOut {
         let text = "{\"events\":\(lines),\"bytes\":\(bytes),\"index_bytes\":\(indexBytes),\"runs\":[\(json.joined(separator: ","))],"
