@@ -46,6 +46,14 @@ import TestSupport
         return events
     }
 
+    /// Where a seek to `target` may fold from at best, in a log of `events` whose index has an
+    /// entry every `interval` events from the first: the entry before it, and the last event from
+    /// there through `target` that sets the whole state (the entry when none does).
+    static func foldStart(of target: Int, in events: [NavigationEvent], interval: Int) -> (entry: Int, start: Int) {
+        let entry = (target - 1) / interval * interval + 1
+        return (entry, events[(entry - 1)..<target].last(where: \.setsWholeState)?.seq ?? entry)
+    }
+
     static func states(_ path: String) throws -> [NavigationState] {
         var states: [NavigationState] = []
         var state = NavigationState()
@@ -169,8 +177,7 @@ import TestSupport
             #expect(timeline.state == states[target - 1], "seq \(target)")
             #expect(timeline.seq == target && timeline.event == events[target - 1])
             // The entries are at 1, 4097 and 8193; each interval has many sessions.
-            let entry = (target - 1) / 4096 * 4096 + 1
-            let start = events[(entry - 1)..<target].last(where: \.setsWholeState)?.seq ?? entry
+            let (entry, start) = Self.foldStart(of: target, in: events, interval: 4096)
             #expect(timeline.eventsRead - read <= target - start + 1, "seq \(target): read from \(start) on at most")
             if start > entry { fromSessionStart += 1 }
         }
@@ -321,8 +328,7 @@ import TestSupport
             try timeline.seek(toTime: time)
             #expect(timeline.seq == target && timeline.state == states[target - 1], "time of event \(k + 1)")
             // The entries are at 1, 4097 and 8193, each at or before the time it is sought by.
-            let entry = (target - 1) / 4096 * 4096 + 1
-            let start = events[(entry - 1)..<target].last(where: \.setsWholeState)?.seq ?? entry
+            let (entry, start) = Self.foldStart(of: target, in: events, interval: 4096)
             // Through the event after the target, which ends the reading.
             #expect(timeline.eventsRead - read <= target - start + 2, "time of event \(k + 1): read from \(start) on at most")
             if start > entry { fromSessionStart += 1 }
