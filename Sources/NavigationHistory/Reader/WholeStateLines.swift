@@ -53,22 +53,31 @@ extension LogReader {
             case .seq(let target):
                 return lastLine(in: UnsafeRawBufferPointer(rebasing: buffer[..<filled]), from: start, through: target)
             case .time(let time):
-                var found: WholeStateLine?
-                var scanned = start, filled = filled
-                while true {
-                    let read = UnsafeRawBufferPointer(rebasing: buffer[..<filled])
-                    guard let lastLineEnd = lastNewline(read, from: 0, to: filled) else { return found }
-                    let (stopped, next) = lastLine(in: read[...lastLineEnd], from: scanned, through: time, found: &found)
-                    scanned = next
-                    // Only whole lines were looked at: the next piece begins after the last one.
-                    guard !stopped, filled == piece, scanned.offset - start.offset < bytes else { return found }
-                    piece = min(piece * 2, bytes - (scanned.offset - start.offset))
-                    guard piece > 0, let more = try? FileSystem.read(file, from: scanned.offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<piece])) else {
-                        return found
-                    }
-                    filled = more
-                }
+                return lastLine(in: file, from: start, through: time, buffer: buffer, filled: filled, piece: piece, bytes: bytes)
             }
+        }
+    }
+
+    /// The last line whose event sets the whole state, among the lines of `file` from `start` on
+    /// that happened at or before `time`, up to the first that did not or whose time cannot be
+    /// told, within `bytes` from `start`: read into `buffer` a piece at a time, doubling, the
+    /// first piece of `piece` bytes already there (`filled` of them).
+    private static func lastLine(in file: String, from start: EventPosition, through time: Timestamp, buffer: UnsafeMutableRawBufferPointer,
+                                 filled: Int, piece: Int, bytes: Int) -> WholeStateLine? {
+        var found: WholeStateLine?
+        var scanned = start, filled = filled, piece = piece
+        while true {
+            let read = UnsafeRawBufferPointer(rebasing: buffer[..<filled])
+            guard let lastLineEnd = lastNewline(read, from: 0, to: filled) else { return found }
+            let (stopped, next) = scan(read[...lastLineEnd], from: scanned, through: time, found: &found)
+            scanned = next
+            // Only whole lines were looked at: the next piece begins after the last one.
+            guard !stopped, filled == piece, scanned.offset - start.offset < bytes else { return found }
+            piece = min(piece * 2, bytes - (scanned.offset - start.offset))
+            guard piece > 0, let more = try? FileSystem.read(file, from: scanned.offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<piece])) else {
+                return found
+            }
+            filled = more
         }
     }
 
@@ -92,8 +101,8 @@ extension LogReader {
     /// first on, for the last whose event sets the whole state, into `found`, up to the first whose
     /// event happened after `time` or whose time cannot be told. Returns whether it met such a
     /// line, and the position after the last line it looked at.
-    private static func lastLine(in lines: Slice<UnsafeRawBufferPointer>, from start: EventPosition, through time: Timestamp,
-                                 found: inout WholeStateLine?) -> (stopped: Bool, next: EventPosition) {
+    private static func scan(_ lines: Slice<UnsafeRawBufferPointer>, from start: EventPosition, through time: Timestamp,
+                             found: inout WholeStateLine?) -> (stopped: Bool, next: EventPosition) {
         let read = UnsafeRawBufferPointer(rebasing: lines)
         var lineStart = 0, number = start.line
         while let lineEnd = memchrIndex(read, 0x0A, from: lineStart, to: read.count) {
