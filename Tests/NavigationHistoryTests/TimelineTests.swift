@@ -195,6 +195,33 @@ import TestSupport
         }
     }
 
+    @Test func aJumpPastASegmentsStartFoldsFromItsSnapshot() throws {
+        let dir = try ScratchDirectory()
+        let path = dir.path + "/log"
+        // Segments of about 3,000 events, each begun with a snapshot.
+        let states = try Self.log(path, events: 12_000, seed: 38, segmentSize: 500_000)
+        let events = try Self.events(path)
+        let source = try LogSource(path: path)
+        let firsts = source.names.dropFirst().compactMap { source.event(file: $0, offset: 0) }
+        #expect(firsts.count >= 3 && firsts.allSatisfy(\.setsWholeState))
+        let timeline = try Timeline(path: path, interval: 4096)
+        var crossed = 0
+        for first in firsts {
+            let (entry, _) = Self.foldStart(of: first.seq, in: events, interval: 4096)
+            // Only where the segment before holds the entry, the interval going on into this one.
+            guard entry < first.seq, firsts.allSatisfy({ $0.seq <= entry || $0.seq >= first.seq }) else { continue }
+            for target in [first.seq, first.seq + 5] {
+                let read = timeline.eventsRead
+                try timeline.seek(to: target)
+                #expect(timeline.state == states[target - 1], "seq \(target)")
+                let start = events[(first.seq - 1)..<target].last(where: \.setsWholeState)!.seq
+                #expect(timeline.eventsRead - read <= target - start + 1, "seq \(target): read from \(start) on at most")
+            }
+            crossed += 1
+        }
+        #expect(crossed >= 2)
+    }
+
     @Test func theAnomaliesThroughASeqAreTheFullFoldsWhereverASeekBegins() throws {
         let dir = try ScratchDirectory()
         let path = dir.path + "/log.jsonl"

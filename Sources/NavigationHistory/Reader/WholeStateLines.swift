@@ -28,7 +28,7 @@ extension LogReader {
     /// are told by the seq, time and type they begin with in the store's layout, without decoding
     /// them, so a line found is a candidate, which the reading that begins there decodes and
     /// checks. Nil when none is found, the file cannot be read, or its line at `start` is not the
-    /// one `startsWith` expects (the file changed: who reads from `start` finds out).
+    /// one `startsWith` expects, when given (the file changed: who reads from `start` finds out).
     ///
     /// - Through a seq, the lines are looked at from the last one back: a line in another layout,
     ///   or damaged, is passed over.
@@ -37,7 +37,7 @@ extension LogReader {
     ///   same event, so every line before that one must be known to have happened at or before
     ///   the time. A line whose time cannot be told (another layout, damage) ends the look there.
     package static func lastWholeStateLine(in file: String, from start: EventPosition, through target: ReadingTarget, within bytes: Int,
-                                           startsWith expected: (NavigationEvent) -> Bool,
+                                           startsWith expected: ((NavigationEvent) -> Bool)?,
                                            buffer: inout [UInt8]) -> WholeStateLine? {
         let bytes = min(bytes, 4 << 20)
         if buffer.count < bytes { buffer = [UInt8](repeating: 0, count: bytes) }
@@ -46,9 +46,13 @@ extension LogReader {
             // 128 KiB, which holds a whole line of any length (`NavlogBench seeks --by-time`).
             var piece = bytes
             if case .time = target { piece = min(bytes, 128 << 10) }
-            guard let filled = try? FileSystem.read(file, from: start.offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<piece])),
-                  let first = memchrIndex(UnsafeRawBufferPointer(buffer), 0x0A, from: 0, to: filled),
-                  let event = LineDecoder.decoded(Array(buffer[..<first])[...])?.event, expected(event) else { return nil }
+            guard let filled = try? FileSystem.read(file, from: start.offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<piece])) else {
+                return nil
+            }
+            if let expected {
+                guard let first = memchrIndex(UnsafeRawBufferPointer(buffer), 0x0A, from: 0, to: filled),
+                      let event = LineDecoder.decoded(Array(buffer[..<first])[...])?.event, expected(event) else { return nil }
+            }
             switch target {
             case .seq(let target):
                 return lastLine(in: UnsafeRawBufferPointer(rebasing: buffer[..<filled]), from: start, through: target)

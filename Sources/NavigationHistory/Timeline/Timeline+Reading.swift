@@ -13,19 +13,40 @@ extension Timeline {
     ///
     /// A log of many short sessions mostly has one: a seek then folds the events of its session
     /// only, not of the interval, and decodes no state (`NavlogBench seeks`). The lines are looked
-    /// for only in an interval in which a session ended, in the entry's file, whose line at the
-    /// entry must still be the entry's event.
+    /// for in an interval in which a session ended, in the entry's file, or, by seq, in the file
+    /// after it (``lastWholeStateLineInNextFile(after:at:next:through:events:)``); the entry's line
+    /// must still be the entry's event.
     func lastWholeStateLine(after entry: SnapshotIndex.Entry, through target: ReadingTarget, events expected: Int)
         -> WholeStateLine? {
         let next = index.entry(after: entry.seq)
-        guard next.map({ $0.sessionsCompleted > entry.sessionsCompleted }) ?? true,
-              let start = source.position(file: entry.file, offset: entry.offset, line: entry.line),
-              let found = LogReader.lastWholeStateLine(in: source.files[start.file], from: start, through: target,
-                                                       within: readBytes(from: entry, events: expected), startsWith: entry.names,
-                                                       buffer: &searchBuffer) else { return nil }
+        guard let start = source.position(file: entry.file, offset: entry.offset, line: entry.line) else { return nil }
+        var found = lastWholeStateLineInNextFile(after: entry, at: start, next: next, through: target, events: expected)
+        if found == nil, next.map({ $0.sessionsCompleted > entry.sessionsCompleted }) ?? true {
+            found = LogReader.lastWholeStateLine(in: source.files[start.file], from: start, through: target,
+                                                 within: readBytes(from: entry, events: expected), startsWith: entry.names, buffer: &searchBuffer)
+        }
+        guard let found else { return nil }
         let noAnomalyBefore = index.firstAnomaly.map { $0.seq >= found.seq } ?? true
         guard noAnomalyBefore || next.map({ $0.anomaliesBefore == entry.anomaliesBefore }) == true else { return nil }
         return found
+    }
+
+    /// The last line through the seq `target` that sets the whole state in the file after the
+    /// entry's, when the entry's interval may go on into it: every segment the store writes begins
+    /// with a `snapshot`, so a seek past a segment's start folds from there, not from the last
+    /// session start of the segment before (`NavlogBench seeks`, its p99). Nil when the interval
+    /// ends in the entry's file, the target comes before the file's first whole-state line, or
+    /// the entry's line is no longer its event.
+    private func lastWholeStateLineInNextFile(after entry: SnapshotIndex.Entry, at start: EventPosition, next: SnapshotIndex.Entry?,
+                                              through target: ReadingTarget, events expected: Int) -> WholeStateLine? {
+        let file = start.file + 1
+        guard case .seq = target, file < source.files.count, next.map({ $0.file != entry.file }) ?? true else { return nil }
+        // The interval's lines in that file come after those in the entry's, and before the next entry.
+        var bytes = expected * averageLineBytes * 17 / 16 + 4096
+        if let next, next.file == source.names[file] { bytes = min(bytes, next.offset) }
+        guard bytes > 0, let event = source.event(file: entry.file, offset: entry.offset), entry.names(event) else { return nil }
+        return LogReader.lastWholeStateLine(in: source.files[file], from: EventPosition(file: file, offset: 0, line: 1), through: target,
+                                            within: bytes, startsWith: nil, buffer: &searchBuffer)
     }
 
     /// About how many bytes `events` lines from `entry` on take: the interval's own line length
