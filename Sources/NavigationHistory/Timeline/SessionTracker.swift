@@ -24,7 +24,7 @@ package struct SessionTracker: Sendable {
     private var current = SessionSummary(id: "", app: nil, firstSeq: 0, lastSeq: 0, start: Timestamp(millisecondsSince1970: 0),
                                          end: Timestamp(millisecondsSince1970: 0), ending: .open, events: 0, scenes: 0)
     private var inSession = false
-    private var scenes: Set<String> = []
+    private var scenes = NamedScenes()
     private var ending = SessionEnding()
     private var lastScene: String?
 
@@ -37,7 +37,7 @@ package struct SessionTracker: Sendable {
             current = session
             inSession = true
         }
-        scenes = Set(checkpoint.scenes)
+        for scene in checkpoint.scenes { scenes.insert(scene) }
         ending = checkpoint.ending
     }
 
@@ -53,7 +53,7 @@ package struct SessionTracker: Sendable {
     package var sceneCount: Int { scenes.count }
 
     package var checkpoint: Checkpoint {
-        Checkpoint(completed: completedBefore + completed.count, current: inSession ? current : nil, scenes: scenes.sorted(), ending: ending)
+        Checkpoint(completed: completedBefore + completed.count, current: inSession ? current : nil, scenes: scenes.sorted, ending: ending)
     }
 
     /// Every session so far (from the checkpoint on, when it resumed without the ones before); the
@@ -116,7 +116,7 @@ package struct SessionTracker: Sendable {
         // Events mostly name the scene the one before named: hash it only when it changes.
         if event.action.namesScene(otherThan: lastScene), let scene = event.action.scene {
             lastScene = scene
-            if scenes.insert(scene).inserted { current.scenes = scenes.count }
+            if scenes.insert(scene) { current.scenes = scenes.count }
         }
     }
 
@@ -131,7 +131,7 @@ package struct SessionTracker: Sendable {
         current = SessionSummary(id: event.session, app: nil, firstSeq: event.seq, lastSeq: event.seq,
                                  start: event.timestamp, end: event.timestamp, ending: .open, events: 0, scenes: 0)
         inSession = true
-        scenes = []
+        scenes.removeAll()
         lastScene = nil
         ending = SessionEnding()
     }
@@ -150,5 +150,42 @@ package struct SessionTracker: Sendable {
 
     @inline(never) private static func app(of action: NavigationAction) -> String? {
         if case .sessionStart(let app, _, _) = action { app } else { nil }
+    }
+}
+
+/// The distinct scenes a session named. A session names a few: each is compared with those named
+/// before (equal short strings compare as two words), which costs less than hashing it, and their
+/// storage is kept from one session to the next; beyond ``linearLimit`` of them they are hashed
+/// too, so that a session naming thousands of scenes stays linear (`NavlogBench timeline`, the
+/// index build).
+private struct NamedScenes: Sendable {
+    /// How many scenes are compared one by one before they are hashed.
+    static let linearLimit = 8
+
+    /// The scenes, in the order they were first named.
+    private var names: [String] = []
+    /// The same scenes, once there are more than ``linearLimit`` of them.
+    private var hashed: Set<String>?
+
+    var count: Int { names.count }
+
+    var sorted: [String] { names.sorted() }
+
+    /// Inserts `name` unless it is here; returns whether it was inserted.
+    mutating func insert(_ name: String) -> Bool {
+        if hashed != nil {
+            guard hashed!.insert(name).inserted else { return false }
+        } else {
+            guard !names.contains(name) else { return false }
+            if names.count == Self.linearLimit { hashed = Set(names + [name]) }
+        }
+        names.append(name)
+        return true
+    }
+
+    /// Forgets every scene, keeping the storage for the next session's.
+    mutating func removeAll() {
+        names.removeAll(keepingCapacity: true)
+        hashed = nil
     }
 }
