@@ -91,5 +91,15 @@ extension NavigationState {
     /// Whether every open scene is in the `background` phase, or none is open: the app is not
     /// seen. What tells a session ended in the background, and when a session's time is not
     /// foreground time.
-    package var isInBackground: Bool { scenes.values.allSatisfy { $0.phase == .background } }
+    ///
+    /// Each scene's phase is read where it lies: passed whole to a closure, a scene is copied, a
+    /// retain and a release for each of its members (`NavlogBench timeline`, the index build).
+    package var isInBackground: Bool {
+        var index = scenes.startIndex
+        while index != scenes.endIndex {
+            if scenes.values[index].phase != .background { return false }
+            scenes.formIndex(after: &index)
+        }
+        return true
+    }
 }
