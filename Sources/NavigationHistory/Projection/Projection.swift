@@ -231,7 +231,9 @@ extension SceneState {
             // An anomaly leaves the state exactly as it was: a missing stack is not created.
             let held = withExistingRoutes(of: stack, lastStack: &lastStack) { routes -> Int in
                 let held = routes.count
-                if held >= count { routes.removeLast(count) }
+                // One route at a time when it is one: `removeLast(_:)` destroys the routes it
+                // removes through their type's value witnesses, 150 instructions a pop.
+                if held >= count { if count == 1 { routes.removeLast() } else { routes.removeLast(count) } }
                 return held
             } ?? 0
             guard held >= count else { return (.popBeyondRoot, "pop of \(count) from stack '\(stack)', which holds \(held)") }
