@@ -75,7 +75,12 @@ public enum Projection {
         }
         switch event.action {
         case .sessionStart:
-            state = NavigationState()
+            // The state begins empty, its table of scenes kept when small: a session mostly
+            // opens a scene or two, and growing the table again costs a session 500 instructions
+            // (`NavlogBench timeline`, the index build). A large one is dropped, so that going
+            // through the scenes never walks an empty table of thousands.
+            state.active = nil
+            state.scenes.removeAll(keepingCapacity: state.scenes.capacity <= 8)
             cursor.forget()
         case .snapshot(let snapshot):
             state = snapshot
@@ -159,11 +164,11 @@ extension [Route] {
 
 extension SceneState {
     /// A scene just opened, with room for a few stacks, which it mostly gets soon after it opens:
-    /// growing its table one stack at a time would rehash it twice.
+    /// growing its table one stack at a time would rehash it twice. The table is made at its size:
+    /// reserved in an empty one, it costs 1,100 instructions a scene, twice as many, as
+    /// `reserveCapacity` is not specialized (`NavlogBench timeline`, the index build).
     static var opened: SceneState {
-        var scene = SceneState()
-        scene.stacks.reserveCapacity(4)
-        return scene
+        SceneState(stacks: Dictionary(minimumCapacity: 4))
     }
 
     /// Runs `body` on the routes of the stack `id` in place (a sheet's stack when a sheet has that
