@@ -52,12 +52,21 @@ public struct SessionEnding: Sendable, Hashable {
     /// test per event (`Tools/bench`, fold).
     @inline(__always)
     public mutating func see(_ event: NavigationEvent, stateAfter state: NavigationState) {
+        see(event, stateAfter: state, applied: nil)
+    }
+
+    /// ``see(_:stateAfter:)``, told by the fold whether the event `applied` cleanly, when it was
+    /// told: a phase of a scene that is open, which is then not looked up again (`NavlogBench
+    /// timeline`, the index build).
+    @inline(__always)
+    package mutating func see(_ event: NavigationEvent, stateAfter state: NavigationState, applied: Bool?) {
         switch event.action {
         case .sessionEnd:
             sawEnd = true
         case .scenePhase(let scene, let phase):
-            // A phase of a scene that is not open is an anomaly: it changed nothing, and tells nothing.
-            guard state.scenes.index(forKey: scene, after: nil) != nil else { return }   // found, not copied
+            // A phase of a scene that is not open is an anomaly, the only one a phase can be: it
+            // changed nothing, and tells nothing.
+            guard applied ?? (state.scenes.index(forKey: scene, after: nil) != nil) else { return }   // found, not copied
             sawPhase = true
             // The fold gave the scene this phase. The scenes are read, each copied out of the
             // state, only when it is `background`: a phase is one event in seven of a log that

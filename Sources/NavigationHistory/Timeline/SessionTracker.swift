@@ -76,26 +76,27 @@ package struct SessionTracker: Sendable {
         lastScene = later.lastScene
     }
 
-    /// Takes in `event`, the next of the log, with `state`, the state the fold made of it.
-    package mutating func consume(_ event: NavigationEvent, stateAfter state: NavigationState) {
+    /// Takes in `event`, the next of the log, with `state`, the state the fold made of it, and
+    /// whether the fold `applied` it cleanly (returned no anomaly), when the caller knows.
+    package mutating func consume(_ event: NavigationEvent, stateAfter state: NavigationState, applied: Bool? = nil) {
         // Most events neither begin a session nor restate the state nor tell how it ended: one
         // switch sends them the short way, which only counts them (`NavlogBench timeline`, the
         // index build).
         switch event.action {
         case .sessionStart, .sessionEnd, .sceneOpen, .sceneClose, .scenePhase, .snapshot, .restore:
-            consumeTelling(event, stateAfter: state)
+            consumeTelling(event, stateAfter: state, applied: applied)
         default:
             if !inSession || event.session != current.id { begin(event) }
             count(event)
         }
     }
 
-    /// ``consume(_:stateAfter:)`` of an event that may begin a session, restate the state, or tell
-    /// how the session ended.
-    private mutating func consumeTelling(_ event: NavigationEvent, stateAfter state: NavigationState) {
+    /// ``consume(_:stateAfter:applied:)`` of an event that may begin a session, restate the
+    /// state, or tell how the session ended.
+    private mutating func consumeTelling(_ event: NavigationEvent, stateAfter state: NavigationState, applied: Bool?) {
         let kind = Kind.of(event.action)
         if !inSession || kind == .start || event.session != current.id { begin(event) }
-        ending.see(event, stateAfter: state)
+        ending.see(event, stateAfter: state, applied: applied)
         switch kind {
         case .snapshot:
             current.lastSeq = event.seq

@@ -168,11 +168,13 @@ extension SnapshotIndex {
             } else if event.seq >= nextGridSeq {
                 makeEntryIfOnGrid(event, at: position)
             }
+            var applied = true
             if let anomaly = folding.fold(event) {
                 anomalies += 1
+                applied = false
                 if firstAnomaly == nil { firstAnomaly = anomaly }
             }
-            tracker.consume(event, stateAfter: folding.state)
+            tracker.consume(event, stateAfter: folding.state, applied: applied)
         }
 
         /// Makes the entry of `event`, with the state before it, when its seq is a point of the
