@@ -173,7 +173,7 @@ private struct NamedScenes: Sendable {
     var sorted: [String] { names.sorted() }
 
     /// Inserts `name` unless it is here; returns whether it was inserted.
-    mutating func insert(_ name: String) -> Bool {
+    @discardableResult mutating func insert(_ name: String) -> Bool {
         if hashed != nil {
             guard hashed!.insert(name).inserted else { return false }
         } else {
