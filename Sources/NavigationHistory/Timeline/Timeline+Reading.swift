@@ -32,11 +32,11 @@ extension Timeline {
     }
 
     /// The last line through the seq `target` that sets the whole state in the file after the
-    /// entry's, when the entry's interval may go on into it: every segment the store writes begins
-    /// with a `snapshot`, so a seek past a segment's start folds from there, not from the last
-    /// session start of the segment before (`NavlogBench seeks`, its p99). Nil when the interval
-    /// ends in the entry's file, the target comes before the file's first whole-state line, or
-    /// the entry's line is no longer its event.
+    /// entry's, when the entry's interval may go on into it: every segment the store writes
+    /// begins with a `snapshot`, so a seek past a segment's start folds from there, not from the
+    /// last session start of the segment before (`NavlogBench timeline --seek-log`, its p99). Nil
+    /// when the interval ends in the entry's file, the target comes before the file's first
+    /// whole-state line, or the entry's line is no longer its event.
     private func lastWholeStateLineInNextFile(after entry: SnapshotIndex.Entry, at start: EventPosition, next: SnapshotIndex.Entry?,
                                               through target: ReadingTarget, events expected: Int) -> WholeStateLine? {
         let file = start.file + 1
