@@ -20,10 +20,17 @@ extension Timeline {
         -> WholeStateLine? {
         let next = index.entry(after: entry.seq)
         guard let start = source.position(file: entry.file, offset: entry.offset, line: entry.line) else { return nil }
-        var found = lastWholeStateLineInNextFile(after: entry, at: start, next: next, through: target, events: expected)
+        var found: WholeStateLine?
+        var startsWith: ((NavigationEvent) -> Bool)? = entry.names
+        if case .seq(let seq) = target, start.file + 1 < source.files.count, next.map({ $0.file != entry.file }) ?? true {
+            // The entry's line is checked once, here, for the looks in both files.
+            guard let event = source.event(file: entry.file, offset: entry.offset), entry.names(event) else { return nil }
+            startsWith = nil
+            found = lastWholeStateLineInNextFile(after: entry, at: start, next: next, through: seq, events: expected)
+        }
         if found == nil, next.map({ $0.sessionsCompleted > entry.sessionsCompleted }) ?? true {
             found = LogReader.lastWholeStateLine(in: source.files[start.file], from: start, through: target,
-                                                 within: readBytes(from: entry, events: expected), startsWith: entry.names, buffer: &searchBuffer)
+                                                 within: readBytes(from: entry, events: expected), startsWith: startsWith, buffer: &searchBuffer)
         }
         guard let found else { return nil }
         let noAnomalyBefore = index.firstAnomaly.map { $0.seq >= found.seq } ?? true
@@ -32,20 +39,19 @@ extension Timeline {
     }
 
     /// The last line through the seq `target` that sets the whole state in the file after the
-    /// entry's, when the entry's interval may go on into it: every segment the store writes
-    /// begins with a `snapshot`, so a seek past a segment's start folds from there, not from the
-    /// last session start of the segment before (`NavlogBench timeline --seek-log`, its p99). Nil
-    /// when the interval ends in the entry's file, the target comes before the file's first
-    /// whole-state line, or the entry's line is no longer its event.
+    /// entry's, into which the entry's interval may go on: every segment the store writes begins
+    /// with a `snapshot`, so a seek past a segment's start folds from there, not from the last
+    /// session start of the segment before (`NavlogBench timeline --seek-log`, its p99). Nil when
+    /// the interval's lines there are none, or the target comes before the file's first
+    /// whole-state line.
     private func lastWholeStateLineInNextFile(after entry: SnapshotIndex.Entry, at start: EventPosition, next: SnapshotIndex.Entry?,
-                                              through target: ReadingTarget, events expected: Int) -> WholeStateLine? {
+                                              through target: Int, events expected: Int) -> WholeStateLine? {
         let file = start.file + 1
-        guard case .seq = target, file < source.files.count, next.map({ $0.file != entry.file }) ?? true else { return nil }
         // The interval's lines in that file come after those in the entry's, and before the next entry.
-        var bytes = expected * averageLineBytes * 17 / 16 + 4096
+        var bytes = readBytes(from: entry, events: expected)
         if let next, next.file == source.names[file] { bytes = min(bytes, next.offset) }
-        guard bytes > 0, let event = source.event(file: entry.file, offset: entry.offset), entry.names(event) else { return nil }
-        return LogReader.lastWholeStateLine(in: source.files[file], from: EventPosition(file: file, offset: 0, line: 1), through: target,
+        guard bytes > 0 else { return nil }
+        return LogReader.lastWholeStateLine(in: source.files[file], from: EventPosition(file: file, offset: 0, line: 1), through: .seq(target),
                                             within: bytes, startsWith: nil, buffer: &searchBuffer)
     }
 
