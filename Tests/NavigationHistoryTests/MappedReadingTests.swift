@@ -101,6 +101,38 @@ import TestSupport
         }
     }
 
+    #if os(Linux)
+    /// The windows a reading's workers are left to unmap are all unmapped soon after it returns,
+    /// whether it read to the end or stopped at an error.
+    @Test func aReadingWithWorkersLeavesNoneOfItsWindowsMapped() async throws {
+        let dir = try ScratchDirectory()
+        let bytes = logBytes(generatedEvents(6000, seed: 12))
+        let path = dir.file("windows.jsonl", bytes)
+        let damaged = dir.file("damaged.jsonl", Array(bytes[..<(bytes.count / 2)]) + [0x7B, 0x0A] + bytes[(bytes.count / 2)...])
+        // Read to its end: /proc files have no size for a reading by size to go by.
+        func mappings() throws -> [Substring] {
+            let maps = try #require(FileHandle(forReadingAtPath: "/proc/self/maps")).readDataToEndOfFile()
+            return String(decoding: maps, as: UTF8.self).split(separator: "\n").filter { $0.hasSuffix(path) || $0.hasSuffix(damaged) }
+        }
+        for (file, mode) in [(path, RecoveryMode.tolerateTornTail), (damaged, .absolute)] {
+            var reader = LogReader(path: file, mode: mode, threads: 2, blockSize: 300_000)
+            reader.mapsFiles = true
+            var mappedWhileRead = false
+            _ = try? reader.read { event in
+                if event.seq == 5000 { mappedWhileRead = (try? mappings().isEmpty) == false }
+            }
+            #expect(mappedWhileRead || mode == .absolute, "the reading maps its windows")
+        }
+        var mapped: [Substring] = []
+        for _ in 0..<200 {
+            mapped = try mappings()
+            if mapped.isEmpty { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(mapped.isEmpty, "\(mapped)")
+    }
+    #endif
+
     @Test func aFileCutBetweenTwoWindowsEndsTheReadingWithAnIOError() throws {
         let dir = try ScratchDirectory()
         let events = generatedEvents(2000, seed: 4)

@@ -37,22 +37,21 @@ final class FileWindows {
     private var filled = 0
     /// The read of the window that begins at `offset` into the spare buffer.
     private var reading: (offset: Int, read: BlockRead)?
-    /// Whether a released mapping is unmapped on another thread: unmapping a 4 MiB window takes the
-    /// reading's thread a twentieth of the window's time (`NavlogBench read`, all cores).
-    private let unmapsAside: Bool
-    /// The unmapping of the last mapping released, when aside.
-    private let unmapping = DispatchGroup()
+    /// Where a released mapping is left to be unmapped, when the reading has workers: unmapping a
+    /// 4 MiB window takes the reading's thread a twentieth of the window's time (`NavlogBench
+    /// read`, all cores).
+    private let chores: Chores?
 
-    /// Opens `path` to read it from `offset` on; `unmapsAside` when the reading has cores to spare
-    /// for unmapping the windows it is done with.
+    /// Opens `path` to read it from `offset` on; `chores` when the reading has workers to leave the
+    /// unmapping of the windows it is done with to.
     ///
     /// - Throws: What ``InputFile/init(path:)`` throws, and `io` when it cannot seek to `offset`.
-    init(path: String, from offset: Int, blockSize: Int, maps: Bool, unmapsAside: Bool, buffers: ReadBuffers) throws {
+    init(path: String, from offset: Int, blockSize: Int, maps: Bool, chores: Chores?, buffers: ReadBuffers) throws {
         input = try InputFile(path: path)
         self.blockSize = blockSize
         self.buffers = buffers
         self.maps = maps
-        self.unmapsAside = unmapsAside
+        self.chores = chores
         counted = offset
         copiedOffset = offset
         if !maps, offset > 0 { try input.seek(to: offset) }
@@ -103,13 +102,7 @@ final class FileWindows {
         guard let window = mapped else { return }
         mapped = nil
         let shrank = window.unguard()
-        // One mapping at a time is unmapped aside, as each holds one of the guard's slots till then.
-        if unmapsAside, unmapping.wait(timeout: .now()) == .success {
-            nonisolated(unsafe) let window = window
-            DispatchQueue.global().async(group: unmapping) { window.unmap() }
-        } else {
-            window.unmap()
-        }
+        if chores?.unmap(window) != true { window.unmap() }
         if shrank { throw self.shrank() }
     }
 

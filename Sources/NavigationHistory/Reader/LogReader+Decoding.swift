@@ -11,9 +11,10 @@ extension LogReader {
     /// merger's and `body`'s work on this thread overlaps the workers' decoding (`NavlogBench
     /// read`, all cores: 0.108 s against 0.089 s when both took parts from the first and this
     /// thread decoded ahead into parts while it waited). `body` and the merger only ever run on
-    /// the calling thread. Each thread decodes with its own cache of `caches`.
-    func decodeLines(_ bytes: UnsafeRawBufferPointer, start: Int, end: Int, fileOffset: Int,
-                     finalLine: Bool, caches: DecoderCaches, merger: inout Merger, _ body: PositionedBody) throws {
+    /// the calling thread. Each thread decodes with its own cache of `caches`. The workers first
+    /// do the `chores` left since the last window, and the parts delivered are left to them.
+    func decodeLines(_ bytes: UnsafeRawBufferPointer, start: Int, end: Int, fileOffset: Int, finalLine: Bool,
+                     chores: Chores, caches: DecoderCaches, merger: inout Merger, _ body: PositionedBody) throws {
         let cache = caches.delivering
         guard threads > 1, end - start >= parallelBytes else {
             return try deliverPart(bytes, start: start, end: end, fileOffset: fileOffset, finalLine: finalLine, cache: cache,
@@ -29,26 +30,21 @@ extension LogReader {
         for worker in 0..<threads - 1 {
             nonisolated(unsafe) let cache = caches.worker(worker)
             DispatchQueue.global().async(group: group) {
+                chores.run()
                 while let part = board.claimLast() {
                     part.finish(Self.decodePart(shared, start: part.start, end: part.end, cache: cache))
                 }
                 discarded?.withLock { $0 = nil }
             }
         }
-        // The workers' parts, once delivered, are freed on another thread. Freeing their events
-        // here would return their memory to a worker's malloc arena under that arena's lock, which
-        // the threads then contend for (`strace -c`: about 2,000 futex calls a reading of 1M
-        // events; `NavlogBench read`, all cores), and cost a seek's thread a tenth of its time
-        // (`NavlogBench timeline --seek-log`).
+        // The workers' parts, once delivered, are freed by a worker (``Chores``). Freeing them here
+        // would also cost a seek's thread a tenth of its time (`NavlogBench timeline --seek-log`).
         var delivered: [DecodedPart] = []
         // The workers read the bytes: wait for them whatever happens on this thread.
         defer {
             board.cancel()
             group.wait()
-            if !delivered.isEmpty {
-                let parts = delivered
-                DispatchQueue.global().async { _ = parts }
-            }
+            if !delivered.isEmpty { chores.free(delivered) }
         }
         while let part = board.claimFirst() {
             try deliverPart(bytes, start: part.lowerBound, end: part.upperBound, fileOffset: fileOffset,

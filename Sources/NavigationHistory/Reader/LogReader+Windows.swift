@@ -1,10 +1,11 @@
 extension LogReader {
     /// Reads `file` from `offset` a window at a time, mapped or copied alike (``FileWindows``),
     /// and hands its lines to the merger in order; `isLastFile` when it is the log's last file.
-    func readFile(_ file: String, from offset: Int, isLastFile: Bool, buffers: ReadBuffers, caches: DecoderCaches,
+    /// `chores` holds what the reading's workers put away.
+    func readFile(_ file: String, from offset: Int, isLastFile: Bool, buffers: ReadBuffers, chores: Chores, caches: DecoderCaches,
                   merger: inout Merger, _ body: PositionedBody) throws {
-        let windows = try FileWindows(path: file, from: offset, blockSize: blockSize, maps: mapsFiles, unmapsAside: threads > 1,
-                                      buffers: buffers)
+        let windows = try FileWindows(path: file, from: offset, blockSize: blockSize, maps: mapsFiles,
+                                      chores: threads > 1 ? chores : nil, buffers: buffers)
         var next: Int? = offset
         // Where a line longer than a window began, while the windows are skipped to its end.
         var longLineStart: Int?
@@ -13,7 +14,7 @@ extension LogReader {
             merger.report.bytes += window.freshBytes
             do {
                 next = try readWindow(window, isLastFile: isLastFile, longLineStart: &longLineStart, windows: windows,
-                                      caches: caches, merger: &merger, body)
+                                      chores: chores, caches: caches, merger: &merger, body)
             } catch {
                 // When the file shrank under the window, that is what went wrong.
                 try windows.release()
@@ -28,7 +29,7 @@ extension LogReader {
     ///
     /// - Returns: Where the next window begins, nil when the file is read or the merger stopped.
     private func readWindow(_ window: Window, isLastFile: Bool, longLineStart: inout Int?, windows: FileWindows,
-                            caches: DecoderCaches, merger: inout Merger, _ body: PositionedBody) throws -> Int? {
+                            chores: Chores, caches: DecoderCaches, merger: inout Merger, _ body: PositionedBody) throws -> Int? {
         let bytes = window.bytes
         let filled = bytes.count
         let fileOffset = window.fileOffset
@@ -53,7 +54,8 @@ extension LogReader {
         if !endsFile, completeEnd > window.start { windows.readAhead(from: fileOffset + completeEnd) }
         if completeEnd > start {
             try decodeLines(bytes, start: start, end: completeEnd, fileOffset: fileOffset,
-                            finalLine: isLastFile && endsFile && completeEnd == filled, caches: caches, merger: &merger, body)
+                            finalLine: isLastFile && endsFile && completeEnd == filled, chores: chores, caches: caches,
+                            merger: &merger, body)
             if merger.stopped { return nil }
         }
         if endsFile {

@@ -117,13 +117,16 @@ public struct LogReader: Sendable {
         // With several cores, a spare buffer: the next window is read into it while one is decoded.
         let buffers = ReadBuffers(size: blockSize, spare: threads > 1 && readsAhead)
         let caches = caches ?? DecoderCaches()
+        let chores = Chores()
+        defer { chores.runAside() }
         for (index, file) in files.enumerated() {
             if let start, index < start.file { continue }
             merger.report.segments += 1
             let resume = start.flatMap { $0.file == index ? $0 : nil }
             merger.beginFile(file, index: index, crcRequired: segmented ? true : requiresCRC, firstLine: resume?.line ?? 1)
             let isLast = index == files.count - 1
-            try readFile(file, from: resume?.offset ?? 0, isLastFile: isLast, buffers: buffers, caches: caches, merger: &merger, body)
+            try readFile(file, from: resume?.offset ?? 0, isLastFile: isLast, buffers: buffers, chores: chores, caches: caches,
+                         merger: &merger, body)
             if merger.stopped {
                 if mode == .pointInTime, let stop = merger.report.stoppedAt {
                     merger.reportUnread(after: stop, laterFiles: Array(files[(index + 1)...]), in: file)
