@@ -235,6 +235,61 @@ import TestSupport
         #expect(read.parts[0].count + read.parts[1].count - 1 == events.count)
     }
 
+    /// A log with snapshots every 250 events, the one after event 2600 wrong when asked, and events
+    /// that fit no state (a pop in a scene never opened) every 97.
+    static func logWithSnapshots(wrongSnapshot: Bool) -> [NavigationEvent] {
+        var state = NavigationState()
+        var events: [NavigationEvent] = []
+        for (k, generated) in generatedEvents(4000, seed: 23).enumerated() {
+            var event = generated
+            if k % 97 == 50 { event.action = .pop(scene: "ghost", stack: "x", count: 1) }
+            Projection.fold(&state, event)
+            events.append(event)
+            if k % 250 == 100 {
+                var snapshot = state
+                if wrongSnapshot, k == 2600 { snapshot.scenes["ghost"] = SceneState() }
+                events.append(NavigationEvent(seq: 0, timestamp: event.timestamp, session: event.session, action: .snapshot(state: snapshot)))
+            }
+        }
+        for k in events.indices { events[k].seq = k + 1 }
+        return events
+    }
+
+    /// The report of a verification in chunks, and of a reading in order, snapshots checked.
+    static func verified(_ path: String, mode: RecoveryMode, threads: Int) throws -> (chunked: ReadReport?, inOrder: ReadReport) {
+        var reader = LogReader(path: path, mode: mode, threads: threads)
+        reader.checksSnapshots = true
+        let chunked = try reader.verifiedInChunks(files: [path], segmented: false, minimumBytes: 0)
+        return (chunked, try reader.scan { _ in })
+    }
+
+    @Test(arguments: [2, 3], [RecoveryMode.tolerateTornTail, .salvage])
+    func aVerificationInChunksReportsTheSnapshotsAndAnomaliesAReadingInOrderFinds(threads: Int, mode: RecoveryMode) throws {
+        let directory = try ScratchDirectory()
+        let path = directory.file("log.jsonl", logBytes(Self.logWithSnapshots(wrongSnapshot: false)))
+        let chunks = try #require(try LogReader(path: path).readInChunks(files: [path], segmented: false, count: threads, minimumBytes: 0,
+                                                                         make: { _ in () }, { _, _, _, _ in }))
+        #expect(chunks.chunks.count > 1)
+        let (chunked, inOrder) = try Self.verified(path, mode: mode, threads: threads)
+        let report = try #require(chunked)
+        #expect(inOrder.isClean && inOrder.anomalies > 30, "\(inOrder)")
+        #expect(String(describing: report) == String(describing: inOrder))
+    }
+
+    @Test func aWrongSnapshotIsLeftToAReadingInOrderButInSalvage() throws {
+        let directory = try ScratchDirectory()
+        let path = directory.file("log.jsonl", logBytes(Self.logWithSnapshots(wrongSnapshot: true)))
+        let stopping = try Self.verified(path, mode: .tolerateTornTail, threads: 2)
+        #expect(stopping.chunked == nil)
+        #expect(stopping.inOrder.defects.map(\.kind) == [.snapshotMismatch])
+        var reader = LogReader(path: path, threads: 2)
+        reader.checksSnapshots = true
+        #expect(try String(describing: reader.verify()) == String(describing: stopping.inOrder))
+        let salvaged = try Self.verified(path, mode: .salvage, threads: 2)
+        #expect(salvaged.inOrder.defects.map(\.kind) == [.snapshotMismatch])
+        #expect(String(describing: try #require(salvaged.chunked)) == String(describing: salvaged.inOrder))
+    }
+
     @Test func aChunkThatMeetsADefectLeavesTheLogToAReadingInOrder() throws {
         let directory = try ScratchDirectory()
         var events = generatedEvents(3000, seed: 7)

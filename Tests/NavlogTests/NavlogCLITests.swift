@@ -133,6 +133,28 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
         #expect(object["tornTail"] is NSNull)
     }
 
+    /// Logs over 16 MiB are verified in chunks at once on several cores: what is printed is what a
+    /// reading in order on one core prints, snapshots, anomalies and defects included.
+    @Test func verifyOnTwoCoresPrintsWhatOneCorePrints() throws {
+        let file = try generate("big.jsonl", events: 110_000)
+        let segmented = try generate("big-log", events: 110_000, extra: ["--segment-size", "3000000"])
+        var damaged = try Data(contentsOf: URL(fileURLWithPath: file))
+        let lineStarts = [0] + damaged.indices.filter { damaged[$0] == 0x0A }.map { $0 + 1 }
+        damaged[lineStarts[90_000] + 30] ^= 0x01
+        let damagedPath = dir + "/damaged.jsonl"
+        try damaged.write(to: URL(fileURLWithPath: damagedPath))
+        #expect(damaged.count > 16 << 20)
+        for (log, mode) in [(file, "tolerateTornTail"), (segmented, "tolerateTornTail"), (damagedPath, "tolerateTornTail"),
+                            (damagedPath, "salvage")] {
+            for format in ["text", "json"] {
+                let one = try NavlogRun("verify", log, "--mode", mode, "--format", format, "--threads", "1")
+                let two = try NavlogRun("verify", log, "--mode", mode, "--format", format, "--threads", "2")
+                #expect(one.status == (log == damagedPath ? 1 : 0), "\(log) \(mode) \(format): \(one.stderr)")
+                #expect(two.status == one.status && two.stdout == one.stdout, "\(log) \(mode) \(format)")
+            }
+        }
+    }
+
     @Test func verifyReportsEachDefectAsPathLineKindAndExitsOne() throws {
         let log = try generate("log.jsonl")
         var bytes = try Data(contentsOf: URL(fileURLWithPath: log))

@@ -24,7 +24,8 @@ extension LogReader {
     /// order does. A chunk's last event is the next chunk's first, handed over with `endsChunk`
     /// true, so that what that event ends is ended as a reading in order ends it. Every line is
     /// checked by the chunk it is in; the first of each chunk after the first by the chunk before
-    /// too.
+    /// too. When the reader checks snapshots (``checksSnapshots``), each chunk folds its events
+    /// from its `session.start`, which sets the whole state, as a reading in order folds them.
     ///
     /// - Parameters:
     ///   - files: The log's files, in order, as ``LogFiles/resolve(_:)`` lists them; `segmented`
@@ -35,8 +36,7 @@ extension LogReader {
     ///   - make: Makes the part of a chunk, on the thread that reads it: `beginsLog` for the first.
     ///   - consume: Hands an event to its chunk's part.
     /// - Returns: The chunks in order, with the report a reading in order gives. Nil when there are
-    ///   no files, fewer than `minimumBytes`, `count` below 2, snapshots to check, or fewer than two
-    ///   ranges that begin; or when the chunks' readings cannot stand for one in order: a chunk
+    ///   no files, fewer than `minimumBytes`, `count` below 2, or fewer than two ranges that begin; or when the chunks' readings cannot stand for one in order: a chunk
     ///   met a defect (but in `salvage`), or did not end at the next chunk's first event. Then read
     ///   the log in order, which reports what it found.
     /// - Throws: `noInput` and `io`, and the first error `consume` throws, in chunk order.
@@ -44,7 +44,7 @@ extension LogReader {
                                     make: @Sendable (_ beginsLog: Bool) -> Part,
                                     _ consume: @Sendable (inout Part, NavigationEvent, EventPosition, _ endsChunk: Bool) throws -> Void)
         throws -> (chunks: [ReadChunk<Part>], report: ReadReport)? {
-        guard count > 1, !checksSnapshots, !files.isEmpty else { return nil }
+        guard count > 1, !files.isEmpty else { return nil }
         let layout = try ChunkLayout(files: files, count: count)
         guard layout.total > 0, layout.total >= minimumBytes else { return nil }
         // First where each chunk begins, then the chunks: a chunk that waited for the next one's
@@ -158,6 +158,10 @@ extension LogReader {
             merged.warningCount += report.warningCount - report.warnings.count
             merged.tornTail = report.tornTail.map(renumbered) ?? merged.tornTail
             merged.events += report.events - (n > 0 ? 1 : 0)   // a chunk's first event also ends the one before
+            // A chunk's first event, a `session.start`, fits any state: the chunk before, which
+            // folds it too, finds no anomaly in it.
+            merged.anomalies += report.anomalies
+            merged.firstAnomaly = merged.firstAnomaly ?? report.firstAnomaly
             merged.firstSeq = merged.firstSeq ?? report.firstSeq
             merged.lastSeq = report.lastSeq ?? merged.lastSeq
             // Each session once: not those an earlier chunk saw too (at least the one whose start
