@@ -11,7 +11,7 @@ query's execution (execute + fetch) is timed, with time.perf_counter, best and m
     {"engine":"duckdb","events":N,"seconds":S,"median_seconds":M,"threads":T,"query":"read_json columns"}
 
 With --navlog-bench, navlog's reader takes turns with DuckDB: after a run of each query untimed,
-each round runs `BIN read FILE --repeat 1 --baseline-lines 0` (navlog on 1 core and on all cores,
+each round runs `BIN read FILE --repeat 1 --baseline-lines 0` (navlog on 1 core and on all cores, and LogReader.verify,
 each once untimed and once timed in its process) and each query once, which goes first
 alternating from round to round, so that a neighbour's burst of load falls on both alike; it also
 prints navlog's two rows:

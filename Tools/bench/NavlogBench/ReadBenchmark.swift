@@ -4,7 +4,9 @@
 // Measures on the same file:
 //   a) navlog's LogReader on one core (threads: 1),
 //   b) navlog's LogReader on all cores (threads: activeProcessorCount),
-//   c) Foundation JSONDecoder decoding each line into Codable structs (BaselineEvent), reading the
+//   c) navlog's LogReader.verify on all cores (what `navlog verify` does: the log in chunks at once,
+//      each from a session.start, no event handed over in order),
+//   d) Foundation JSONDecoder decoding each line into Codable structs (BaselineEvent), reading the
 //      file in 4 MiB chunks split at newlines and checking that seq increases by 1 — on the first
 //      N lines only (default 200,000), since it is slow; its rate is extrapolated from those.
 // Each is run K times (default 3) and the BEST (shortest) run is reported; the median is printed
@@ -47,20 +49,28 @@ func warmUp(_ path: String) throws -> (bytes: Int, lines: Int) {
 }
 
 /// navlog's reader: read + decode + verify (UTF-8, JSON, crc, v, required members, ts, seq) every line.
-func measureNavlog(_ path: String, threads: Int, repeats: Int) throws -> Measurement {
+/// With `verifies`, ``LogReader/verify()`` instead of a reading in order.
+func measureNavlog(_ path: String, threads: Int, repeats: Int, verifies: Bool = false) throws -> Measurement {
+    func run() throws -> ReadReport {
+        let reader = LogReader(path: path, mode: .tolerateTornTail, threads: threads)
+        return verifies ? try reader.verify() : try reader.read { _ in }
+    }
     // One run untimed first: a process's first reading also pays for faulting in its fresh memory,
     // as DuckDB's first query in a connection pays for its own setup.
-    _ = try LogReader(path: path, mode: .tolerateTornTail, threads: threads).read { _ in }
+    _ = try run()
     var runs = [Double]()
     var events = -1
     for _ in 0..<repeats {
-        let (report, elapsed) = try time {
-            try LogReader(path: path, mode: .tolerateTornTail, threads: threads).read { _ in }
-        }
+        let (report, elapsed) = try time { try run() }
         guard report.isClean else { throw BenchError("navlog found \(report.defectCount) defects in \(path)") }
         if events >= 0, events != report.events { throw BenchError("navlog read \(report.events) events, before \(events)") }
         events = report.events
         runs.append(elapsed)
+    }
+    if verifies {
+        return Measurement(name: "navlog verify (\(threads))", threads: threads, events: events, runs: runs,
+                           note: "LogReader.verify, threads: \(threads); in chunks at once, each from a session.start; "
+                               + "decodes + verifies crc, ts, seq")
     }
     return Measurement(name: threads == 1 ? "navlog 1 core" : "navlog all cores (\(threads))", threads: threads,
                        events: events, runs: runs,
@@ -140,15 +150,17 @@ func json(_ results: [Measurement], layouts: [Measurement], file: String, bytes:
 
 let readUsage = """
     Usage: NavlogBench read FILE [--repeat K] [--baseline-lines N] [--other-layout LOG] [--json OUT]
-           NavlogBench read FILE --threads T [--repeat K]
+           NavlogBench read FILE --threads T [--verify] [--repeat K]
 
     Reads FILE (a .jsonl log, e.g. from `navlog generate --events 1000000 --seed 1 -o FILE`) with
-    navlog's reader on 1 core and on all cores, and with a Foundation JSONDecoder baseline (first N
-    lines, default 200000; 0 leaves it out); each K times (default 3), reporting the best run.
+    navlog's reader on 1 core and on all cores, with LogReader.verify on all cores (in chunks at once,
+    as `navlog verify` reads), and with a Foundation JSONDecoder baseline (first N lines, default
+    200000; 0 leaves it out); each K times (default 3), reporting the best run.
     --other-layout writes FILE's events to LOG in another member order without crc, as other writers
     lay them out, and reads both files in turns on one core (OtherLayout.swift). --json writes the
-    results as JSON to OUT. With --threads, only navlog's reader on T threads, K times, each run's
-    seconds on one line: for comparing two builds in turns, one process after the other.
+    results as JSON to OUT. With --threads, only navlog's reader (with --verify, LogReader.verify) on
+    T threads, K times, each run's seconds on one line: for comparing two builds in turns, one
+    process after the other.
     """
 
 func runRead(_ arguments: [String]) throws -> Int32 {
@@ -158,6 +170,7 @@ func runRead(_ arguments: [String]) throws -> Int32 {
     var jsonOut: String?
     var otherLayout: String?
     var threads: Int?
+    var verifies = false
     var arguments = Arguments(arguments)
     while let argument = arguments.next() {
         switch argument {
@@ -166,6 +179,7 @@ func runRead(_ arguments: [String]) throws -> Int32 {
         case "--json": jsonOut = try arguments.value(argument)
         case "--other-layout": otherLayout = try arguments.value(argument)
         case "--threads": threads = try arguments.integer(argument)
+        case "--verify": verifies = true
         case "-h", "--help": print(readUsage); return 0
         default:
             guard file == nil, !argument.hasPrefix("--") else { throw BenchError("unexpected argument \(argument)\n\(readUsage)") }
@@ -173,6 +187,7 @@ func runRead(_ arguments: [String]) throws -> Int32 {
         }
     }
     guard let path = file else { throw BenchError("read needs a FILE\n\(readUsage)") }
+    if verifies, threads == nil { throw BenchError("--verify times LogReader.verify alone: it needs --threads\n\(readUsage)") }
     if threads != nil, jsonOut != nil || otherLayout != nil || baselineLines != nil {
         throw BenchError("--threads times navlog's reader alone: it takes only --repeat\n\(readUsage)")
     }
@@ -180,7 +195,7 @@ func runRead(_ arguments: [String]) throws -> Int32 {
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let (bytes, lines) = try warmUp(path)
     if let threads {
-        let runs = try measureNavlog(path, threads: threads, repeats: repeats).runs
+        let runs = try measureNavlog(path, threads: threads, repeats: repeats, verifies: verifies).runs
         print(runs.map { String(format: "%.5f", $0) }.joined(separator: " "))
         return 0
     }
@@ -188,11 +203,12 @@ func runRead(_ arguments: [String]) throws -> Int32 {
 
     let one = try measureNavlog(path, threads: 1, repeats: repeats)
     let all = try measureNavlog(path, threads: cores, repeats: repeats)
-    for m in [one, all] where m.events != lines {
+    let verify = try measureNavlog(path, threads: cores, repeats: repeats, verifies: true)
+    for m in [one, all, verify] where m.events != lines {
         throw BenchError("\(m.name) read \(m.events) events, the file has \(lines) lines")
     }
     let baselineLimit = baselineLines ?? 200_000
-    let results = baselineLimit > 0 ? [one, all, try measureBaseline(path, limit: baselineLimit, repeats: repeats)] : [one, all]
+    let results = [one, all, verify] + (baselineLimit > 0 ? [try measureBaseline(path, limit: baselineLimit, repeats: repeats)] : [])
     print("")
     printTable(results, reference: one, repeats: repeats)
     var layouts: (store: Measurement, other: Measurement)?
