@@ -36,9 +36,10 @@ extension LogReader {
     ///   - make: Makes the part of a chunk, on the thread that reads it: `beginsLog` for the first.
     ///   - consume: Hands an event to its chunk's part.
     /// - Returns: The chunks in order, with the report a reading in order gives. Nil when there are
-    ///   no files, fewer than `minimumBytes`, `count` below 2, or fewer than two ranges that begin; or when the chunks' readings cannot stand for one in order: a chunk
-    ///   met a defect (but in `salvage`), or did not end at the next chunk's first event. Then read
-    ///   the log in order, which reports what it found.
+    ///   no files, fewer than `minimumBytes`, `count` below 2, or fewer than two ranges that
+    ///   begin; or when the chunks' readings cannot stand for one in order: a chunk met a defect
+    ///   (but in `salvage`), or did not end at the next chunk's first event. Then read the log in
+    ///   order, which reports what it found.
     /// - Throws: `noInput` and `io`, and the first error `consume` throws, in chunk order.
     package func readInChunks<Part>(files: [String], segmented: Bool, count: Int, minimumBytes: Int, splitBytes: Int = splitBytes,
                                     make: @Sendable (_ beginsLog: Bool) -> Part,
