@@ -118,12 +118,21 @@ public struct LogReader: Sendable {
     /// gives; nil when the log is not read so: when it is smaller than `minimumBytes`, with one
     /// thread, or when a chunk met a defect that stops a reading (see
     /// ``readInChunks(files:segmented:count:minimumBytes:splitBytes:make:_:)``), for a reading in
-    /// order to report.
+    /// order to report. `progress` is told, from the chunks' threads, of every 65,536 events each
+    /// chunk reads.
     ///
     /// - Throws: `noInput`, `io`.
-    package func verifiedInChunks(files: [String], segmented: Bool, minimumBytes: Int = chunkedBytes) throws -> ReadReport? {
-        try readInChunks(files: files, segmented: segmented, count: threads, minimumBytes: minimumBytes,
-                         make: { _ in () }, { _, _, _, _ in })?.report
+    package func verifiedInChunks(files: [String], segmented: Bool, minimumBytes: Int = chunkedBytes,
+                                  progress: (@Sendable (_ events: Int) -> Void)? = nil) throws -> ReadReport? {
+        try readInChunks(files: files, segmented: segmented, count: threads, minimumBytes: minimumBytes, make: { _ in 0 }) {
+            counted, _, _, _ in
+            guard let progress else { return }
+            counted += 1
+            if counted == 1 << 16 {
+                progress(counted)
+                counted = 0
+            }
+        }?.report
     }
 
     /// Reads `files` in order as one log; `segmented` says they are store segments, whose lines
