@@ -74,4 +74,30 @@ import Testing
         #expect(result.rows.first { $0.screen == "reviews" } == .init(screen: "reviews", exits: 2, clean: 0, background: 1, unclean: 1, open: 0))
         #expect(result.crashPaths == [.init(screens: ["reviews", "reviews"], sessions: 1)], "c#2 resumed on reviews, then pushed reviews")
     }
+
+    /// `b` restores `a`'s state restated in the background, as another writer wrote it, pushes
+    /// reviews and stops without a phase: a crash on reviews, as if the restore had been active.
+    static let restoredInTheBackground = """
+        {"v":1,"seq":1,"ts":"2026-11-29T08:00:00.000Z","session":"a","type":"session.start","app":"1.0","launch":"cold"}
+        {"v":1,"seq":2,"ts":"2026-11-29T08:00:00.010Z","session":"a","type":"scene.open","scene":"main"}
+        {"v":1,"seq":3,"ts":"2026-11-29T08:00:01.000Z","session":"a","type":"push","scene":"main","stack":"main","route":{"screen":"recipe","id":"1"}}
+        {"v":1,"seq":4,"ts":"2026-11-29T09:00:00.000Z","session":"b","type":"session.start","app":"1.0","launch":"cold"}
+        {"v":1,"seq":5,"ts":"2026-11-29T09:00:00.000Z","session":"b","type":"restore","state":{"active":"main","scenes":{"main":{"stacks":{"main":[{"screen":"recipe","id":"1"}]},"phase":"background"}}},"from":3,"dropped":[]}
+        {"v":1,"seq":6,"ts":"2026-11-29T09:00:02.000Z","session":"b","type":"push","scene":"main","stack":"main","route":{"screen":"reviews","id":"1"}}
+        {"v":1,"seq":7,"ts":"2026-11-29T09:00:05.000Z","session":"b","type":"push","scene":"main","stack":"main","route":{"screen":"reviews","id":"2"}}
+        {"v":1,"seq":8,"ts":"2026-11-29T10:00:00.000Z","session":"c","type":"session.start","app":"1.0","launch":"cold"}
+
+        """
+
+    @Test func viewsAfterARestoreRestatingTheBackgroundAreCountedAndItsCrashMarked() throws {
+        let path = try Self.log(Self.restoredInTheBackground)
+        var views: [AnalyticsView] = []
+        try ViewStream.read(path) { views.append($0) }
+        let b = views.filter { $0.session == "b" }
+        #expect(b.map(\.screen) == ["recipe", "reviews", "reviews"])
+        #expect(b.map(\.dwellMilliseconds) == [2_000, 3_000, 0])
+        #expect(b.map(\.crashed) == [false, false, true])
+        let (result, _) = try Self.exits(path, threads: 1)
+        #expect(result.rows.first { $0.screen == "reviews" } == .init(screen: "reviews", exits: 1, clean: 0, background: 0, unclean: 1, open: 0))
+    }
 }

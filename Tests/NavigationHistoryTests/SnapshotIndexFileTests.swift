@@ -4,7 +4,7 @@ import Testing
 import NavigationSimulation
 import TestSupport
 
-/// The index file of version 3: a header, blobs, a table, meta and sessions, opened rather than
+/// The index file of version 4: a header, blobs, a table, meta and sessions, opened rather than
 /// parsed; rebuilt when damaged, never misread; extended in place as the log grows.
 @Suite struct SnapshotIndexFileTests {
     /// The states after each event of the log at `path` and its sessions, from a fold from the

@@ -86,7 +86,11 @@ public enum Projection {
             state = snapshot
             cursor.forget()
         case .restore(let snapshot, _, _):
+            // A restore begins a new launch: its scenes start `active`, whatever phase another
+            // writer restated (event format v1, "Lifecycle"), so that the phases a session ends
+            // by are the ones it recorded.
             state = snapshot
+            state.makeEverySceneActive()
             cursor.forget()
         case .sceneOpen(let scene, _):
             guard state.scenes[scene] == nil else { return anomaly(.sceneAlreadyOpen, "scene '\(scene)' is already open") }

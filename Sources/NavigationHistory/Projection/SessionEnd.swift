@@ -28,7 +28,7 @@ public enum SessionEnd: String, Sendable, Hashable, CaseIterable {
 public struct SessionEnding: Sendable, Hashable {
     /// Whether the session's `session.end` was seen.
     public private(set) var sawEnd = false
-    /// Whether the session recorded a `scene.phase`, or restated a state with a scene not `active`.
+    /// Whether the session recorded a `scene.phase`, or a snapshot restated a scene not `active`.
     public private(set) var sawPhase = false
     /// Whether, after the last event seen, every open scene was in `background` (or none was
     /// open); kept only once a phase was seen.
@@ -74,8 +74,13 @@ public struct SessionEnding: Sendable, Hashable {
             inBackground = phase == .background && state.isInBackground
         case .sceneOpen, .sceneClose, .sessionStart:
             if sawPhase { inBackground = state.isInBackground }
-        case .snapshot, .restore:
+        case .snapshot:
+            // A snapshot restates the session's own phases, recorded before it (in an earlier
+            // segment, maybe): a scene not `active` there says the session recorded one.
             if !sawPhase { sawPhase = state.scenes.values.contains { $0.phase != .active } }
+            if sawPhase { inBackground = state.isInBackground }
+        case .restore:
+            // A restored state's phases are not the session's: the fold starts its scenes `active`.
             if sawPhase { inBackground = state.isInBackground }
         default:
             break
@@ -97,6 +102,20 @@ public struct SessionEnding: Sendable, Hashable {
 }
 
 extension NavigationState {
+    /// Gives every scene the `active` phase, as a restored state begins a new launch.
+    mutating func makeEverySceneActive() {
+        var index = scenes.startIndex
+        while index != scenes.endIndex {
+            if scenes.values[index].phase != .active { scenes.values[index].phase = .active }
+            scenes.formIndex(after: &index)
+        }
+    }
+
+    /// The first scene, by name, whose phase is not `active`, with that phase.
+    package var firstSceneNotActive: (scene: String, phase: ScenePhase)? {
+        scenes.filter { $0.value.phase != .active }.min { $0.key < $1.key }.map { ($0.key, $0.value.phase) }
+    }
+
     /// Whether every open scene is in the `background` phase, or none is open: the app is not
     /// seen. What tells a session ended in the background, and when a session's time is not
     /// foreground time.

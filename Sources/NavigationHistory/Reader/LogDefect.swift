@@ -65,6 +65,10 @@ public struct DefectKind: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let unreadTail = DefectKind(rawValue: "unreadTail")
     /// The event's `type` is unknown to this version (a warning: the event is kept).
     public static let unknownType = DefectKind(rawValue: "unknownType")
+    /// A `restore` event whose state gives a scene a phase other than `active` (a warning: the
+    /// fold starts a restored scene `active`, as a restore begins a new launch). Found by
+    /// ``LogReader/verify()`` and readings that check snapshots.
+    public static let restoredPhase = DefectKind(rawValue: "restoredPhase")
     /// A `snapshot` event whose state differs from the state the log's events fold to.
     public static let snapshotMismatch = DefectKind(rawValue: "snapshotMismatch")
 }

@@ -115,6 +115,11 @@ struct Merger {
                 return true
             }
         }
+        if case .restore(let restored, _, _) = event.action, let (scene, phase) = restored.firstSceneNotActive {
+            report.addWarning(LogDefect(file: file, line: line, offset: lineOffset, kind: .restoredPhase,
+                                        detail: "the restore restates scene '\(scene)' as '\(phase.rawValue)'; a restore begins a new"
+                                            + " launch, so its scenes are read as active"))
+        }
         if let anomaly = folded!.fold(event) {
             report.anomalies += 1
             if report.firstAnomaly == nil { report.firstAnomaly = anomaly }

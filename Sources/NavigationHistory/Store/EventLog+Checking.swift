@@ -9,6 +9,13 @@ extension EventLog {
             return "type '\(type)' is unknown to this version: the store writes only known types"
         case .snapshot:
             return "a 'snapshot' event: the store writes its own snapshots, of the state its events fold to"
+        case .restore(let state, _, _):
+            // The fold starts a restored scene `active`: a line restating another phase would say
+            // what no reader makes of it.
+            if let (scene, phase) = state.firstSceneNotActive {
+                return "a 'restore' event whose scene '\(scene)' is '\(phase.rawValue)': a restore begins a new launch,"
+                    + " so its scenes are active (record the launch's phases as 'scene.phase' events after it)"
+            }
         default:
             break
         }

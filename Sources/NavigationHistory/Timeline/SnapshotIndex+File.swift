@@ -1,6 +1,6 @@
 import Foundation
 
-/// The index file, version 3, made to be opened, not parsed. All integers little-endian.
+/// The index file, version 4, made to be opened, not parsed. All integers little-endian.
 ///
 /// ```
 /// header    128 bytes: magic "NAVIDX\r\n", version (u32), header size (u32), interval (u64),

@@ -14,9 +14,10 @@ import Foundation
 /// another version, interval or mode, or no longer matches the log (a line it points to is not the
 /// event it names), it is rebuilt. Deleting it loses nothing.
 package struct SnapshotIndex: Sendable {
-    /// The format version of the index file: 3 since it is a binary table with state blobs (an
-    /// index of version 1 or 2, JSON lines, is rebuilt).
-    package static let version = 3
+    /// The format version of the index file: a binary table with state blobs since 3, and 4
+    /// since the fold starts a restore's scenes `active`. An index of another version holds
+    /// what an earlier fold made (1 and 2 are JSON lines) and is rebuilt.
+    package static let version = 4
     /// The default number of events between two states.
     package static let defaultInterval = 4096
 
