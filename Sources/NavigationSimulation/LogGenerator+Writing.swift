@@ -94,8 +94,7 @@ extension LogGenerator {
     /// Whether a name in a log directory is one of the log's own files: a segment, one being
     /// created, the snapshot index or its temporary file, or the bytes of a torn tail kept aside.
     private static func isLogFile(_ name: String) -> Bool {
-        LogFiles.isSegmentName(name) || name.hasSuffix(".jsonl" + Opening.temporarySuffix) || name == "index.navidx"
-            || name.hasPrefix("index.navidx.tmp.") || (name.contains(".jsonl.torn") && LogFiles.isSegmentName(String(name.prefix(14))))
+        LogFiles.isSegmentName(name) || name.hasSuffix(".jsonl" + Opening.temporarySuffix) || LogFiles.isDerivedName(name) || (name.contains(".jsonl.torn") && LogFiles.isSegmentName(String(name.prefix(14))))
     }
 
     /// The lines of the log: `startSegment` is called with 1, 2, ... before each segment's first

@@ -101,4 +101,37 @@ import TestSupport
         #expect(few.status == 0 && many.status == 0)
         #expect(many.peakBytes - few.peakBytes < 20 << 20, "\(many.peakBytes >> 20) MiB against \(few.peakBytes >> 20) MiB")
     }
+
+    @Test func readingAnEmptyLogDirectoryWritesNothingAndLeavesItAnEmptyLog() throws {
+        let empty = dir + "/empty"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
+        for arguments in [["state", empty], ["sessions", empty], ["replay", empty, "--session", "s"], ["diff", empty, "1", "2"],
+                          ["state", empty, "--format", "json"]] {
+            _ = try NavlogRun(arguments, stdin: nil)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: empty).isEmpty, "\(arguments[0]) wrote into the empty log")
+        }
+        let state = try NavlogRun("state", empty)
+        #expect(state.status == 0)
+        #expect(state.stdout.hasPrefix("\(empty): state before the first event (the log has no events yet)\n"), "\(state.stdout)")
+        for arguments in [["verify", empty], ["dump", empty], ["state", empty], ["restore", empty]] {
+            let run = try NavlogRun(arguments, stdin: nil)
+            #expect(run.status == 0, "\(arguments[0]): \(run.stderr)")
+        }
+    }
+
+    @Test func aDirectoryHoldingOnlyAnIndexIsAnEmptyLogNotSomethingElse() throws {
+        let log = try generate("indexed", events: 500, seed: 6)
+        #expect(try NavlogRun("state", log).status == 0)   // builds the index
+        let only = dir + "/only-index"
+        try FileManager.default.createDirectory(atPath: only, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: log + "/index.navidx", toPath: only + "/index.navidx")
+        for arguments in [["verify", only], ["dump", only], ["state", only], ["restore", only], ["sessions", only], ["screens", only]] {
+            let run = try NavlogRun(arguments, stdin: nil)
+            #expect(run.status == 0, "\(arguments[0]): \(run.stderr)")
+        }
+        #expect(try NavlogRun("state", only).stdout.contains("no open scene"), "the stale index of another log is not read as this one's")
+        // Any other file still makes a directory something other than a log.
+        FileManager.default.createFile(atPath: only + "/notes.txt", contents: Data("x".utf8))
+        #expect(try NavlogRun("verify", only).status == 66)
+    }
 }

@@ -15,6 +15,13 @@ package enum LogFiles {
         return utf8.count == 14 && utf8[0..<8].allSatisfy { $0 &- 0x30 < 10 } && name.hasSuffix(".jsonl")
     }
 
+    /// Whether `name` is a file a log directory derives from its segments — the snapshot index, or
+    /// one being written — which is rebuilt when missing: it never makes a directory a log, nor
+    /// one that is not.
+    package static func isDerivedName(_ name: String) -> Bool {
+        name == SnapshotIndex.fileName || name.hasPrefix(SnapshotIndex.fileName + ".tmp.")
+    }
+
     /// The files to read for `path`, and whether they are store segments (whose lines all carry a
     /// `crc`).
     ///
@@ -56,7 +63,7 @@ package enum LogFiles {
         }
         let directory = path.hasSuffix("/") ? path : path + "/"
         let segments = names.filter(isSegmentName).sorted()
-        if segments.isEmpty, !names.isEmpty, !names.contains(DirectoryLock.fileName) {
+        if segments.isEmpty, !names.allSatisfy(isDerivedName), !names.contains(DirectoryLock.fileName) {
             throw NavigationHistoryError(code: .noInput,
                                          message: "not a log directory: no segment (NNNNNNNN.jsonl) and no \(DirectoryLock.fileName) in it",
                                          path: path)

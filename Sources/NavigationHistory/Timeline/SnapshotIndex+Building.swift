@@ -85,7 +85,9 @@ extension SnapshotIndex {
         }
         try mode.throwIfStopped(report)
         var saveError: String?
-        if save, rebuilt || index.entries.count != before.entries || index.tailSessions != before.tail || index.firstAnomaly != before.anomaly {
+        // The index of a log without events is not written: it would hold nothing, and a file of
+        // navlog's own in an empty directory is no evidence of what the directory is.
+        if save, report.lastSeq != nil, rebuilt || index.entries.count != before.entries || index.tailSessions != before.tail || index.firstAnomaly != before.anomaly {
             saveError = index.save(to: file)
             // Read from the file from now on: the blobs and sessions just written are not kept.
             if saveError == nil, let saved = open(file, atMost: Int.max), saved.entries == index.entries { index = saved }

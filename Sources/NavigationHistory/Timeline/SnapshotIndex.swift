@@ -91,9 +91,12 @@ package struct SnapshotIndex: Sendable {
         self.interval = max(1, interval)
     }
 
+    /// The name of the index file in a log directory.
+    package static let fileName = "index.navidx"
+
     /// The path of the index of the log at `path`.
     package static func path(forLog path: String, segmented: Bool) -> String {
-        segmented ? (path.hasSuffix("/") ? path : path + "/") + "index.navidx" : path + ".navidx"
+        segmented ? (path.hasSuffix("/") ? path : path + "/") + fileName : path + ".navidx"
     }
 
     /// The snapshot of `entry`, decoded from its blob; nil when the blob cannot be read or is

@@ -48,8 +48,11 @@ enum StateCommand: Subcommand {
         var out = StandardOutput()
         switch format {
         case .text:
-            let moment = timeline.event.map { "seq \($0.seq) at \($0.timestamp), session \($0.session)" } ?? "before the first event"
-            out.line("\(path): state after \(moment)")
+            if let event = timeline.event {
+                out.line("\(path): state after seq \(event.seq) at \(event.timestamp), session \(event.session)")
+            } else {
+                out.line("\(path): state before the first event" + (timeline.lastSeq == nil ? " (the log has no events yet)" : ""))
+            }
             for line in TimelineOutput.text(timeline.state, scene: scene) { out.line(line) }
         case .json:
             try JSONOutput.write(TimelineOutput.StateOutput(timeline.state, seq: timeline.seq, event: timeline.event, scene: scene), to: &out)

@@ -60,9 +60,10 @@ final class LogInputs {
     }
 
     /// Whether the directory `path` is a log: it holds a segment or a `LOCK`, or (`emptyIsLog`)
-    /// nothing at all — as a PATH, not within a directory of logs.
+    /// nothing but files derived from a log (nothing at all, or an index) — as a PATH, not within
+    /// a directory of logs.
     static func isLogDirectory(_ path: String, emptyIsLog: Bool = true) -> Bool {
         guard let names = try? FileSystem.list(path) else { return emptyIsLog }   // as a PATH, the reader says what is wrong
-        return (emptyIsLog && names.isEmpty) || names.contains { LogFiles.isSegmentName($0) || $0 == "LOCK" }
+        return (emptyIsLog && names.allSatisfy(LogFiles.isDerivedName)) || names.contains { LogFiles.isSegmentName($0) || $0 == "LOCK" }
     }
 }
