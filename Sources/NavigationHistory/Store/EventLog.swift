@@ -61,7 +61,7 @@ public final class EventLog {
 
     private var lock: DirectoryLock?
     private var segment: WritableFile?
-    private var segmentNumber: Int
+    private(set) var segmentNumber: Int
     private var segmentBytes: Int
     /// The segment's size when it was last synced: what a failed sync cuts it back to.
     private var durableBytes: Int
@@ -286,7 +286,7 @@ public final class EventLog {
     }
 
     /// Runs a file operation; a failure makes the log read-only.
-    private func guarded<T>(_ operation: () throws -> T) throws -> T {
+    func guarded<T>(_ operation: () throws -> T) throws -> T {
         do { return try operation() } catch let error as NavigationHistoryError {
             failure = error
             feed.finish(error)
@@ -364,31 +364,5 @@ public final class EventLog {
         durableSeq = nextSeq - 1
         try applyRetention()
         return true
-    }
-
-    /// Deletes old segments, oldest first, as ``Options/retention`` says; never the current one.
-    private func applyRetention() throws {
-        let retention = options.retention
-        guard retention.maxBytes != nil || retention.maxAge != nil else { return }
-        var segments = try Opening.segmentNumbers(directory).map { number in
-            (number: number, status: FileSystem.status(segmentPath(number)))
-        }
-        var total = segments.reduce(0) { $0 + ($1.status?.size ?? 0) }
-        let now = Timestamp.now.millisecondsSince1970
-        while segments.count > 1, let oldest = segments.first, oldest.number < segmentNumber {
-            let tooBig = retention.maxBytes.map { total > $0 } ?? false
-            let tooOld = retention.maxAge.map { age in
-                oldest.status.map { now - $0.modified.millisecondsSince1970 > age.milliseconds } ?? true
-            } ?? false
-            guard tooBig || tooOld else { break }
-            // Oldest first, each deletion durable before the next, so no power loss leaves a gap.
-            try guarded {
-                try FileSystem.remove(segmentPath(oldest.number))
-                try faultHook?(.segmentDeleted)
-                try FileSystem.syncDirectory(directory)
-            }
-            total -= oldest.status?.size ?? 0
-            segments.removeFirst()
-        }
     }
 }
