@@ -35,11 +35,18 @@ extension EventLog {
     }
 
     /// ``check(_:)``, returning the length of the event's line (without its newline) as the store
-    /// would write it, with the largest `seq` a line may hold.
-    package static func lineLength(checking draft: EventDraft) throws(NavigationHistoryError) -> Int {
-        let event = NavigationEvent(seq: LineDecoder.maximumSeq, timestamp: draft.timestamp, session: draft.session, action: draft.action)
+    /// would write it with `seq` at most `seqBound`: by default the largest a line may hold, for a
+    /// check made before the seq is known. A line is as long as its seq has digits, so a line
+    /// within a few bytes of the 64 KiB limit may fit at the seq it gets and not at the bound:
+    /// the refusal says by how much and why.
+    package static func lineLength(checking draft: EventDraft, seqBound: Int = LineDecoder.maximumSeq) throws(NavigationHistoryError) -> Int {
+        let event = NavigationEvent(seq: seqBound, timestamp: draft.timestamp, session: draft.session, action: draft.action)
         let line = LineEncoder.encode(event)
-        if let problem = line.withUnsafeBytes({ problem(event, line: $0) }) {
+        if var problem = line.withUnsafeBytes({ problem(event, line: $0) }) {
+            if line.count - 1 > LineDecoder.maximumLineLength {
+                problem += " by \(line.count - 1 - LineDecoder.maximumLineLength) bytes, counted with seq \(seqBound)"
+                    + (seqBound == LineDecoder.maximumSeq ? ", the largest a line may hold, as the event's own is not known yet" : ", the largest it may get")
+            }
             throw NavigationHistoryError(code: .invalidEvent, message: problem)
         }
         return line.count - 1
@@ -54,18 +61,23 @@ extension EventLog {
         private var state: NavigationState
         private var budget: SnapshotBudget
         private var needsFirstSegment: Bool
+        /// The largest seq the next event may get: the store writes at most one snapshot before
+        /// each event (a segment's first, or one every so many events), so two more per event.
+        private var seqBound: Int
 
         fileprivate init(_ log: EventLog) {
             state = log.state
             budget = log.budget
             needsFirstSegment = !log.hasSegment
+            seqBound = log.nextSeq + 1
         }
 
         /// Checks `draft` as the next event, and goes on as if it had been appended.
         ///
         /// - Throws: ``NavigationHistoryError/Code/invalidEvent``, as appending it would.
         package mutating func check(_ draft: EventDraft) throws(NavigationHistoryError) {
-            let length = try EventLog.lineLength(checking: draft)
+            let length = try EventLog.lineLength(checking: draft, seqBound: min(seqBound, LineDecoder.maximumSeq))
+            seqBound += 2
             if needsFirstSegment {
                 var scratch = JSONWriter(capacity: 4096)
                 guard EventLog.encodeSnapshot(of: state, seq: 1, session: draft.session, at: draft.timestamp, to: &scratch) else {
@@ -74,7 +86,7 @@ extension EventLog {
                 }
                 needsFirstSegment = false
             }
-            let event = NavigationEvent(seq: LineDecoder.maximumSeq, timestamp: draft.timestamp, session: draft.session, action: draft.action)
+            let event = NavigationEvent(seq: min(seqBound, LineDecoder.maximumSeq), timestamp: draft.timestamp, session: draft.session, action: draft.action)
             _ = try budget.fold(event, lineLength: length, into: &state)
         }
     }

@@ -136,6 +136,9 @@ public final class EventLog {
     @discardableResult
     public func append(contentsOf drafts: some Collection<EventDraft>) throws -> Int {
         appendedByLastCall = 0
+        writtenByLastCall = (0, nextSeq - 1)
+        durableByLastCall = writtenByLastCall
+        lastAppendedSeq = nextSeq - 1
         try checkWritable()
         collects = feed.isListened
         defer { publishWritten() }
@@ -174,6 +177,7 @@ public final class EventLog {
             if collects { unpublished.append(event) }
             nextSeq += 1
             appendedByLastCall += 1
+            lastAppendedSeq = event.seq
             if encoder.bytes.count >= 1 << 20 { try writeEncoded() }
         }
         try writeEncoded()
@@ -228,6 +232,17 @@ public final class EventLog {
     /// How many events the last ``append(contentsOf:)`` appended, also when it threw.
     public private(set) var appendedByLastCall = 0
 
+    /// What the log's files hold of the last ``append(contentsOf:)``, also when it threw: how
+    /// many of its events, and the seq the last of them got. A failed write or sync cuts the
+    /// segment back to what was written (or synced) before it, so after a failure this is what
+    /// a reader of the log shows, and where a caller resumes; nil when that cut failed too, and
+    /// the files may hold more of the events (a reader shows which).
+    public private(set) var writtenByLastCall: (events: Int, lastSeq: Int)? = (0, 0)
+    /// The part of ``writtenByLastCall`` synced: what a failed sync leaves.
+    private var durableByLastCall: (events: Int, lastSeq: Int)? = (0, 0)
+    /// The seq of the last event the current ``append(contentsOf:)`` encoded.
+    private var lastAppendedSeq = 0
+
     /// Makes every appended event durable.
     ///
     /// - Throws: `readOnly` after an earlier failure; `io` when the sync fails (the log is then
@@ -242,10 +257,12 @@ public final class EventLog {
             } catch {
                 // After a failed sync the kernel may drop the pages or mark them clean; either way
                 // they were never durable, and a reopen must not find them and take them for durable.
-                try? segment.truncate(to: durableBytes)
+                let cut = (try? segment.truncate(to: durableBytes)) != nil
+                writtenByLastCall = cut ? durableByLastCall : nil
                 throw error
             }
         }
+        durableByLastCall = writtenByLastCall
         durableSeq = nextSeq - 1
         durableBytes = segmentBytes
         unsyncedCount = 0
@@ -303,10 +320,11 @@ public final class EventLog {
             do {
                 try encoder.bytes.withUnsafeBytes { try segment.write($0) }
             } catch {
-                try? segment.truncate(to: segmentBytes)
+                if (try? segment.truncate(to: segmentBytes)) == nil { writtenByLastCall = nil }
                 throw error
             }
         }
+        writtenByLastCall = (appendedByLastCall, lastAppendedSeq)
         segmentBytes += encoder.bytes.count
         encoder.bytes.removeAll(keepingCapacity: true)
         unsyncedCount = nextSeq - 1 - durableSeq
