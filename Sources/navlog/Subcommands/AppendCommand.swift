@@ -32,12 +32,12 @@ enum AppendCommand: Subcommand {
         standard input, the checked events past the first 8 MiB wait in a private temporary file, not
         in memory, until all are checked.
 
-        Then they are written in batches of at most 4,096. A failed write (a full disk) or Ctrl-C, SIGTERM or
-        SIGHUP stops it between two batches and says how far the input is in the log: "the input's
-        events through stdin line L are in the log (N events, the last one seq S) ...; resume after
-        stdin line L". Appending the lines after L then gives the log a whole run would have. Killed
-        with SIGKILL, append can say nothing: the log then holds the input's first events, and
-        `navlog dump PATH | tail -1` shows the last of them.
+        Then they are written in batches of at most 4,096. A failed write (a full disk) or Ctrl-C,
+        SIGTERM or SIGHUP stops it between two batches and says how far the input is in the log:
+        "the input's events through stdin line L are in the log (N events, the last one seq S) ...;
+        resume after stdin line L". Appending the lines after L then gives the log a whole run would
+        have. Killed with SIGKILL, append can say nothing: the log then holds the input's first
+        events, and `navlog dump PATH | tail -1` shows the last of them.
 
         An event's line may be as long as the reader takes (64 KiB); it is checked with the seq it
         may get, so a refusal says by how many bytes the line is over, counted with which seq.
