@@ -17,6 +17,10 @@ import Darwin
 /// the defect it is. Lines already read that shrink away or a segment replaced under the same name
 /// throw ``NavigationHistoryError/Code/rewritten``; a segment retention deleted before it was read
 /// throws ``NavigationHistoryError/Code/notRetained``.
+///
+/// The log is the directory or file first found at the path, held open so that its inode cannot
+/// be reused: once the path is gone the cursor waits (``absence`` says so), follows the same log on
+/// when it is moved back, and throws `rewritten` when anything else is at the path.
 package final class FollowCursor {
     /// Which segment a cursor begins in.
     package enum Beginning: Sendable, Hashable {
@@ -33,10 +37,14 @@ package final class FollowCursor {
 
     /// The log directory or file followed.
     package let path: String
-    private let beginning: Beginning
+    private var beginning: Beginning
     /// The log directory, once the path exists as one; nil for a single file or before it exists.
     private var directory: String?
-    private var isOpen = false
+    private var phase = Phase.absent
+    /// The device and inode of the log opened, set as it is: its directory, held open by
+    /// `directoryFD`, or its one file, held open by `file`.
+    private var root: (device: UInt64, inode: UInt64)?
+    private var directoryFD: Int32 = -1
     private var file: (fd: Int32, path: String, number: Int?, device: UInt64, inode: UInt64)?
     private var offset = 0
     private var line = 1
@@ -52,32 +60,73 @@ package final class FollowCursor {
         self.beginning = beginning
     }
 
-    deinit { if let file { close(file.fd) } }
+    deinit {
+        if let file { close(file.fd) }
+        if directoryFD >= 0 { close(directoryFD) }
+    }
+
+    /// Where the cursor stands with the log at its path.
+    private enum Phase {
+        /// Nothing was at the path yet.
+        case absent
+        /// The log opened is at the path.
+        case following
+        /// The log opened is no longer at the path, and nothing else is.
+        case removed
+    }
 
     /// The last `seq` read (nil before the first).
     package var lastSeq: Int? { expectedSeq.map { $0 - 1 } }
 
-    /// What to watch for news: the log directory, else the directory the file or the absent path
-    /// will be in; and the file being read.
-    package var watchTargets: (directory: String, file: String?) {
-        if let directory { return (directory, file?.path) }
-        return (FileSystem.parent(of: path), file?.path)
+    /// Why the cursor waits for its log, nil while it follows one.
+    package var absence: LogWait? {
+        switch phase {
+        case .absent: .notCreated
+        case .following: nil
+        case .removed: .removed
+        }
+    }
+
+    /// What to watch for news: the directory the path is in, which sees the log come and go, and
+    /// the log directory followed; and the file being read.
+    package var watchTargets: (directories: [String], file: String?) {
+        let parent = FileSystem.parent(of: path)
+        guard phase == .following else { return ([parent], nil) }
+        if let directory { return ([directory, parent], file?.path) }
+        return ([parent], file?.path)
     }
 
     /// The events whose lines were completed since the last poll, in order; empty when nothing new
     /// is there. At most about a chunk's worth at a time: poll until it returns none.
     ///
+    /// Nothing is there while the path does not exist, before the log is created or once it was
+    /// removed (``absence`` says which).
+    ///
     /// - Throws: ``NavigationHistoryError``: `notRetained` when the beginning asked for events
     ///   retention deleted (or it deleted a segment before it was read); `rewritten` when the log
-    ///   changed underneath; `corruptLog` (or `unsupportedVersion`) for a defect; `noInput` when the
-    ///   path is something no log can be; `io`.
+    ///   changed underneath (lines cut, a segment replaced, another log at the path); `corruptLog`
+    ///   (or `unsupportedVersion`) for a defect; `noInput` when the path is something no log can
+    ///   be; `io`.
     package func poll() throws -> [NavigationEvent] {
-        if !isOpen, !(try open()) { return [] }
-        guard file != nil else {
-            // A log directory without a segment yet.
-            guard let first = try Opening.segmentNumbers(directory!).first else { return [] }
-            try openSegment(first, expectingFirst: nil)
-            return try poll()
+        switch phase {
+        case .absent: guard try open() else { return [] }
+        case .removed: guard try isBack() else { return [] }
+        case .following: break
+        }
+        do {
+            return try read()
+        } catch let error as NavigationHistoryError where error.code == .io || error.code == .noInput {
+            // Listing the directory or opening a segment fails once the directory is removed: that
+            // is the log going away, not an I/O error.
+            guard try isGone() else { throw error }
+            return []
+        }
+    }
+
+    private func read() throws -> [NavigationEvent] {
+        if file == nil, let directory {
+            // A log directory without a segment yet: looked at like the end of a segment.
+            guard !(try isGone()), try openFirstSegment(directory) else { return [] }
         }
         while true {
             let (events, atEnd) = try readChunk()
@@ -89,7 +138,8 @@ package final class FollowCursor {
 
     // MARK: Opening
 
-    /// Opens the log when it exists; returns whether it does.
+    /// Opens the log when it exists (a directory's segments are opened as it is read); returns
+    /// whether it does.
     private func open() throws -> Bool {
         let files: [String], segmented: Bool
         do {
@@ -97,18 +147,37 @@ package final class FollowCursor {
         } catch let error as NavigationHistoryError where LogFiles.isAbsent(error) {
             return false
         }
-        isOpen = true
         guard segmented else {
-            try openFile(files[0], number: nil)
+            do {
+                try openFile(files[0], number: nil)
+            } catch let error as NavigationHistoryError where LogFiles.isAbsent(error) {
+                return false   // removed since it was found
+            }
+            root = (file!.device, file!.inode)
+            phase = .following
             if case .holding(let seq) = beginning, let first = try firstSeq(of: files[0]), seq < first {
                 throw Self.notRetained(seq, first: first, path: path)
             }
             return true
         }
+        guard let fd = try FileSystem.openDirectory(path) else { return false }   // removed since it was listed
+        var info = stat()
+        fstat(fd, &info)
+        directoryFD = fd
+        root = Self.identity(info)
         directory = path
+        phase = .following
+        return true
+    }
+
+    /// Opens the segment to begin in; returns false when the directory holds none yet.
+    private func openFirstSegment(_ directory: String) throws -> Bool {
         for attempt in 0..<3 {
-            let numbers = try Opening.segmentNumbers(path)
-            guard !numbers.isEmpty else { return true }
+            let numbers = try Opening.segmentNumbers(directory)
+            guard !numbers.isEmpty else {
+                beginning = .oldest   // the first segment to come holds the log's first events
+                return false
+            }
             do {
                 try openSegment(try chooseSegment(numbers), expectingFirst: nil)
                 return true
@@ -116,7 +185,7 @@ package final class FollowCursor {
                 continue   // retention deleted it between the listing and the opening
             }
         }
-        return true
+        return false
     }
 
     /// The segment to begin in among `numbers`, found by their first lines' seqs.
@@ -151,7 +220,8 @@ package final class FollowCursor {
         var info = stat()
         fstat(fd, &info)
         if let file { close(file.fd) }
-        file = (fd, path, number, UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino))
+        let (device, inode) = Self.identity(info)
+        file = (fd, path, number, device, inode)
         offset = 0
         line = 1
     }
@@ -172,9 +242,18 @@ package final class FollowCursor {
     /// final. Returns nil when there is none yet, else the events this one's end still held (none
     /// once it moved).
     private func nextSegment() throws -> [NavigationEvent]? {
-        guard let current = file else { return nil }
-        try checkIdentity(current)
+        guard let current = file, !(try isGone()) else { return nil }
         guard let number = current.number, let directory else { return nil }
+        var info = stat()
+        if lstat(current.path, &info) == 0, Self.identity(info) != (current.device, current.inode) {
+            // Replaced with the whole directory (removed, and a log written anew in its place):
+            // that is what is said.
+            if try isGone() { return nil }
+            throw NavigationHistoryError(code: .rewritten,
+                                         message: "the log changed underneath its reader: the file was replaced by another (a repair, or a log written anew)",
+                                         path: current.path)
+        }
+        // A segment gone was deleted by retention: its descriptor still reads it.
         let next = directory + "/" + Opening.segmentName(number + 1)
         guard FileSystem.status(next) != nil else {
             let numbers = try Opening.segmentNumbers(directory)
@@ -194,22 +273,46 @@ package final class FollowCursor {
         return []
     }
 
-    /// Throws `rewritten` when the file at the path read is no longer the one opened.
-    private func checkIdentity(_ current: (fd: Int32, path: String, number: Int?, device: UInt64, inode: UInt64)) throws {
+    // MARK: The log at the path
+
+    /// What is at the path, against the log opened.
+    private enum Standing { case same, gone, other }
+
+    private func standing() throws -> Standing {
         var info = stat()
-        guard lstat(current.path, &info) == 0 else {
-            // Gone: retention deleted a segment being read (its descriptor still reads it), or the
-            // single file followed was removed.
-            if current.number == nil {
-                throw NavigationHistoryError(code: .rewritten, message: "the log file was removed while it was followed", path: current.path)
-            }
-            return
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return .gone }
+            throw FileSystem.error("cannot look at the log", path)
         }
-        if UInt64(truncatingIfNeeded: info.st_dev) != current.device || UInt64(truncatingIfNeeded: info.st_ino) != current.inode {
+        return Self.identity(info) == root! ? .same : .other
+    }
+
+    /// Whether the log opened is gone from its path, which makes the cursor wait for it.
+    ///
+    /// - Throws: `rewritten` when something else is at the path: the log opened is held open, so
+    ///   its inode is not reused, and anything else there is another.
+    private func isGone() throws -> Bool {
+        switch try standing() {
+        case .same: return false
+        case .gone:
+            phase = .removed
+            return true
+        case .other:
             throw NavigationHistoryError(code: .rewritten,
-                                         message: "the log changed underneath its reader: the file was replaced by another (a repair, or a log written anew)",
-                                         path: current.path)
+                                         message: "the log changed underneath its reader: it was removed and another written in its place while it was followed",
+                                         path: path)
         }
+    }
+
+    /// Whether the log that was gone is back at its path (moved away and back), to be followed on.
+    private func isBack() throws -> Bool {
+        guard !(try isGone()) else { return false }
+        phase = .following
+        return true
+    }
+
+    private static func identity(_ info: stat) -> (device: UInt64, inode: UInt64) {
+        (UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino))
     }
 
     // MARK: Lines

@@ -144,6 +144,15 @@ package enum FileSystem {
         }
     }
 
+    /// A descriptor of the directory `path`, which keeps its inode from being reused while it is
+    /// open, even once the directory is removed; nil when nothing is at the path.
+    static func openDirectory(_ path: String) throws -> Int32? {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 { return fd }
+        if errno == ENOENT { return nil }
+        throw error("cannot open the log directory", path)
+    }
+
     /// Makes the directory's entries (created, renamed or removed files) durable.
     static func syncDirectory(_ path: String) throws {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -33,15 +33,20 @@ public enum SubscriptionStart: Sendable, Hashable {
 /// line that fails its check at the very end of the log is waited on as a crashed writer's tail the
 /// next writer will cut; once anything follows it, it ends the sequence as the defect it is.
 ///
-/// The path need not exist yet: the subscription waits for the log to be created. The sequence
-/// ends (returns nil) when the iterating task is cancelled, or when the ``EventLog`` or
+/// The path need not exist yet: the subscription waits for the log to be created. The log is the
+/// directory or file it first finds there, held open while it is followed: when it is removed,
+/// the subscription waits, and follows it on if it is moved back; anything else at the path then,
+/// or found there in its place at any time, is a log written anew, which ends the sequence with
+/// ``NavigationHistoryError/Code/rewritten``. ``LogFollower/onWait`` is told when it waits. The
+/// sequence ends (returns nil) when the iterating task is cancelled, or when the ``EventLog`` or
 /// ``Recorder`` it came from is closed.
 ///
 /// - Throws: from the iterator, ``NavigationHistoryError`` with code
 ///   ``NavigationHistoryError/Code/notRetained`` for a start (or a lag) behind retention,
 ///   ``NavigationHistoryError/Code/rewritten`` when the log changed underneath (lines already
-///   read cut or replaced: a repair, or a log written anew in its place), `corruptLog` for a defect,
-///   `io`; and the writer's failure, for a subscription fed by one.
+///   read cut or replaced: a repair, or a log written anew in its place, whether or not its
+///   removal was seen first), `corruptLog` for a defect, `io`; and the writer's failure, for a
+///   subscription fed by one.
 public struct LogSubscription: AsyncSequence, Sendable {
     /// Each event, in `seq` order.
     public typealias Element = NavigationEvent
@@ -49,16 +54,18 @@ public struct LogSubscription: AsyncSequence, Sendable {
     let path: String
     let start: SubscriptionStart
     let feed: LiveFeed?
+    let onWait: (@Sendable (LogWait) -> Void)?
 
-    init(path: String, start: SubscriptionStart, feed: LiveFeed?) {
+    init(path: String, start: SubscriptionStart, feed: LiveFeed?, onWait: (@Sendable (LogWait) -> Void)? = nil) {
         self.path = path
         self.start = start
         self.feed = feed
+        self.onWait = onWait
     }
 
     /// An iterator that begins reading at its first ``AsyncIterator/next()``.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(core: SubscriptionCore(path: path, start: start, feed: feed, folds: false))
+        AsyncIterator(core: SubscriptionCore(path: path, start: start, feed: feed, folds: false, onWait: onWait))
     }
 
     /// The same events, each with the navigation state after it as ``Projection/fold(_:_:)``
@@ -73,7 +80,7 @@ public struct LogSubscription: AsyncSequence, Sendable {
     /// - Complexity: Before its first event, a fold of the events from that segment's start (or
     ///   from a single file's start) to the start; then one fold per event.
     public func withStates() -> StatefulLogSubscription {
-        StatefulLogSubscription(path: path, start: start, feed: feed)
+        StatefulLogSubscription(path: path, start: start, feed: feed, onWait: onWait)
     }
 
     /// Hands over a subscription's events.
@@ -108,10 +115,11 @@ public struct StatefulLogSubscription: AsyncSequence, Sendable {
     let path: String
     let start: SubscriptionStart
     let feed: LiveFeed?
+    let onWait: (@Sendable (LogWait) -> Void)?
 
     /// An iterator that begins reading at its first ``AsyncIterator/next()``.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(core: SubscriptionCore(path: path, start: start, feed: feed, folds: true))
+        AsyncIterator(core: SubscriptionCore(path: path, start: start, feed: feed, folds: true, onWait: onWait))
     }
 
     /// Hands over a subscription's events with their states.

@@ -11,6 +11,9 @@ final class SubscriptionCore: @unchecked Sendable {
     private let start: SubscriptionStart
     private let cursor: FollowCursor
     private let feed: LiveFeed?
+    private let onWait: (@Sendable (LogWait) -> Void)?
+    /// What `onWait` was last told, nil since the cursor found its log.
+    private var announced: LogWait?
     private let wakeup = Wakeup()
     private let mailbox: Mailbox
     private var watcher: FileChangeWatcher?
@@ -31,9 +34,10 @@ final class SubscriptionCore: @unchecked Sendable {
     private var readyIndex = 0
     private var finished = false
 
-    init(path: String, start: SubscriptionStart, feed: LiveFeed?, folds: Bool) {
+    init(path: String, start: SubscriptionStart, feed: LiveFeed?, folds: Bool, onWait: (@Sendable (LogWait) -> Void)? = nil) {
         self.start = start
         self.feed = feed
+        self.onWait = onWait
         let beginning: FollowCursor.Beginning = switch start {
         case .oldest: .oldest
         case .seq(let seq): .holding(seq)
@@ -125,6 +129,10 @@ final class SubscriptionCore: @unchecked Sendable {
             return
         }
         let events = try cursor.poll()
+        if cursor.absence != announced {
+            announced = cursor.absence
+            if let absence = announced { onWait?(absence) }
+        }
         if !events.isEmpty {
             ready = events
             return
@@ -157,8 +165,8 @@ final class SubscriptionCore: @unchecked Sendable {
         self.watcher = watcher
         let targets = cursor.watchTargets
         var added = isNew
-        if !watcher.isWatching(targets.directory) {
-            watcher.watchDirectory(targets.directory)
+        for directory in targets.directories where !watcher.isWatching(directory) {
+            watcher.watchDirectory(directory)
             added = true
         }
         if let file = targets.file { watcher.watchFile(file) }
