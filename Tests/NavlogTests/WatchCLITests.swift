@@ -51,15 +51,18 @@ private func seqs(_ lines: [String]) -> [Int] {
         #expect(run.stderr.contains("the first seq still there is \(first)"))
     }
 
-    @Test func watchStartedBeforeTheLogExistsPrintsJSONLinesOfItsFirstEvents() throws {
+    @Test func watchStartedBeforeTheLogExistsSaysOnceThatItWaitsThenPrintsJSONLinesOfItsFirstEvents() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path + "/later.navlog"
         let watch = try WatchProcess([path, "--format", "json"])
-        Thread.sleep(forTimeInterval: 0.3)   // not needed for the result: makes the log come after the watch began
+        let notice = "\(path): waiting for the log to be created"
+        #expect(watch.errorLines { !$0.isEmpty } == [notice])
         let log = try EventLog(directory: path, options: .init(durability: .none))
         try appendGenerated(log, 40, seed: 3)
         let lines = watch.lines { $0.count == 41 }
-        #expect(watch.interrupt().status == 0)
+        let (status, stderr) = watch.interrupt()
+        #expect(status == 0)
+        #expect(stderr == notice + "\n")
         #expect(lines.count == 41)
         let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(objects.map { $0["seq"] as? Int } == (1...41).map { $0 })
@@ -99,10 +102,74 @@ private func seqs(_ lines: [String]) -> [Int] {
         #expect(stderr.contains("\(path): error: the log changed underneath its reader"))
     }
 
+    @Test(arguments: LogKind.allCases, [false, true])
+    func watchOfALogRemovedAndWrittenAnewInItsPlaceExits65NamingThePath(kind: LogKind, afterItSaysItWaits: Bool) throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path + kind.name
+        let last = try writeLog(kind, at: path, seed: 1)
+        let watch = try WatchProcess([path])
+        #expect(seqs(watch.lines { seqs($0).last == last }) == Array(1...last))
+        try FileManager.default.removeItem(atPath: path)
+        if afterItSaysItWaits {
+            #expect(watch.errorLines { !$0.isEmpty } == [removedNotice(path)])
+        }
+        _ = try writeLog(kind, at: path, seed: 2)
+        let (status, stderr) = watch.finish()
+        #expect(status == 65)
+        #expect(stderr.contains("\(path): error: the log changed underneath its reader: it was removed and another written in its place"))
+        #expect(seqs(watch.lines { _ in true }) == Array(1...last), "nothing of the new log is printed")
+    }
+
+    @Test(arguments: LogKind.allCases)
+    func watchOfALogRemovedAndNotWrittenAgainSaysOnceThatItWaitsAndExitsZeroOnCtrlC(kind: LogKind) throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path + kind.name
+        let last = try writeLog(kind, at: path, seed: 1)
+        let watch = try WatchProcess([path])
+        #expect(seqs(watch.lines { seqs($0).last == last }) == Array(1...last))
+        try FileManager.default.removeItem(atPath: path)
+        #expect(watch.errorLines { !$0.isEmpty } == [removedNotice(path)])
+        // Changes beside the path wake the watch; it says nothing more.
+        for k in 0..<5 { try FileManager.default.removeItem(atPath: scratch.file("other-\(k).txt", [0x41])) }
+        Thread.sleep(forTimeInterval: 0.3)   // not needed for the result: lets the watch look at them
+        let (status, stderr) = watch.interrupt()
+        #expect(status == 0)
+        #expect(stderr == removedNotice(path) + "\n")
+    }
+
     @Test func watchRefusesStandardInputAndBothStarts() throws {
         #expect(try NavlogRun("watch", "-").status == 64)
         #expect(try NavlogRun("watch", "x.navlog", "--from", "3", "--from-end").status == 64)
     }
+}
+
+/// What a watched log is: a log directory or a single `.jsonl` file.
+enum LogKind: CaseIterable, Sendable {
+    case directory, file
+
+    /// The name of a log of this kind in a directory, with its slash.
+    var name: String { self == .directory ? "/app.navlog" : "/app.jsonl" }
+}
+
+/// Writes a log of `kind` at `path` (its events generated from `seed`); returns its last seq.
+private func writeLog(_ kind: LogKind, at path: String, seed: UInt64) throws -> Int {
+    switch kind {
+    case .directory:
+        let log = try EventLog(directory: path, options: .init(durability: .none))
+        try appendGenerated(log, 30, seed: seed)
+        let last = log.nextSeq - 1
+        try log.close()
+        return last
+    case .file:
+        let created = FileManager.default.createFile(atPath: path, contents: Data(generatedEvents(30).flatMap { LineEncoder.encode($0) }))
+        #expect(created)
+        return 30
+    }
+}
+
+/// What `navlog watch` says once when the log it follows is removed.
+private func removedNotice(_ path: String) -> String {
+    "\(path): the log was removed; waiting for it to come back (a log written anew in its place ends the watch)"
 }
 
 /// Appends `count` generated drafts to `log` (seeded by `seed`).

@@ -20,10 +20,14 @@ enum WatchCommand: Subcommand {
         Prints each event of the log, then each new one as it is appended — by this machine's app,
         a simulator, or `navlog append` — with the screen its scene shows after it, until Ctrl-C.
         The log may be written by another process while it is watched: watch never takes its lock
-        and never writes to it. It goes on across segment rotations and retention, waits for a log
-        that does not exist yet, and prints a line only once it is completely written. The kernel
-        says when the log changes (inotify on Linux, kqueue on macOS): watching an idle log takes
-        no CPU.
+        and never writes to it. It goes on across segment rotations and retention, and prints a
+        line only once it is completely written. The kernel says when the log changes (inotify on
+        Linux, kqueue on macOS): watching an idle log takes no CPU.
+
+        A log that does not exist yet is waited for ("PATH: waiting for the log to be created" on
+        standard error, once). A log removed while it is watched is waited for too (saying so
+        once): moved back, it is followed on; a log written anew in its place, whether it comes
+        before or after the removal is seen, ends the watch with exit 65, naming PATH.
 
         Options:
           --from SEQ        Begin at this seq (default: the first event the log still holds).
@@ -43,7 +47,8 @@ enum WatchCommand: Subcommand {
 
         Exit status: 0 when ended by Ctrl-C (SIGINT) or SIGTERM, 64 on a usage error, 65 on a
         defect in the log, a --from retention deleted, or a log changed underneath the watch (a
-        repair, or a log written anew in its place), 66 when PATH is not a log, 74 on an I/O error.
+        repair, or a log written anew in its place), 66 when PATH is not a log, 74 on an I/O error
+        (never because the log was removed).
         """
 
     static func run(_ arguments: [String]) async throws {
@@ -56,7 +61,8 @@ enum WatchCommand: Subcommand {
         try refuseStreams(path)
         let start: SubscriptionStart = from.map { .seq($0) } ?? (parsed.has("--from-end") ? .end : .oldest)
         let sessions = Set(parsed.all("--session"))
-        let events = LogFollower(path: path).events(from: start).withStates()
+        let events = LogFollower(path: path, onWait: { wait in Diagnostics.print(waitingNotice(wait, path)) })
+            .events(from: start).withStates()
 
         let watching = Task { () async throws -> Void in
             var out = StandardOutput()
@@ -97,6 +103,14 @@ enum WatchCommand: Subcommand {
             source.setEventHandler { task.cancel() }
             source.resume()
             return source
+        }
+    }
+
+    /// The line standard error gets, once, when the watch begins to wait for the log at `path`.
+    nonisolated static func waitingNotice(_ wait: LogWait, _ path: String) -> String {
+        switch wait {
+        case .notCreated: "\(path): waiting for the log to be created"
+        case .removed: "\(path): the log was removed; waiting for it to come back (a log written anew in its place ends the watch)"
         }
     }
 
