@@ -8,12 +8,23 @@ import Glibc
 import Darwin
 #endif
 
-/// A log whose every name holds terminal control sequences cannot drive the terminal through
-/// navlog: text output and diagnostics escape C0, DEL and C1 controls; JSON stays exact.
+/// A log whose every name holds terminal control sequences and invisible or reordering
+/// characters cannot drive the terminal nor disguise itself through navlog: text output, CSV and
+/// diagnostics escape C0, DEL and C1 controls, format characters (Cf) and the line and paragraph
+/// separators; JSON stays exact.
 @Suite(.serialized) struct TerminalEscapingCLITests {
     /// Retitles the window, clears the screen, rings the bell, recolours through an 8-bit CSI,
-    /// deletes, and forges a diagnostic on a line of its own.
-    static let hostile = "\u{1b}]0;owned\u{07}\u{1b}[2J\u{9b}31m\u{85}\u{7f}\r\nlog.jsonl:1: error: forged\t"
+    /// deletes, and forges a diagnostic on a line of its own; then ``invisible``.
+    static let hostile = "\u{1b}]0;owned\u{07}\u{1b}[2J\u{9b}31m\u{85}\u{7f}\r\nlog.jsonl:1: error: forged\t" + invisible
+
+    /// Reverses what follows (RIGHT-TO-LEFT OVERRIDE: `pay` and this read `payexe.png`), hides
+    /// (zero-width space and joiner, word joiner, byte order mark, soft hyphen, a tag above
+    /// U+FFFF), isolates, and breaks the line (line and paragraph separators).
+    static let invisible = "\u{202E}gnp.exe\u{200B}\u{200D}\u{2060}\u{FEFF}\u{AD}\u{2066}\u{2069}\u{2028}\u{2029}\u{E0001}"
+
+    /// ``hostile`` as text output shows it.
+    static let hostileEscaped = #"\u001b]0;owned\u0007\u001b[2J\u009b31m\u0085\u007f\u000d\u000alog.jsonl:1: error: forged\u0009"#
+        + #"\u202egnp.exe\u200b\u200d\u2060\ufeff\u00ad\u2066\u2069\u2028\u2029\udb40\udc01"#
 
     /// A value of the planted log: `name` and the hostile text.
     static func planted(_ name: String) -> String { name + hostile }
@@ -40,19 +51,27 @@ import Darwin
         try writeJSONLines(events, session: session, apart: .seconds(1), to: path)
     }
 
-    /// Whether `text` holds a control character other than the line breaks between lines.
+    /// The control characters `text` holds other than the line breaks between lines.
     static func controls(in text: String) -> [String] {
         text.unicodeScalars.filter { $0 != "\n" && ($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) }
             .map { "U+" + String($0.value, radix: 16) }
     }
 
+    /// The format characters (Cf) and line and paragraph separators `text` holds.
+    static func invisibles(in text: String) -> [String] {
+        text.unicodeScalars.filter { [.format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory) }
+            .map { "U+" + String($0.value, radix: 16) }
+    }
+
+    /// What `text` holds that text output escapes: ``controls(in:)`` and ``invisibles(in:)``.
+    static func unescaped(in text: String) -> [String] { controls(in: text) + invisibles(in: text) }
+
     static func expectEscaped(_ run: NavlogRun, _ arguments: [String], printsPlanted: Bool = true) {
-        #expect(controls(in: run.stdout).isEmpty, "stdout of \(arguments.prefix(1)): \(controls(in: run.stdout))")
-        #expect(controls(in: run.stderr).isEmpty, "stderr of \(arguments.prefix(1)): \(controls(in: run.stderr))")
+        #expect(unescaped(in: run.stdout).isEmpty, "stdout of \(arguments.prefix(1)): \(unescaped(in: run.stdout))")
+        #expect(unescaped(in: run.stderr).isEmpty, "stderr of \(arguments.prefix(1)): \(unescaped(in: run.stderr))")
         #expect(!run.stdout.contains("\nlog.jsonl:1: error: forged") && !run.stderr.contains("\nlog.jsonl:1: error: forged"), "no forged line")
         if printsPlanted {
-            #expect((run.stdout + run.stderr).contains(#"\u001b]0;owned\u0007\u001b[2J\u009b31m\u0085\u007f\u000d\u000alog.jsonl:1: error: forged\u0009"#),
-                    "\(arguments.prefix(1)) shows the planted text, escaped")
+            #expect((run.stdout + run.stderr).contains(hostileEscaped), "\(arguments.prefix(1)) shows the planted text, escaped")
         }
     }
 
@@ -122,6 +141,7 @@ import Darwin
         let sessions = try #require(object["sessions"] as? [[String: Any]])
         #expect(sessions.first?["id"] as? String == Self.planted("session"))
         #expect(sessions.first?["app"] as? String == Self.planted("app"))
+        #expect(json.stdout.contains(Self.invisible), "format characters and separators are written as they are")
         let screens = try NavlogRun("screens", log, "--format", "json")
         let rows = try #require((try JSONSerialization.jsonObject(with: Data(screens.stdout.utf8)) as? [String: Any])?["rows"] as? [[String: Any]])
         #expect(Set(rows.compactMap { $0["screen"] as? String }).contains(Self.planted("recipe")))
@@ -158,13 +178,14 @@ import Darwin
         for arguments in [["screens", log, "--format", "csv", "--exact-csv"],
                           ["export", log, "--table", "deeplinks", "--format", "csv", "--exact-csv"]] {
             let text = try Self.onATerminal(arguments)
-            #expect(!text.isEmpty && Self.controls(in: text).isEmpty, "\(arguments.prefix(1)): \(Self.controls(in: text))")
+            #expect(!text.isEmpty && Self.unescaped(in: text).isEmpty, "\(arguments.prefix(1)): \(Self.unescaped(in: text))")
+            #expect(text.contains(Self.hostileEscaped), "\(arguments.prefix(1)) shows the planted text, escaped")
         }
         let report = try Self.onATerminal(["report", log, "-o", "-"], status: 64)
-        #expect(Self.controls(in: report).isEmpty && !report.contains("<html"), "no page on a terminal")
+        #expect(Self.unescaped(in: report).isEmpty && !report.contains("<html"), "no page on a terminal")
     }
 
-    @Test func jsonOnATerminalHasDELAndC1EscapedAndTheSameValues() throws {
+    @Test func jsonOnATerminalHasDELAndC1EscapedAndFormatCharactersExact() throws {
         let scratch = try ScratchDirectory()
         let log = scratch.path + "/planted.jsonl"
         try Self.writePlantedLog(to: log)
@@ -179,6 +200,26 @@ import Darwin
         let sessions = try Self.onATerminal(["sessions", log, "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(sessions.utf8)) as? [String: Any])
         #expect((object["sessions"] as? [[String: Any]])?.first?["id"] as? String == Self.planted("session"), "the same value")
+        #expect(sessions.contains(Self.invisible), "format characters and separators are written as they are")
+    }
+
+    /// A screen named `pay` + RIGHT-TO-LEFT OVERRIDE + `gnp.exe` is shown as `pay\u202egnp.exe`,
+    /// and the table's columns are as wide as what the terminal shows.
+    @Test func aTextTableLinesUpAroundAScreenNameWithAReorderingCharacter() throws {
+        let scratch = try ScratchDirectory()
+        let log = scratch.path + "/table.jsonl"
+        let events: [[String: Any]] = [
+            ["type": "session.start", "launch": "cold"], ["type": "scene.open", "scene": "main"],
+            ["type": "push", "scene": "main", "stack": "main", "route": ["screen": "pay\u{202E}gnp.exe"]],
+            ["type": "push", "scene": "main", "stack": "main", "route": ["screen": "home\u{200B}"]],
+            ["type": "session.end"],
+        ]
+        try writeJSONLines(events, session: "s", apart: .seconds(1), to: log)
+        let run = try NavlogRun("screens", log)
+        #expect(run.status == 0 && Self.unescaped(in: run.stdout).isEmpty, "\(run.stdout)")
+        let table = run.stdout.split(separator: "\n").dropFirst()   // the line naming the log, then the header and rows
+        #expect(table.contains { $0.hasPrefix(#"pay\u202egnp.exe "#) } && table.contains { $0.hasPrefix(#"home\u200b "#) }, "\(run.stdout)")
+        #expect(table.count == 4 && Set(table.map(\.count)).count == 1, "every line as long as the header:\n\(run.stdout)")
     }
 
     @Test func anArgumentThatIsNotUTF8IsRefusedNotTakenForAnotherPath() throws {

@@ -87,7 +87,7 @@ enum ExportCommand: Subcommand {
         // The log is resolved once the output is open: a pipe is read through a copy, at length.
         let input = try LogInput(argument)
         // CSV is for people unless it is exact, and anything on a terminal is read by one: no
-        // control character of the log reaches a terminal.
+        // control character of the log reaches a terminal, nor an invisible one a person's CSV.
         let terminal = output.isTerminal
         func line(_ text: String) -> String {
             switch format {

@@ -41,8 +41,9 @@ enum AnalyticsOutput {
     static let csvHelp = """
         a header, then a line per row. A text cell beginning with =, +, -, @,
                             tab or carriage return (a formula, to a spreadsheet) gets a ' in front
-                            (OWASP's rule; numbers never do); control characters are written as
-                            \\u001b.
+                            (OWASP's rule; numbers never do); control characters and invisible or
+                            reordering ones (format characters, U+2028, U+2029) are written as
+                            \\u001b, \\u202e.
         """
     static let exactCSVHelp = """
         With --format csv: text cells exactly as in the log, without the ' and

@@ -11,19 +11,25 @@ import Darwin
 /// Text for a person reaches the terminal only through ``StandardOutput/line(_:)``,
 /// ``StandardOutput/paragraph(_:)`` and ``Diagnostics``, which escape it here: names, ids, URLs
 /// and paths come from a log or a directory listing, and a control character in them must not
-/// move the cursor, change colours or the window title, or forge a line of output.
+/// move the cursor, change colours or the window title, or forge a line of output; nor may an
+/// invisible or reordering one make `pay\u{202E}gnp.exe` read `payexe.png`.
 enum Terminal {
-    /// `text` with every control character written as a `\u` escape as in JSON (`\u001b` for
-    /// ESC): C0 (U+0000–U+001F, newline and tab included), DEL (U+007F) and C1 (U+0080–U+009F).
-    /// Text without them is returned as it is; an escaped text has none left, so escaping twice
-    /// changes nothing. Invalid UTF-8 never gets here: a `String` holds U+FFFD in its place.
+    /// `text` with every character that acts on the terminal or hides from its reader written as
+    /// a `\u` escape as in JSON (`\u001b` for ESC, `\u202e` for RIGHT-TO-LEFT OVERRIDE, a
+    /// character above U+FFFF as its UTF-16 pair): see ``isEscaped(_:)``. Text without them is
+    /// returned as it is; an escaped text has none left, so escaping twice changes nothing.
+    /// Invalid UTF-8 never gets here: a `String` holds U+FFFD in its place.
     static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        // Printable ASCII has nothing to escape: most text is decided by its bytes alone.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return text }
+        guard text.unicodeScalars.contains(where: isEscaped) else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            guard isControl(scalar) else { result.append(scalar); continue }
-            let hex = String(scalar.value, radix: 16)
-            result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            guard isEscaped(scalar) else { result.append(scalar); continue }
+            for unit in String(scalar).utf16 {
+                let hex = String(unit, radix: 16)
+                result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            }
         }
         return String(result)
     }
@@ -51,9 +57,16 @@ enum Terminal {
         return result
     }
 
-    /// Whether `scalar` is a C0 or C1 control character or DEL.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    /// Whether `scalar` is escaped for a terminal: a control character — C0 (U+0000–U+001F,
+    /// newline and tab included), DEL (U+007F) or C1 (U+0080–U+009F) — or one that is invisible
+    /// or reorders the text around it — a format character (category Cf: the bidi controls
+    /// U+202A–U+202E and U+2066–U+2069, the zero-width U+200B–U+200D, U+2060 and U+FEFF, the soft
+    /// hyphen U+00AD and the rest) — or the line and paragraph separators U+2028 and U+2029,
+    /// which break a terminal's line as a newline does.
+    static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0xA0 { return value < 0x20 || value >= 0x7F }
+        return value == 0x2028 || value == 0x2029 || scalar.properties.generalCategory == .format
     }
 }
 
