@@ -19,6 +19,10 @@ Checks, on the report of Schemas/examples/valid/sheets.jsonl and of a generated 
   - a session longer than the page replays says how much of it is shown, and the report of 10
     sessions of 2,100 pushes each stays small and interactive in under 1 s;
   - a view that ended before it began (the clock went back) is counted, and the page says so;
+  - a log whose names, ids, params, tabs and path hold invisible and reordering characters
+    (U+202E, zero-width ones, U+2028) and markup: the page holds none of those characters outside
+    its data, and shows each as a marker (⟨U+202E⟩) inside a <bdi> — in the screens table, the
+    session picker, the replayer's device, stacks and transcript — and the markup as text;
   - a report over three generated logs, one repeating another's session ids, renders, lists the
     logs with the events each gave and says which session ids repeat, counts the sessions of
     `navlog sessions` over them, and every replayed step — of ID@K too — shows the state and
@@ -222,11 +226,58 @@ def main():
     note = htmllib.unescape(" ".join(re.findall(r'<p class="note" id="clock-went-back"[^>]*>(.*?)</p>', dom, re.S)))
     check("a view that ended before it began is counted and the page says so", "1 view ended before it began" in note, note)
 
+    invisible_characters(args.navlog, browser, check)
     many_logs(args.navlog, browser, check)
 
     passed = sum(results)
     print(f"{passed} passed, {len(results) - passed} failed")
     sys.exit(0 if passed == len(results) else 1)
+
+
+def invisible_characters(navlog, browser, check):
+    """The report of a log whose values hold characters that show nothing or reorder the text."""
+    log = os.path.join(OUT, "invisible-pay\u202egnp.jsonl")
+    session, tab = "s\u200b1", "home\u2066"
+    with open(log, "w", encoding="utf-8") as f:
+        for seq, event in enumerate([
+                {"type": "session.start", "launch": "cold"}, {"type": "scene.open", "scene": "main"},
+                {"type": "tab.select", "scene": "main", "tab": tab},
+                {"type": "push", "scene": "main", "stack": tab, "route": {"screen": "pay\u202egnp.exe", "id": "x\u2028y", "params": {"q": "a\u200db"}}},
+                {"type": "push", "scene": "main", "stack": tab, "route": {"screen": "<img src=x onerror=alert(1)>\ufeff"}},
+                {"type": "session.end"}], 1):
+            f.write(json.dumps({"v": 1, "seq": seq, "ts": f"2026-12-01T10:00:0{seq}.000Z", "session": session, **event}, ensure_ascii=False) + "\n")
+    report = os.path.join(OUT, "invisible.html")
+    subprocess.run([navlog, "report", log, "-o", report], check=True, capture_output=True)
+    url = "file://" + report + "#session=s%E2%80%8B1&step=4"
+    dom = browse(browser, url, "--dump-dom", "--virtual-time-budget=5000").stdout
+    browse(browser, url, "--window-size=1280,2400", "--screenshot=" + os.path.join(OUT, "invisible.png"))
+    errors = re.findall(r'<pre id="errors"[^>]*>(.*?)</pre>', dom, re.S)
+    check("a log of invisible and reordering characters renders without errors", 'data-ready="true"' in dom and errors == [""], str(errors))
+    shown = re.sub(r'<script id="report-data".*?</script>', "", dom, flags=re.S)
+    seen = re.sub(r' data-[a-z-]+="[^"]*"', "", shown)   # the page's own keys hold values exactly, and are not shown
+    raw = sorted({f"U+{ord(c):04X}" for c in seen if c in "\u202e\u200b\u200d\u2066\u2028\ufeff"})
+    check("and holds none of them outside its data and keys, in text or attributes", not raw, str(raw))
+
+    def marked(code):
+        return f'<span class="invisible" title="U+{code}, a character that shows nothing or reorders the text around it">⟨U+{code}⟩</span>'
+    pay = "<bdi>pay" + marked("202E") + "gnp.exe</bdi>"
+    check("the screens table shows U+202E marked, the name isolated", f"<td>{pay}</td>" in shown, re.findall(r"<tbody>.*?</tbody>", shown, re.S)[:1])
+    device = re.search(r'<div class="layer"[^>]*data-visible="true"[^>]*>.*?<div class="big">(.*?)</div>((?:<div class="params">.*?</div>)*)', shown, re.S)
+    check("the replayer's device shows the screen, its id and its param marked",
+          bool(device) and device.group(1) == pay and "id <bdi>x" + marked("2028") + "y</bdi>" in device.group(2)
+          and "q: <bdi>a" + marked("200D") + "b</bdi>" in device.group(2), device.group(0) if device else dom[:0])
+    stack = re.search(r'<div class="stack" data-stack="home\u2066">.*?<h4>(.*?)</h4>.*?<li class="visible"[^>]*>(.*?)</li>', shown, re.S)
+    check("its stacks show the tab and the route marked",
+          bool(stack) and stack.group(1).startswith("<bdi>home" + marked("2066") + "</bdi>") and stack.group(2).startswith(pay[:-6]),
+          stack.group(0) if stack else "no stack home\u2066")
+    row = re.search(r'<div role="option" id="event-3"[^>]*>(.*?)</div>', shown, re.S)
+    check("its transcript shows the event marked", bool(row) and "pay" + marked("202E") + "gnp.exe" in row.group(1), row.group(0) if row else "")
+    option = re.search(r'<select id="session-select"><option[^>]*>(.*?)</option>', shown, re.S)
+    check("the session picker shows the session id marked", bool(option) and option.group(1).startswith("<bdi>s" + marked("200B") + "1</bdi> — "),
+          option.group(1) if option else "")
+    title = re.search(r"<title>(.*?)</title>", shown)
+    check("the page's title marks the path's U+202E", bool(title) and "invisible-pay⟨U+202E⟩gnp.jsonl" in title.group(1), title.group(1) if title else "")
+    check("a screen named with markup is shown as text", "<img" not in shown and "&lt;img src=x onerror=alert(1)&gt;" in shown)
 
 
 def many_logs(navlog, browser, check):

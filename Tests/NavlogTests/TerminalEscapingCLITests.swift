@@ -222,6 +222,21 @@ import Darwin
         #expect(table.count == 4 && Set(table.map(\.count)).count == 1, "every line as long as the header:\n\(run.stdout)")
     }
 
+    /// The page's title names the log's path, whose controls and invisible characters it shows as
+    /// the page shows those of names (⟨U+202E⟩); the rest of the page is checked in Chromium by
+    /// Tools/report-check.py.
+    @Test func theReportsTitleShowsThePathsInvisibleCharactersAsMarkers() throws {
+        let scratch = try ScratchDirectory()
+        let log = scratch.path + "/" + Self.planted("planted") + ".jsonl"
+        try Self.writePlantedLog(to: log)
+        let page = scratch.path + "/report.html"
+        #expect(try NavlogRun("report", log, "-o", page).status == 0)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        let title = try #require(html.range(of: "<title>").flatMap { start in html.range(of: "</title>").map { html[start.upperBound..<$0.lowerBound] } })
+        #expect(Self.unescaped(in: String(title)).isEmpty, "\(Self.unescaped(in: String(title)))")
+        #expect(title.contains("forged⟨U+0009⟩⟨U+202E⟩gnp.exe⟨U+200B⟩⟨U+200D⟩") && title.contains("⟨U+E0001⟩.jsonl"), "\(title)")
+    }
+
     @Test func anArgumentThatIsNotUTF8IsRefusedNotTakenForAnotherPath() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")

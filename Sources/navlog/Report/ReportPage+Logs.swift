@@ -18,8 +18,8 @@ extension ReportPage {
     // Several logs: which were read and the events each gave, and the session ids several use.
     (() => {
       const logs = data.logs, repeated = data.repeated_sessions;
-      document.getElementById("subtitle").textContent =
-        `${fmt(logs.length)} logs · ${fmt(data.events)} events · ${data.firstTs ?? ""} – ${data.lastTs ?? ""} · ${data.filters}`;
+      document.getElementById("subtitle").replaceChildren(
+        says`${fmt(logs.length)} logs · ${fmt(data.events)} events · ${data.firstTs ?? ""} – ${data.lastTs ?? ""} · ${data.filters}`);
       const head = el("tr", {}, ...["Log", "Events", "Seq"].map(label => el("th", { scope: "col" }, label)));
       const rows = logs.map(log => el("tr", {}, el("td", {}, log.path), el("td", {}, fmt(log.events)),
                                       el("td", {}, log.first_seq === null ? "no events" : `${log.first_seq}…${log.last_seq}`)));
@@ -29,10 +29,10 @@ extension ReportPage {
       box.append(el("p", { class: "muted" }, `Every figure is over the ${fmt(logs.length)} logs, each read on its own. The latest ` +
         "sessions replayed are those that began last across them; each replay is read from its own log."));
       if (repeated.length > 0) {
-        const named = repeated.slice(0, 5).map(r => `${r.session} as ${r.names.map((name, k) => `${name} in ${r.logs[k]}`).join(", ")}`);
+        const named = repeated.slice(0, 5).map(r => says`${r.session} as ${joined(r.names.map((name, k) => says`${name} in ${r.logs[k]}`), ", ")}`);
         box.append(el("p", { class: "muted", id: "repeated-sessions" },
-          `${fmt(repeated.length)} session id${repeated.length === 1 ? " is" : "s are"} in several logs, the sessions kept apart: ` +
-          named.join("; ") + (repeated.length > 5 ? `; and ${fmt(repeated.length - 5)} more` : "") + "."));
+          `${fmt(repeated.length)} session id${repeated.length === 1 ? " is" : "s are"} in several logs, the sessions kept apart: `,
+          joined(named, "; "), (repeated.length > 5 ? `; and ${fmt(repeated.length - 5)} more` : "") + "."));
       }
       document.getElementById("overview").after(box);
     })();

@@ -30,17 +30,17 @@ extension ReportPage {
       const body = el("div", { class: "body" });
       if (route) {
         body.append(el("div", { class: "big" }, route.screen));
-        if (route.id) body.append(el("div", { class: "params" }, "id " + route.id));
-        if (route.params) body.append(el("div", { class: "params" }, Object.entries(route.params).map(([k, v]) => `${k}: ${v}`).join(" · ")));
+        if (route.id) body.append(el("div", { class: "params" }, says`id ${route.id}`));
+        if (route.params) body.append(el("div", { class: "params" }, joined(Object.entries(route.params).map(([k, v]) => says`${k}: ${v}`), " · ")));
       } else {
         body.append(el("div", { class: "big muted" }, title));
       }
       for (const w of [90, 70, 80]) body.append(el("div", { class: "placeholder", style: `width:${w}%`, "aria-hidden": "true" }));
       if (trail) body.append(el("div", { class: "trail" }, trail));
-      return el("div", { class: "layer", ...(visible ? { "aria-current": "true", "data-visible": "true" } : {}), role: "group", "aria-label": label }, bar, body);
+      return el("div", { class: "layer", ...(visible ? { "aria-current": "true", "data-visible": "true" } : {}), role: "group", "aria-label": plain(label) }, bar, body);
     };
     // A stack's trail at a screen's foot: its root and routes, the middle of a deep one elided.
-    const trailOf = names => (names.length > 5 ? [names[0], `… ${fmt(names.length - 4)} more`, ...names.slice(-3)] : names).join(" › ");
+    const trailOf = names => joined(names.length > 5 ? [names[0], says`… ${fmt(names.length - 4)} more`, ...names.slice(-3)] : names, " › ");
 
     // A device for scene `name` after a step: `shown` is what the library found it shows (the
     // visible layer's title and back label, those of the layers under it, bottom first, and a
@@ -80,7 +80,7 @@ extension ReportPage {
         const last = k === sheets.length - 1, c = changes.stackOf(name, sheet.id, k);
         const topRoute = sheet.stack[sheet.stack.length - 1] ?? sheet.root;
         if (k === 0) screen.append(el("div", { class: "dimmer", "aria-hidden": "true" }));
-        const card = el("div", { class: `sheet-card ${sheet.style}`, "data-sheet": sheet.id, style: `top:${2.6 + k * 1.6}rem`, role: "group", "aria-label": `Sheet ${sheet.id}` },
+        const card = el("div", { class: `sheet-card ${sheet.style}`, "data-sheet": sheet.id, style: `top:${2.6 + k * 1.6}rem`, role: "group", "aria-label": plain(`Sheet ${sheet.id}`) },
           sheet.style === "fullScreenCover" ? "" : el("div", { class: "grabber", "aria-hidden": "true" }),
           layer({
             title: last ? shown.route : under[k + 1]?.title, back: last ? shown.back : under[k + 1]?.back,
@@ -103,8 +103,8 @@ extension ReportPage {
                      split ? `split view (${split.visibility})` : null, away || (scene.phase ? `phase ${scene.phase}` : null)].filter(Boolean).join("; ");
       const acted = !step.state && name in step.visible;   // the scenes a step changed are those it says what they show
       return el("figure", { class: `device${split ? " split" : ""}${scene.phase === "background" ? " background" : ""}${acted ? " acted" : ""}`, "data-scene": name,
-                            role: "group", "aria-label": label + (acted ? "; the event happened here" : "") },
-        el("figcaption", {}, el("strong", {}, `Scene ${name}`), active ? " · active scene" : "", scene.phase ? ` · ${scene.phase}` : "", acted ? " · this event" : ""),
+                            role: "group", "aria-label": plain(label + (acted ? "; the event happened here" : "")) },
+        el("figcaption", {}, el("strong", {}, says`Scene ${name}`), active ? " · active scene" : "", scene.phase ? ` · ${scene.phase}` : "", acted ? " · this event" : ""),
         el("div", { class: "bezel" }, screen));
     };
 
@@ -112,27 +112,32 @@ extension ReportPage {
     const describeChanges = (s, index) => {
       const session = sessions[s], step = session.steps[index], items = [];
       const item = (text, mark, cls) => items.push(el("li", marked(cls ? { class: cls } : {}, mark), text));
-      if (step.anomaly) item(`Anomaly: ${step.anomaly} — the event changed nothing.`, null, "anomaly");
+      if (step.anomaly) item(says`Anomaly: ${step.anomaly} — the event changed nothing.`, null, "anomaly");
       if (step.state) item(`The state was set whole: ${Object.keys(step.state.scenes).length} scene(s) open.`, "replaced");
       for (const c of step.changes ?? []) {
-        const where = c.sheet !== undefined ? `${c.scene}, sheet ${c.stack}` : `${c.scene}/${c.stack}`;
+        const where = () => c.sheet !== undefined ? says`${c.scene}, sheet ${c.stack}` : says`${c.scene}/${c.stack}`;
+        const routes = list => joined(list.map(routeText), ", ");
         switch (c.change) {
-          case "sceneOpened": item(`Scene ${c.scene} opened`, "added"); break;
-          case "sceneClosed": item(`Scene ${c.scene} closed`, "removed"); break;
-          case "activeScene": item(`Active scene: ${c.from ?? "none"} → ${c.to ?? "none"}`, "replaced"); break;
-          case "tab": item(`${c.scene}: tab ${c.from ?? "none"} → ${c.to ?? "none"}`, "replaced"); break;
+          case "sceneOpened": item(says`Scene ${c.scene} opened`, "added"); break;
+          case "sceneClosed": item(says`Scene ${c.scene} closed`, "removed"); break;
+          case "activeScene": item(says`Active scene: ${c.from ?? "none"} → ${c.to ?? "none"}`, "replaced"); break;
+          case "tab": item(says`${c.scene}: tab ${c.from ?? "none"} → ${c.to ?? "none"}`, "replaced"); break;
           case "stack":
-            if (c.removed.length && c.added.length) item(`${where}: ${c.removed.map(routeText).join(", ")} → ${c.added.map(routeText).join(", ")}`, "replaced");
-            else if (c.added.length) item(`${where}: ${c.added.map(routeText).join(", ")}`, "added");
-            else item(`${where}: ${c.removed.map(routeText).join(", ")}`, "removed");
+            if (c.removed.length && c.added.length) item(says`${where()}: ${routes(c.removed)} → ${routes(c.added)}`, "replaced");
+            else if (c.added.length) item(says`${where()}: ${routes(c.added)}`, "added");
+            else item(says`${where()}: ${routes(c.removed)}`, "removed");
             break;
-          case "sheetPresented": item(`${c.scene}: sheet ${c.sheet} (${c.style}) over it, ${routeText(c.root)}`, "added"); break;
-          case "sheetDismissed": item(`${c.scene}: sheet ${c.sheet} dismissed`, "removed"); break;
-          case "split": item(`${c.scene}: split view ` + (c.visibility === null ? "gone" :
-            `sidebar ${c.sidebar ? routeText(c.sidebar) : "none"}, content ${c.content ? routeText(c.content) : "none"}, ${c.visibility}`), "replaced"); break;
+          case "sheetPresented": item(says`${c.scene}: sheet ${c.sheet} (${c.style}) over it, ${routeText(c.root)}`, "added"); break;
+          case "sheetDismissed": item(says`${c.scene}: sheet ${c.sheet} dismissed`, "removed"); break;
+          case "split": {
+            const selected = r => (r ? routeText(r) : "none");
+            item(c.visibility === null ? says`${c.scene}: split view gone`
+              : says`${c.scene}: split view sidebar ${selected(c.sidebar)}, content ${selected(c.content)}, ${c.visibility}`, "replaced");
+            break;
+          }
           case "phase": {
             const span = c.from === "background" ? outline(s).spans.find(x => x.scene === c.scene && x.to === index) : null;
-            item(`${c.scene}: ${c.from} → ${c.to}` + (span ? ` after ${fmtDuration(Math.max(0, step.t - session.steps[span.from].t))} in the background` : ""), "replaced");
+            item(says`${c.scene}: ${c.from} → ${c.to}${span ? ` after ${fmtDuration(Math.max(0, step.t - session.steps[span.from].t))} in the background` : ""}`, "replaced");
             break;
           }
         }
@@ -149,8 +154,8 @@ extension ReportPage {
         let found = false;
         const mark = isVisible => { found ||= isVisible; return isVisible ? { class: "visible", "aria-current": "true" } : {}; };
         const ghosts = (c, list) => { for (const r of c?.removed ?? []) if (!c.added.length) list.append(el("li", { class: "removed", "data-mark": "removed" }, el("s", {}, routeText(r)))); };
-        const box = el("section", { class: "scene", "aria-label": "Scene " + name, "data-scene": name },
-          el("h3", {}, `Scene ${name}${state.active === name ? " (active)" : ""}${scene.phase ? " — " + scene.phase : ""}`));
+        const box = el("section", { class: "scene", "aria-label": plain("Scene " + name), "data-scene": name },
+          el("h3", {}, says`Scene ${name}${state.active === name ? " (active)" : ""}${scene.phase ? " — " + scene.phase : ""}`));
         // A stack is shown once it holds a route, and the selected tab's always.
         const stacks = Object.keys(scene.stacks).filter(id => scene.stacks[id].length > 0 || id === scene.tab || changes.stackOf(name, id, undefined));
         if (scene.tab !== null && !stacks.includes(scene.tab)) stacks.push(scene.tab);
@@ -160,21 +165,21 @@ extension ReportPage {
           routes.forEach((r, i) => list.append(el("li", marked(mark(visible.source === "stack" && visible.stack === stack && i === routes.length - 1), markAt(c, routes, i)), routeText(r))));
           if (routes.length === 0) list.append(el("li", mark(visible.source === "root" && visible.stack === stack), "(root)"));
           ghosts(c, list);
-          box.append(el("div", { class: "stack", "data-stack": stack }, el("h4", {}, `${stack}${scene.tab === stack ? " — selected tab" : ""}`), list));
+          box.append(el("div", { class: "stack", "data-stack": stack }, el("h4", {}, says`${stack}${scene.tab === stack ? " — selected tab" : ""}`), list));
         }
         scene.sheets.forEach((sheet, k) => {
           const list = el("ol"), top = k === scene.sheets.length - 1, c = changes.stackOf(name, sheet.id, k);
-          list.append(el("li", mark(top && sheet.stack.length === 0), `${routeText(sheet.root)} [root]`));
+          list.append(el("li", mark(top && sheet.stack.length === 0), says`${routeText(sheet.root)} [root]`));
           sheet.stack.forEach((r, i) => list.append(el("li", marked(mark(top && i === sheet.stack.length - 1), markAt(c, sheet.stack, i)), routeText(r))));
           ghosts(c, list);
           box.append(el("div", { class: "stack sheet", "data-stack": sheet.id },
-            el("h4", marked({}, changes.presented.has(`${name}\u0000${sheet.id}`) ? "added" : null), `Sheet ${sheet.id} (${sheet.style})`), list));
+            el("h4", marked({}, changes.presented.has(`${name}\u0000${sheet.id}`) ? "added" : null), says`Sheet ${sheet.id} (${sheet.style})`), list));
         });
         for (const c of changes.dismissed.filter(d => d.scene === name)) {
-          box.append(el("div", { class: "stack sheet removed", "data-stack": c.sheet }, el("h4", { "data-mark": "removed" }, el("s", {}, `Sheet ${c.sheet}`))));
+          box.append(el("div", { class: "stack sheet removed", "data-stack": c.sheet }, el("h4", { "data-mark": "removed" }, el("s", {}, says`Sheet ${c.sheet}`))));
         }
-        if (scene.split) box.append(el("p", {}, `Split view: sidebar ${scene.split.sidebar?.screen ?? "none"}, content ${scene.split.content?.screen ?? "none"}`));
-        if (!found && visible.route) box.append(el("p", { class: "visible", "aria-current": "true" }, "Visible: " + visible.route));
+        if (scene.split) box.append(el("p", {}, says`Split view: sidebar ${scene.split.sidebar?.screen ?? "none"}, content ${scene.split.content?.screen ?? "none"}`));
+        if (!found && visible.route) box.append(el("p", { class: "visible", "aria-current": "true" }, says`Visible: ${visible.route}`));
         boxes.push(box);
       }
       if (boxes.length === 0) boxes.push(el("p", { class: "muted" }, "No open scene."));

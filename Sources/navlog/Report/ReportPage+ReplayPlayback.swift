@@ -30,7 +30,7 @@ extension ReportPage {
         for (const id of ["devices", "changes", "scenes"]) document.getElementById(id).replaceChildren();
         for (const id of ["step-label", "clock-label", "transcript-count", "replay-cut"]) document.getElementById(id).textContent = "";
         range.removeAttribute("aria-valuetext");
-        document.getElementById("event").textContent = session ? `Session ${session.id} has no event in this page's replay.` : "No session to replay.";
+        document.getElementById("event").replaceChildren(session ? says`Session ${session.id} has no event in this page's replay.` : "No session to replay.");
         return;
       }
       if (s !== shownSession) { shownSession = s; buildTranscript(s); drawAxis(s); }
@@ -39,18 +39,19 @@ extension ReportPage {
       const { state, visible: shown, tabs, roots } = stateAt(s, index);
       const changes = changesOf(step);
       document.getElementById("step-label").textContent = `${index + 1} / ${session.steps.length}`;
-      range.setAttribute("aria-valuetext", `Step ${index + 1} of ${session.steps.length}, ${fmtClock(step.t)}: ${step.event}`);
+      range.setAttribute("aria-valuetext", plain(`Step ${index + 1} of ${session.steps.length}, ${fmtClock(step.t)}: ${step.event}`));
       document.getElementById("clock-label").textContent = `${fmtClock(step.t)} of ${fmtClock(sessionMs(session))}`;
-      document.getElementById("event").textContent = `seq ${step.seq} · ${stepTs(session, step)} · ${step.event}` + (step.anomaly ? ` (anomaly: ${step.anomaly})` : "")
-        + (crashedAt(session, index) ? " · the session ended here uncleanly (a crash)" : "")
-        + (session.ending === "unclean" && !complete(session) && index === session.steps.length - 1
+      document.getElementById("event").replaceChildren(says`seq ${step.seq} · ${stepTs(session, step)} · ${step.event}`,
+        step.anomaly ? says` (anomaly: ${step.anomaly})` : "",
+        crashedAt(session, index) ? " · the session ended here uncleanly (a crash)" : "",
+        session.ending === "unclean" && !complete(session) && index === session.steps.length - 1
           ? ` · the replay ends here; the session crashed after its last event, ${fmt(session.events - session.steps.length)} events beyond the replay` : "");
-      document.getElementById("replay-cut").textContent = session.steps.length < session.events
-        ? `This replay shows the first ${fmt(session.steps.length)} of the session's ${fmtEvents(session.events)} (the page replays at most ` +
-          `${fmt(data.maximumSteps)} events a session, and ${fmt(data.maximumReplayBytes / 1048576)} MiB in all); ` +
-          `navlog replay ${data.log} --session ${session.id} shows them all.` +
-          (session.ending === "unclean" ? " The session crashed after its last event, beyond this replay." : "")
-        : "";
+      document.getElementById("replay-cut").replaceChildren(...(session.steps.length < session.events
+        ? [`This replay shows the first ${fmt(session.steps.length)} of the session's ${fmtEvents(session.events)} (the page replays at most ` +
+           `${fmt(data.maximumSteps)} events a session, and ${fmt(data.maximumReplayBytes / 1048576)} MiB in all); `,
+           says`navlog replay ${data.log} --session ${session.id} shows them all.`,
+           session.ending === "unclean" ? " The session crashed after its last event, beyond this replay." : ""]
+        : []));
       const devices = Object.keys(state.scenes).sort().map(name => drawDevice(s, index, name, state.scenes[name], shown[name] ?? {}, tabs[name] ?? [], roots[name] ?? "root", state.active === name, changes));
       document.getElementById("devices").replaceChildren(...(devices.length ? devices : [el("p", { class: "muted" }, "No open scene.")]));
       document.getElementById("changes").replaceChildren(...describeChanges(s, index));
@@ -191,11 +192,10 @@ extension ReportPage {
       document.getElementById("replay-missing").textContent = "";
       if (asked !== null && wanted < 0) {
         const omitted = data.omitted.some(s => s.id === asked);
-        document.getElementById("replay-missing").textContent =
-          `Session ${asked} is not in this page: ` +
-          (omitted ? "it was left out to keep the page small. "
-                   : `the page replays the sessions named with --session and the ${fmt(data.recent)} most recent. `) +
-          `To add it: navlog report ${data.log} -o FILE --session ${asked}` + (omitted ? " --recent 0." : ".");
+        document.getElementById("replay-missing").replaceChildren(says`Session ${asked} is not in this page: `,
+          omitted ? "it was left out to keep the page small. "
+                  : `the page replays the sessions named with --session and the ${fmt(data.recent)} most recent. `,
+          says`To add it: navlog report ${data.log} -o FILE --session ${asked}`, omitted ? " --recent 0." : ".");
       }
       if (sessions.length === 0) { listSessions(-1); document.getElementById("event").textContent = "No session to replay."; return; }
       const first = wanted >= 0 ? wanted : order[0];

@@ -60,8 +60,8 @@ extension ReportPage {
       select.replaceChildren(...shown.map(i => {
         const s = sessions[i];
         const length = s.steps.length < s.events ? `${fmt(s.steps.length)} of ${fmtEvents(s.events)}` : fmtEvents(s.events);
-        return el("option", { value: i }, `${s.ending === "unclean" ? "✕ " : ""}${s.id} — ${endingWords[s.ending] ?? s.ending}, ${length}, ` +
-          `${fmtDuration(sessionMs(s))}${s.app ? ", app " + s.app : ""}${s.log ? ", from " + s.log : ""}`);
+        return el("option", { value: i }, s.ending === "unclean" ? "✕ " : "", says`${s.id} — ${endingWords[s.ending] ?? s.ending}, ${length}, ${fmtDuration(sessionMs(s))}`,
+                  s.app ? says`, app ${s.app}` : "", s.log ? says`, from ${s.log}` : "");
       }));
       document.getElementById("session-count").textContent = `${shown.length} of ${sessions.length} shown`;
       if (shown.includes(current)) select.value = String(current);
@@ -70,18 +70,18 @@ extension ReportPage {
     (() => {
       const named = sessions.filter(s => data.named.includes(s.id)).map(s => s.id), recent = sessions.length - named.length;
       const crashed = sessions.filter(s => s.ending === "unclean").length;
-      document.getElementById("replay-embedded").textContent = sessions.length === 0
-        ? `This page embeds no session. To embed one: navlog report ${data.log} -o FILE --session ID.`
-        : `This page embeds ${sessions.length === 1 ? "one session" : fmt(sessions.length) + " sessions"}` +
-          (named.length ? `: ${named.join(", ")} named with --session` : "") +
-          (recent ? `${named.length ? ", and" : ":"} the ${recent === 1 ? "latest" : fmt(recent) + " latest"} (--recent ${fmt(data.recent)})` : "") +
-          `; ${crashed} crashed. To embed another: navlog report ${data.log} -o FILE --session ID (repeatable; --recent 0 embeds only those).`;
+      document.getElementById("replay-embedded").replaceChildren(...(sessions.length === 0
+        ? [says`This page embeds no session. To embed one: navlog report ${data.log} -o FILE --session ID.`]
+        : [`This page embeds ${sessions.length === 1 ? "one session" : fmt(sessions.length) + " sessions"}`,
+           named.length ? says`: ${joined(named, ", ")} named with --session` : "",
+           recent ? `${named.length ? ", and" : ":"} the ${recent === 1 ? "latest" : fmt(recent) + " latest"} (--recent ${fmt(data.recent)})` : "",
+           says`; ${crashed} crashed. To embed another: navlog report ${data.log} -o FILE --session ID (repeatable; --recent 0 embeds only those).`]));
     })();
     if (data.omitted.length > 0) {
-      document.getElementById("replay-omitted").textContent =
-        `Left out to keep the page under ${fmt(data.maximumReplayBytes / 1048576)} MiB of replays: ` +
-        data.omitted.map(s => `${s.id} (${fmtEvents(s.events)})`).join(", ") +
-        `. To replay one here: navlog report ${data.log} -o FILE --session ID --recent 0.`;
+      document.getElementById("replay-omitted").replaceChildren(
+        `Left out to keep the page under ${fmt(data.maximumReplayBytes / 1048576)} MiB of replays: `,
+        joined(data.omitted.map(s => says`${s.id} (${fmtEvents(s.events)})`), ", "),
+        says`. To replay one here: navlog report ${data.log} -o FILE --session ID --recent 0.`);
     }
 
     // The state after a step: the changes applied as given.

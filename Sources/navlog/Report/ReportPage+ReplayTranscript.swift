@@ -26,7 +26,15 @@ extension ReportPage {
       if (crashedAt(session, i)) list.push(["crash", "crash: the session ended here"]);
       return list;
     };
-    const escape = text => text.replace(/[&<>"]/g, c => `&#${c.charCodeAt(0)};`);
+    // The rows are markup, made here alone: `escape` for an attribute, `textHTML` for text, which
+    // shows a value of the log as `visibly` does (a marker's text and title are the page's own).
+    const escapeHTML = text => text.replace(/[&<>"]/g, c => `&#${c.charCodeAt(0)};`);
+    const escape = text => escapeHTML(plain(text));
+    const textHTML = text => {
+      if (printableASCII(text)) return escapeHTML(text);
+      const span = c => { const { text: shown, title } = marker(c); return `<span class="invisible" title="${title}">${shown}</span>`; };
+      return `<bdi>${escapeHTML(text).replace(invisible, span)}</bdi>`;
+    };
     const drawRows = () => {
       const session = sessions[shownSession];
       const first = Math.max(0, Math.floor(scrolledTo / rowHeight) - 8), last = Math.min(listed.length, Math.ceil((scrolledTo + viewHeight) / rowHeight) + 8);
@@ -38,8 +46,8 @@ extension ReportPage {
         markup += `<div role="option" id="event-${i}" data-index="${i}" aria-selected="${i === current}" aria-posinset="${k + 1}" ` +
           `aria-setsize="${listed.length}" style="top:${k * rowHeight}rem" title="${escape(fmtClock(step.t) + " " + step.event)}">` +
           `<span class="time">${fmtClock(step.t)}</span>` +
-          badges(session, i).map(([kind, text]) => `<span class="badge ${kind}">${escape(text)}</span>`).join("") +
-          `<span class="type">${escape(step.type)}</span>${escape(rest)}</div>`;
+          badges(session, i).map(([kind, text]) => `<span class="badge ${kind}">${textHTML(text)}</span>`).join("") +
+          `<span class="type">${textHTML(step.type)}</span>${textHTML(rest)}</div>`;
       }
       rowsBox.innerHTML = markup;
       if (place.has(current) && place.get(current) >= first && place.get(current) < last) transcript.setAttribute("aria-activedescendant", `event-${current}`);
@@ -126,13 +134,13 @@ extension ReportPage {
       for (const span of spans) {
         const to = span.to ?? n - 1;
         parts.push(el("span", { class: "span", style: `left:${at(span.from)}%;width:${at(to) - at(span.from)}%`, "data-index": span.from,
-          title: `${span.scene} in the background from step ${span.from + 1}` + (span.to === null ? " to the end" : ` to ${span.to + 1}`) }));
+          title: plain(`${span.scene} in the background from step ${span.from + 1}` + (span.to === null ? " to the end" : ` to ${span.to + 1}`)) }));
       }
       session.steps.forEach((step, i) => {
         for (const [kind] of badges(session, i)) {
           const cls = kind === "crash" ? "unclean" : kind;
           places[cls].push(i);
-          parts.push(el("span", { class: `tick ${cls}`, style: `left:${at(i)}%`, "data-index": i, title: `${badges(session, i).map(b => b[1]).join(", ")} at step ${i + 1}` }));
+          parts.push(el("span", { class: `tick ${cls}`, style: `left:${at(i)}%`, "data-index": i, title: plain(`${badges(session, i).map(b => b[1]).join(", ")} at step ${i + 1}`) }));
         }
       });
       parts.push(el("span", { class: "now", id: "axis-now" }));

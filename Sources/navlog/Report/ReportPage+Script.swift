@@ -10,10 +10,54 @@ extension ReportPage {
     "use strict";
     window.onerror = (message, source, line) => { document.getElementById("errors").textContent += `${message} (line ${line})\\n`; };
     const data = JSON.parse(document.getElementById("report-data").textContent);
+    // Text from the log is shown as text, never as markup, and what would show nothing or reorder
+    // the text around it is shown as a marker naming it, ⟨U+202E⟩: controls, format characters
+    // (Cf: bidi controls, zero-width ones, the soft hyphen) and the line and paragraph
+    // separators. Text beyond printable ASCII is isolated in a <bdi>, its direction its own, so
+    // that it leaves the page's words around it in their order.
+    const invisible = /[\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]/gu;
+    const printableASCII = text => !/[^\\x20-\\x7e]/.test(text);
+    // A character's marker: its text, and the title that says what it is.
+    const marker = c => {
+      const code = "U+" + c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+      return { text: `⟨${code}⟩`, title: `${code}, a character that shows nothing or reorders the text around it` };
+    };
+    // `text` where no markup can be (an attribute, an SVG label): each such character as its marker.
+    const plain = text => String(text).replace(invisible, c => marker(c).text);
+    // A value of the log as a node: printable ASCII as a text node, other text in a <bdi> of text
+    // nodes and markers (<span class="invisible">); a node as it is.
+    const visibly = value => {
+      if (value instanceof Node) return value;
+      const text = String(value);
+      if (printableASCII(text)) return document.createTextNode(text);
+      const bdi = document.createElement("bdi");
+      let from = 0;
+      for (const found of text.matchAll(invisible)) {
+        const { text: shown, title } = marker(found[0]), span = document.createElement("span");
+        span.className = "invisible"; span.title = title; span.textContent = shown;
+        bdi.append(text.slice(from, found.index), span);
+        from = found.index + found[0].length;
+      }
+      bdi.append(text.slice(from));
+      return bdi;
+    };
+    // The page's words with values of the log between them (a tagged template), each `visibly`.
+    const says = (words, ...values) => {
+      const fragment = document.createDocumentFragment();
+      words.forEach((word, k) => { fragment.append(word); if (k < values.length) fragment.append(visibly(values[k])); });
+      return fragment;
+    };
+    // Values of the log, each `visibly`, with the page's `separator` between them.
+    const joined = (values, separator) => {
+      const fragment = document.createDocumentFragment();
+      values.forEach((value, k) => { if (k > 0) fragment.append(separator); fragment.append(visibly(value)); });
+      return fragment;
+    };
+    // An element; text among its children is shown `visibly`, as a value of the log may need.
     const el = (tag, attrs = {}, ...children) => {
       const node = document.createElement(tag);
       for (const [k, v] of Object.entries(attrs)) { if (k === "class") node.className = v; else node.setAttribute(k, v); }
-      for (const child of children) node.append(child);
+      for (const child of children) node.append(visibly(child));
       return node;
     };
     const svgEl = (tag, attrs = {}) => {
@@ -24,8 +68,8 @@ extension ReportPage {
     const fmt = n => n === null || n === undefined ? "–" : n.toLocaleString("en");
     const seconds = ms => ms === null || ms === undefined ? "–" : (ms / 1000).toFixed(1) + " s";
 
-    document.getElementById("subtitle").textContent =
-      `${data.log} · ${fmt(data.events)} events (seq ${data.firstSeq}…${data.lastSeq}) · ${data.firstTs ?? ""} – ${data.lastTs ?? ""} · ${data.filters}`;
+    document.getElementById("subtitle").replaceChildren(
+      says`${data.log} · ${fmt(data.events)} events (seq ${data.firstSeq}…${data.lastSeq}) · ${data.firstTs ?? ""} – ${data.lastTs ?? ""} · ${data.filters}`);
 
     // Overview
     const overview = document.getElementById("overview");
@@ -34,7 +78,7 @@ extension ReportPage {
                                   ["Open", data.sessions.open]]) {
       overview.append(el("li", {}, el("strong", {}, fmt(value)), label));
     }
-    document.getElementById("apps").textContent = "App versions: " + data.apps.map(a => `${a.app} (${fmt(a.sessions)})`).join(", ");
+    document.getElementById("apps").replaceChildren("App versions: ", joined(data.apps.map(a => says`${a.app} (${fmt(a.sessions)})`), ", "));
     (() => {
       const days = data.perDay, width = Math.max(320, days.length * 14), height = 120;
       const max = Math.max(1, ...days.map(d => d.sessions));
@@ -80,8 +124,8 @@ extension ReportPage {
           positions.set(name, { x, y, h, out: 0, in: 0, scale });
           const g = svgEl("g", { class: "flow-node" });
           g.append(svgEl("rect", { x, y, width: nodeWidth, height: h }));
-          const label = svgEl("text", { x: x + nodeWidth + 4, y: y + Math.min(h / 2 + 4, h + 10) }); label.textContent = `${name.replace(/^\\d+_/, "")} (${count})`;
-          const title = svgEl("title"); title.textContent = `${name}: ${count}`;
+          const label = svgEl("text", { x: x + nodeWidth + 4, y: y + Math.min(h / 2 + 4, h + 10) }); label.textContent = plain(`${name.replace(/^\\d+_/, "")} (${count})`);
+          const title = svgEl("title"); title.textContent = plain(`${name}: ${count}`);
           g.append(label, title); svg.append(g);
           y += h + gap;
         }
@@ -93,7 +137,7 @@ extension ReportPage {
         const y1 = a.y + a.out + w / 2, y2 = b.y + b.in + w / 2; a.out += w; b.in += w;
         const x1 = a.x + nodeWidth, x2 = b.x, mid = (x1 + x2) / 2;
         const path = svgEl("path", { class: "link", d: `M${x1},${y1} C${mid},${y1} ${mid},${y2} ${x2},${y2}`, "stroke-width": w });
-        const title = svgEl("title"); title.textContent = `${l.from} → ${l.to}: ${l.count}`;
+        const title = svgEl("title"); title.textContent = plain(`${l.from} → ${l.to}: ${l.count}`);
         path.append(title); svg.prepend(path);
       }
       document.getElementById("flow").append(svg);
@@ -136,7 +180,7 @@ extension ReportPage {
       const root = document.getElementById("funnels");
       if (data.funnels.length === 0) root.append(el("p", { class: "muted" }, "No funnel given (navlog report --funnel a,b,c)."));
       for (const funnel of data.funnels) {
-        const box = el("div", { role: "group", "aria-label": "Funnel " + funnel.map(s => s.screen).join(" → ") });
+        const box = el("div", { role: "group", "aria-label": plain("Funnel " + funnel.map(s => s.screen).join(" → ")) });
         const first = funnel[0]?.sessions || 1;
         for (const step of funnel) {
           const share = step.sessions / first * 100;
@@ -152,7 +196,7 @@ extension ReportPage {
     (() => {
       const list = document.getElementById("crash-paths");
       if (data.crashPaths.length === 0) list.append(el("li", {}, "No unclean ends."));
-      for (const p of data.crashPaths) list.append(el("li", {}, `${p.path.join(" → ")} — ${fmt(p.sessions)} sessions`));
+      for (const p of data.crashPaths) list.append(el("li", {}, says`${joined(p.path, " → ")} — ${fmt(p.sessions)} sessions`));
     })();
 
     """

@@ -16,6 +16,7 @@ extension ReportPage {
     body { margin: 0; padding: 1rem 1.5rem 3rem; font: 1rem/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; background: var(--bg); color: var(--fg); }
     h1 { font-size: 1.6rem; margin: 0 0 .25rem; } h2 { font-size: 1.25rem; margin: 2rem 0 .5rem; border-bottom: 1px solid var(--line); }
     .muted { color: var(--muted); }
+    .invisible { font: .75em ui-monospace, SFMono-Regular, Menlo, monospace; color: var(--bad); border: 1px dashed currentColor; border-radius: .2rem; padding: 0 .1rem; }
     .cards { display: flex; flex-wrap: wrap; gap: .75rem; padding: 0; margin: .5rem 0; list-style: none; }
     .cards li { border: 1px solid var(--line); border-radius: .5rem; padding: .5rem .9rem; min-width: 8rem; }
     .cards strong { display: block; font-size: 1.4rem; }

@@ -25,8 +25,22 @@ enum ReportPage {
         return Array(head(title).utf8) + safe + Array((manyLogs ? manyLogsTail : tail).utf8)
     }
 
+    /// `text` in the page's markup: `&`, `<` and `>` as references, and each character that
+    /// ``Terminal/isEscaped(_:)`` names as the marker the page shows for it, `⟨U+202E⟩`.
     private static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case _ where Terminal.isEscaped(scalar):
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "⟨U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "⟩"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     private static func head(_ title: String) -> String {
