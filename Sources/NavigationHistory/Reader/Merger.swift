@@ -149,8 +149,7 @@ struct Merger {
         if isLastLine && Self.tearable.contains(found.kind) {
             report.tornTail = found
             if report.mode == .tolerateTornTail {
-                report.addWarning(LogDefect(file: found.file, line: found.line, offset: found.offset, kind: found.kind,
-                                            detail: "torn tail dropped: \(found.detail)"))
+                report.addWarning(DroppedLines.dropped(torn: found))
                 return
             }
         }

@@ -93,16 +93,20 @@ public struct Restorer: Sendable {
         /// How that session ended, if there is one: as ``SessionEnding`` says over its events, the
         /// launch reading the log having begun after it (never ``SessionEnd/open``).
         public var sessionEnding: SessionEnd?
+        /// The first line of the crash damage at the log's end that the restore left out, as the
+        /// store cuts it when it opens the log (a torn last line); nil when the log ends clean.
+        public var tornTail: LogDefect?
 
         /// Creates a result (what ``Restorer/restore(from:now:)`` returns; for previews and tests).
         public init(state: NavigationState, from: Int, dropped: [Route], guardFired: Guard?, session: String? = nil,
-                    sessionEnding: SessionEnd? = nil) {
+                    sessionEnding: SessionEnd? = nil, tornTail: LogDefect? = nil) {
             self.state = state
             self.from = from
             self.dropped = dropped
             self.guardFired = guardFired
             self.session = session
             self.sessionEnding = sessionEnding
+            self.tornTail = tornTail
         }
 
         /// The `restore` event to record in the new session, after its `session.start`; nil when
@@ -125,7 +129,7 @@ public struct Restorer: Sendable {
     ///
     /// A log that does not exist yet (a first launch) has nothing to restore. The log's end is
     /// judged as the store judges it when it opens the log: a torn last line, or crash damage
-    /// after the last good line, is left out; a last segment that does not follow the one before
+    /// after the last good line, is left out (``Result/tornTail`` says where); a last segment that does not follow the one before
     /// it, or lines from the nearest snapshot on that break any rule the reader checks, are refused.
     ///
     /// - Throws: ``NavigationHistoryError`` when the log cannot be read or is damaged before its tail.
@@ -155,15 +159,15 @@ public struct Restorer: Sendable {
         var state = NavigationState()
         var lastLine: (event: NavigationEvent, position: EventPosition)?
         var ending = LastSessionEnding()
-        _ = try LogEnd.damage(of: source.files, crcRequired: try crcRule(source),
-                              from: start?.position ?? EventPosition(file: 0, offset: 0, line: 1)) { event, position in
+        let tornTail = try LogEnd.damage(of: source.files, crcRequired: try crcRule(source),
+                                         from: start?.position ?? EventPosition(file: 0, offset: 0, line: 1)) { event, position in
             guard event.session != options.currentSession else { return }
             Projection.fold(&state, event)
             ending.see(event, stateAfter: state, first: lastLine == nil && start != nil)
             lastLine = (event, position)
         }
         guard let (last, position) = lastLine else {
-            return Result(state: NavigationState(), from: 0, dropped: [], guardFired: .nothingToRestore)
+            return Result(state: NavigationState(), from: 0, dropped: [], guardFired: .nothingToRestore, tornTail: tornTail)
         }
         var sessionEnding = ending.plain.end(over: true)
         if let start, ending.partial, sessionEnding != ending.phasedBefore.end(over: true) {
@@ -179,7 +183,7 @@ public struct Restorer: Sendable {
             if line.event.session != options.currentSession { loop.consume(line.event) }
         }
         var result = Result(state: NavigationState(), from: last.seq, dropped: [], guardFired: nil, session: last.session,
-                            sessionEnding: sessionEnding)
+                            sessionEnding: sessionEnding, tornTail: tornTail)
         let age = Duration.milliseconds(now.millisecondsSince1970 - last.timestamp.millisecondsSince1970)
         if let sessions = loop.firedFor {
             result.guardFired = .crashLoop(sessions: sessions)
