@@ -360,7 +360,7 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
             """)
         #expect(FileManager.default.fileExists(atPath: log + ".navidx"))
         let byTime = try NavlogRun("state", log, "--at-time", "2026-11-29T10:00:03.500Z", "--format", "json")
-        #expect(byTime.stdout.hasPrefix(#"{"format":1,"seq":4,"ts":"2026-11-29T10:00:03.000Z","session":"s","active":"main","#))
+        #expect(byTime.stdout.hasPrefix(#"{"format":1,"dropped_lines":{"mode":"tolerateTornTail","count":0,"first":[]},"seq":4,"ts":"2026-11-29T10:00:03.000Z","session":"s","active":"main","#))
         let strict = try NavlogRun("state", log, "--strict")
         #expect(strict.status == 65 && strict.stderr.contains("popBeyondRoot"))
         #expect(try NavlogRun("state", log, "--at", "4", "--strict").status == 0)

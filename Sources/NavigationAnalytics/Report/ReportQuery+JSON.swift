@@ -15,17 +15,25 @@ extension ReportQuery.Result {
     /// and `lastTs` the earliest start and the latest end of a session, and each replay says its
     /// `log` and its id there (`sessionInLog`).
     ///
+    /// Second, after `format`, comes what the readings dropped, as the analytics subcommands' JSON
+    /// has it: `dropped_lines`, `{"mode", "count", "first": [{"file", "line", "offset", "kind",
+    /// "detail"}]}` (``DroppedLines``).
+    ///
     /// - Parameters:
     ///   - path: The log's name, as the page shows it (over several logs: the paths as given,
     ///     which the page puts in the commands it suggests).
     ///   - filter: The filters the data was gathered with, as the page names them.
     ///   - logNames: Over several logs, their names, as the page shows them, in order; by default,
     ///     and for a log past the names given, its path as read.
-    public func json(path: String, filter: AnalyticsFilter, logNames: [String]? = nil) -> (bytes: [UInt8], leftOut: ReportQuery.LeftOut) {
+    ///   - fileName: The name the page gives a file of a log (where a line was dropped); by
+    ///     default its path as read.
+    public func json(path: String, filter: AnalyticsFilter, logNames: [String]? = nil,
+                     fileName: (String) -> String = { $0 }) -> (bytes: [UInt8], leftOut: ReportQuery.LeftOut) {
         var w = JSONWriter(capacity: 1 << 20)
         let names = logs.indices.map { k in logNames.flatMap { k < $0.count ? $0[k] : nil } ?? logs[k].path }
         w.raw("{")
         w.key("format", first: true); w.integer(1)
+        w.key("dropped_lines"); w.dropped(logs.isEmpty ? [report.dropped] : logs.map(\.report.dropped), naming: fileName)
         w.key("log"); w.string(path)
         w.key("filters"); w.string(filter.summary)
         w.key("events"); w.integer(report.events)

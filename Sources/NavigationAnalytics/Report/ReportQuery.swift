@@ -89,7 +89,7 @@ public struct ReportQuery: Sendable {
         public init(cut: [Cut] = [], omitted: [Omitted] = []) { (self.cut, self.omitted) = (cut, omitted) }
     }
 
-    /// What the report shows, gathered: the input of ``Result/json(path:filter:logNames:)``.
+    /// What the report shows, gathered: the input of ``Result/json(path:filter:logNames:fileName:)``.
     public struct Result: Sendable {
         /// The reader's report: events, seq range, defects tolerated. Over several logs, their
         /// counts added up and no seq range: ``logs`` has each log's report.

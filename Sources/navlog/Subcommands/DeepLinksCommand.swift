@@ -51,7 +51,8 @@ enum DeepLinksCommand: Subcommand {
             return (rows: query.finalize().rows.map { Row(outcome: $0.outcome, pattern: $0.pattern, links: $0.links, backedOut: $0.backedOut) },
                     report: report, sessions: sessions)
         }
-        guard inputs.isMany else { return (parts[0].rows, AnalyticsOutput.ViewsRead(report: parts[0].report)) }
+        let dropped = DroppedOutput(inputs, reports: parts.map(\.report))
+        guard inputs.isMany else { return (parts[0].rows, AnalyticsOutput.ViewsRead(report: parts[0].report, dropped: dropped)) }
         var links: [String: [String: (links: Int, backedOut: Int)]] = [:]
         for row in parts.flatMap(\.rows) {
             let sum = links[row.outcome, default: [:]][row.pattern, default: (0, 0)]
@@ -63,6 +64,6 @@ enum DeepLinksCommand: Subcommand {
         }.sorted { ($0.links, $1.outcome, $1.pattern) > ($1.links, $0.outcome, $0.pattern) }
         let many = AnalyticsOutput.ManyLogs(inputs, reports: parts.map(\.report), repeated: ViewStream.repeatedSessions(parts.map(\.sessions)))
         many.warn()
-        return (rows, AnalyticsOutput.ViewsRead(report: parts[0].report, many: many))
+        return (rows, AnalyticsOutput.ViewsRead(report: parts[0].report, dropped: dropped, many: many))
     }
 }

@@ -14,7 +14,8 @@ enum DiffCommand: Subcommand {
 
         Options:
           --format FORMAT   text (default): one change per line.
-                            json: {"format": 1, "from", "to", "changes": [{"change": KIND, ...}]}.
+                            json: {"format": 1, "dropped_lines" (see --mode), "from", "to",
+                            "changes": [{"change": KIND, ...}]}.
         \(TimelineOutput.optionsHelp)
         Exit status: 0, 64 on a usage error, 65 on a defect the mode does not tolerate, 66 when PATH
         or a seq does not exist, 74 on an I/O error.
@@ -41,17 +42,23 @@ enum DiffCommand: Subcommand {
             out.line("\(path): from seq \(from) to seq \(to): \(diff.isEmpty ? "no change" : counted(diff.changes.count, "change"))")
             for change in diff.changes { out.line("  \(change)") }
         case .json:
-            try JSONOutput.write(Output(from: from, to: to, changes: diff.changes.map { change in JSONFragment { $0.change(change) } }), to: &out)
+            try JSONOutput.write(Output(droppedLines: DroppedOutput(path, timeline.report).json, from: from, to: to,
+                                        changes: diff.changes.map { change in JSONFragment { $0.change(change) } }), to: &out)
         }
         try out.flush()
         return
     }
 
-    /// The JSON output: the changes as `{"change": KIND, "scene": ..., ...}`.
+    /// The JSON output: what the reading dropped, and the changes as `{"change": KIND, "scene": ..., ...}`.
     struct Output: Encodable {
         let format = 1
+        var droppedLines: JSONFragment
         var from: Int
         var to: Int
         var changes: [JSONFragment]
+
+        enum CodingKeys: String, CodingKey {
+            case format, droppedLines = "dropped_lines", from, to, changes
+        }
     }
 }

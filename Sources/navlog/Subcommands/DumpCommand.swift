@@ -18,7 +18,9 @@ enum DumpCommand: Subcommand {
           --mode MODE     Recovery mode, as in `navlog verify` (default tolerateTornTail).
 
         A defect the mode does not tolerate stops the dump with `path:line: error: ...` on standard
-        error and exit status 65; a tolerated torn tail is reported as a warning.
+        error and exit status 65; so does a line salvage skipped or the defect pointInTime stopped
+        at, once the events read are printed. A torn tail the default mode drops is said on
+        standard error as `path:line: warning: kind: torn tail dropped: detail`.
         """
 
     static func run(_ arguments: [String]) async throws {
@@ -51,10 +53,11 @@ enum DumpCommand: Subcommand {
         }
         out.write(writer.bytes)
         try out.flush()
-        for warning in report.warnings where warning.kind != .unknownType { Diagnostics.warning(warning) }
-        if !report.isClean {
+        // A line skipped (salvage) or the stop of a reading (pointInTime) is an error here, each named.
+        guard report.isClean else {
             throw Failure(status: ExitCode.dataError,
                           diagnostics: report.defects.map { "\(LogInput.shown($0.file)):\($0.line): error: \($0.kind): \($0.detail)" })
         }
+        DroppedOutput(input.shown, report).warn()
     }
 }

@@ -63,6 +63,12 @@ enum ExportCommand: Subcommand {
                             and the same across exports that must join.
           --since, --until, --app, --session, --scene, --alias, --idle   As for the queries: export
                             with the same options as the query the SQL is compared with.
+          --mode MODE       Recovery mode, as in `navlog verify` (default tolerateTornTail).
+
+        What the reading drops — a torn last line; in salvage mode each line skipped, in
+        pointInTime where reading stopped and what followed unread — is said on standard error, one
+        line each (in salvage, the first 10 and how many in all): the table has no envelope to
+        carry it.
         """
 
     static func run(_ arguments: [String]) async throws {
@@ -96,19 +102,21 @@ enum ExportCommand: Subcommand {
             }
         }
         if let header = export.header { try output.line(header) }
+        let report: ReadReport
         if table == .sessions {
-            try AnalyticsOutput.sessions(input.path, parsed) { row in try output.line(line(export.line(row))) }
+            report = try AnalyticsOutput.sessions(input.path, parsed) { row in try output.line(line(export.line(row))) }
         } else if table == .deeplinks {
             var links = DeepLinksQuery(filter: try AnalyticsOutput.filter(parsed), keepsRecords: true)
-            try ViewStream.read(input.path, mode: try parsed.choice("--mode", default: .tolerateTornTail),
-                                events: { event, app, state in links.consume(event, app: app, stateAfter: state) }) { _ in }
+            report = try ViewStream.read(input.path, mode: try parsed.choice("--mode", default: .tolerateTornTail),
+                                         events: { event, app, state in links.consume(event, app: app, stateAfter: state) }) { _ in }
             for record in links.finalize().records { try output.line(line(export.line(record))) }
         } else {
-            _ = try AnalyticsOutput.views(input.path, parsed) { view in
+            report = try AnalyticsOutput.views(input.path, parsed) { view in
                 if let text = export.line(for: view) { try output.line(line(text)) }
-            }
+            }.0
         }
         try output.commit()
+        DroppedOutput(input.shown, report).warn()
         return
     }
 }

@@ -24,10 +24,10 @@ enum ReplayCommand: Subcommand {
           --from SEQ        The first seq to show.
           --to SEQ          The last seq to show (default: the session's or the log's last).
           --format FORMAT   text (default): one line per event, then its changes indented.
-                            json: {"format": 1, "session", "from", "to", "runs": [{"run", "from",
-                            "to"}], "steps": [{"seq", "ts", "session", "run", "type", "event",
-                            "scene", "visible", "changes", "anomaly"}]} ("runs" and "run" with
-                            --session only).
+                            json: {"format": 1, "dropped_lines" (see --mode), "session", "from",
+                            "to", "runs": [{"run", "from", "to"}], "steps": [{"seq", "ts",
+                            "session", "run", "type", "event", "scene", "visible", "changes",
+                            "anomaly"}]} ("runs" and "run" with --session only).
           --strict          Refuse (exit 65) at the first event that does not fit the state.
         \(TimelineOutput.optionsHelp)
         Exit status: 0, 64 on a usage error, 65 on a defect the mode does not tolerate or an anomaly
@@ -74,7 +74,8 @@ enum ReplayCommand: Subcommand {
         switch format {
         case .json:
             let runs = session == nil ? nil : ranges.enumerated().map { Output.Run(run: $0.offset + 1, from: $0.element.first, to: $0.element.last) }
-            try JSONOutput.write(Output(session: session, from: first, to: last, runs: runs, steps: Output.Steps(replay)), to: &out)
+            try JSONOutput.write(Output(droppedLines: DroppedOutput(path, timeline.report).json, session: session, from: first, to: last,
+                                        runs: runs, steps: Output.Steps(replay)), to: &out)
         case .text:
             let runs = ranges.count > 1 ? ", \(ranges.count) runs of the id" : ""
             out.line("\(path): replay of \(session.map { "session \($0), " } ?? "")seq \(first)...\(last)\(runs)")
@@ -129,6 +130,8 @@ enum ReplayCommand: Subcommand {
         }
 
         let format = 1
+        /// What the reading dropped.
+        var droppedLines: JSONFragment
         var session: String?
         var from: Int
         var to: Int
@@ -139,6 +142,7 @@ enum ReplayCommand: Subcommand {
         func encode(to encoder: any Encoder) throws {
             var members = encoder.container(keyedBy: AnyKey.self)
             try members.encode(format, forKey: AnyKey("format"))
+            try members.encode(droppedLines, forKey: AnyKey("dropped_lines"))
             try members.encode(session, forKey: AnyKey("session"))
             try members.encode(from, forKey: AnyKey("from"))
             try members.encode(to, forKey: AnyKey("to"))

@@ -22,7 +22,9 @@ enum ReportCommand: Subcommand {
         fonts or scripts — that opens offline and can be attached to a bug report. It holds aggregates
         and the chosen sessions, not the whole log:
           Overview   the log's range, sessions and how they ended (clean, background, unclean, open),
-                     app versions, sessions per day
+                     app versions, sessions per day, and the lines the reading dropped (a torn
+                     tail; in salvage mode the lines skipped, in pointInTime where it stopped),
+                     which standard error says too, one line each
           Flow       a Sankey-style diagram of the first N steps of every path (top M per step + other)
           Screens    views, dwell median and p90, bounce rate, exits; sortable
           Funnels    each --funnel as bars with conversion and drop-off
@@ -56,7 +58,7 @@ enum ReportCommand: Subcommand {
           --funnel LIST    A funnel of screens, comma-separated (repeatable).
           --steps N        Steps of the flow diagram (default 5); --top M screens per step (default 6).
           --crash-paths K  Screens before an unclean end (default 3).
-          Filters and --alias, --idle as for the analytics subcommands.
+          Filters and --alias, --idle, --mode as for the analytics subcommands.
         """
 
     static func run(_ arguments: [String]) async throws {
@@ -98,7 +100,7 @@ enum ReportCommand: Subcommand {
         let given = inputs.isMany ? parsed.positional.joined(separator: " ") : path
         let names = inputs.inputs.map(\.shown)
         if inputs.isMany { warn(data, inputs, named: settings.sessions) }
-        let (json, leftOut) = data.json(path: given, filter: filter, logNames: names)
+        let (json, leftOut) = data.json(path: given, filter: filter, logNames: names, fileName: LogInput.shown)
         let page = ReportPage.html(title: path, data: json, manyLogs: inputs.isMany)
         try file.write(page)
         try file.commit()
@@ -110,6 +112,7 @@ enum ReportCommand: Subcommand {
             Diagnostics.print("\(output): note: --session \(unknown.joined(separator: ", ")) names no session of the report"
                               + " (`navlog sessions \(given)` lists them)")
         }
+        DroppedOutput(inputs, reports: inputs.isMany ? data.logs.map(\.report) : [data.report]).warn()
         AnalyticsOutput.warnOfClock(data.clockWentBack, path: path)
         let summary = "\(output): \(TextFormat.count(page.count / 1024)) KiB; \(counted(data.report.events, "event")), \(counted(data.sessions.count, "session"))"
             + (inputs.isMany ? " of \(path)" : "")

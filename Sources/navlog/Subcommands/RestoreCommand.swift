@@ -29,8 +29,14 @@ enum RestoreCommand: Subcommand {
                                 session that ended in the background breaks a loop.
           --crash-window SECONDS  How soon such a crash must come (default 10).
           --max-age SECONDS     The oldest state restored (default 604800, 7 days).
-          --format FORMAT       text (default), or json: {"format": 1, "from", "session", "sessionEnding",
-                                "guard", "dropped", "state"}.
+          --format FORMAT       text (default), or json: {"format": 1, "dropped_lines", "from", "session",
+                                "sessionEnding", "guard", "dropped", "state"}: "dropped" the routes
+                                taken out, "dropped_lines" the torn tail left out (see below).
+
+        A torn last line, or crash damage after the last good line, is left out as the store cuts
+        it when it opens the log, and said on standard error (`path:line: warning: kind: torn tail
+        dropped: detail`) and in JSON as "dropped_lines": {"mode", "count", "first": [{"file",
+        "line", "offset", "kind", "detail"}]}.
 
         Exit status: 0, 64 on a usage error, 65 when the end of the log is damaged, 66 when PATH does
         not exist, 74 on an I/O error.
@@ -62,6 +68,8 @@ enum RestoreCommand: Subcommand {
                                        crashLoopWindow: .seconds(try parsed.integer("--crash-window", range: 0...Int(Int32.max)) ?? 10),
                                        maximumAge: .seconds(try parsed.integer("--max-age", range: 0...Int(Int32.max)) ?? 604_800))
         let result = try Restorer(options: options).restore(from: input.path, now: now)
+        let dropped = DroppedOutput(path, DroppedLines(tornTail: result.tornTail))
+        dropped.warn()
         var out = StandardOutput()
         switch format {
         case .text:
@@ -77,7 +85,7 @@ enum RestoreCommand: Subcommand {
                 for line in TimelineOutput.text(result.state, scene: nil) { out.line(line) }
             }
         case .json:
-            try JSONOutput.write(Output(result), to: &out)
+            try JSONOutput.write(Output(result, dropped: dropped), to: &out)
         }
         try out.flush()
         return
@@ -137,6 +145,7 @@ enum RestoreCommand: Subcommand {
     /// The JSON output: what would be restored, and why nothing would be when a guard fired.
     struct Output: Encodable {
         let format = 1
+        var droppedLines: JSONFragment
         var from: Int
         var session: String?
         var sessionEnding: String?
@@ -144,7 +153,13 @@ enum RestoreCommand: Subcommand {
         var dropped: JSONFragment
         var state: JSONFragment
 
-        init(_ result: Restorer.Result) {
+        enum CodingKeys: String, CodingKey {
+            case format, droppedLines = "dropped_lines", from, session, sessionEnding, `guard`, dropped, state
+        }
+
+        /// `result`, the log's lines the restore left out as `dropped` says.
+        init(_ result: Restorer.Result, dropped lines: DroppedOutput) {
+            droppedLines = lines.json
             (from, session, sessionEnding, `guard`) = (result.from, result.session, result.sessionEnding?.rawValue, result.guardFired?.description)
             dropped = JSONFragment { $0.routes(result.dropped) }
             state = JSONFragment { $0.state(result.state) }

@@ -5,7 +5,8 @@ extension SessionsCommand {
     /// The sessions of several logs: each log's timeline opened on its own, the rows told apart
     /// by their log.
     static func many(_ inputs: LogInputs, _ parsed: Arguments, format: OutputFormat) throws {
-        let logs = try inputs.inputs.map { try TimelineOutput.open($0.path, parsed).sessions }
+        let timelines = try inputs.inputs.map { try TimelineOutput.open($0.path, parsed) }
+        let logs = timelines.map(\.sessions)
         let repeated = ViewStream.repeatedSessions(logs.map { sessions in
             var ids = StringSet()
             for session in sessions { ids.insert(session.id) }
@@ -44,7 +45,8 @@ extension SessionsCommand {
                 }
             }
         case .json:
-            try JSONOutput.write(ManyOutput(logs: zip(many.logs, logs).map { log, sessions in
+            let dropped = DroppedOutput(inputs, reports: timelines.map(\.report))
+            try JSONOutput.write(ManyOutput(dropped: dropped, logs: zip(many.logs, logs).map { log, sessions in
                 ManyOutput.Log(path: log.path, events: log.events, sessions: sessions.map { session in JSONFragment { $0.session(session) } })
             }, repeated: many.repeated), to: &out)
         }
@@ -59,12 +61,14 @@ extension SessionsCommand {
             var sessions: [JSONFragment]
         }
 
+        var dropped: DroppedOutput
         var logs: [Log]
         var repeated: [AnalyticsOutput.ManyLogs.Repeated]
 
         func encode(to encoder: any Encoder) throws {
             var members = encoder.container(keyedBy: AnyKey.self)
             try members.encode(1, forKey: AnyKey("format"))
+            try members.encode(dropped.json, forKey: AnyKey("dropped_lines"))
             try members.encode(logs, forKey: AnyKey("logs"))
             try members.encode(repeated, forKey: AnyKey("repeated_sessions"))
         }

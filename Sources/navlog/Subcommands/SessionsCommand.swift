@@ -28,11 +28,13 @@ enum SessionsCommand: Subcommand {
 
         Options:
           --format FORMAT   text (default): an aligned table.
-                            json: {"format": 1, "sessions": [{"id", "app", "firstSeq", "lastSeq",
-                            "start", "end", "ending", "events", "scenes"}]}; with several
-                            logs, {"format": 1, "logs": [{"path", "events", "sessions": [...]}],
-                            "repeated_sessions": [{"session", "logs", "names"}]}, "events"
-                            counting the events of its sessions (store snapshots left out).
+                            json: {"format": 1, "dropped_lines" (see --mode), "sessions": [{"id",
+                            "app", "firstSeq", "lastSeq", "start", "end", "ending", "events",
+                            "scenes"}]}; with several logs, {"format": 1, "dropped_lines", "logs":
+                            [{"path", "events", "sessions": [...]}], "repeated_sessions":
+                            [{"session", "logs", "names"}]}, "events" counting the events of its
+                            sessions (store snapshots left out), "dropped_lines" naming the file
+                            of each line dropped.
         \(TimelineOutput.optionsHelp)
         Exit status: 0, 64 on a usage error, 65 on a defect the mode does not tolerate, 66 when PATH
         does not exist, 74 on an I/O error.
@@ -47,7 +49,8 @@ enum SessionsCommand: Subcommand {
         if inputs.isMany { return try many(inputs, parsed, format: format) }
         let input = inputs.inputs[0]
         let path = input.shown
-        let sessions = try TimelineOutput.open(input.path, parsed).sessions
+        let timeline = try TimelineOutput.open(input.path, parsed)
+        let sessions = timeline.sessions
         var out = StandardOutput()
         switch format {
         case .text:
@@ -68,15 +71,21 @@ enum SessionsCommand: Subcommand {
                           "\(s.firstSeq)...\(s.lastSeq)"].joined(separator: "  "))
             }
         case .json:
-            try JSONOutput.write(Output(sessions: sessions.map { session in JSONFragment { $0.session(session) } }), to: &out)
+            try JSONOutput.write(Output(droppedLines: DroppedOutput(path, timeline.report).json,
+                                        sessions: sessions.map { session in JSONFragment { $0.session(session) } }), to: &out)
         }
         try out.flush()
         return
     }
 
-    /// The JSON output: each session as the snapshot index keeps it.
+    /// The JSON output: what the reading dropped, and each session as the snapshot index keeps it.
     struct Output: Encodable {
         let format = 1
+        var droppedLines: JSONFragment
         var sessions: [JSONFragment]
+
+        enum CodingKeys: String, CodingKey {
+            case format, droppedLines = "dropped_lines", sessions
+        }
     }
 }

@@ -20,8 +20,8 @@ enum StateCommand: Subcommand {
           --scene ID        Only this scene.
           --format FORMAT   text (default): an indented tree per scene; the selected tab is marked `*`
                             and the visible route `<- visible`.
-                            json: the State shape of the event format with "format": 1, "seq", "ts"
-                            and "session" of the event at SEQ.
+                            json: the State shape of the event format with "format": 1,
+                            "dropped_lines" (see --mode), "seq", "ts" and "session" of the event at SEQ.
           --strict          Refuse (exit 65) when an event up to SEQ did not fit the state (an anomaly).
         \(TimelineOutput.optionsHelp)
         Exit status: 0, 64 on a usage error, 65 on a defect the mode does not tolerate or an anomaly
@@ -55,7 +55,8 @@ enum StateCommand: Subcommand {
             }
             for line in TimelineOutput.text(timeline.state, scene: scene) { out.line(line) }
         case .json:
-            try JSONOutput.write(TimelineOutput.StateOutput(timeline.state, seq: timeline.seq, event: timeline.event, scene: scene), to: &out)
+            try JSONOutput.write(TimelineOutput.StateOutput(timeline.state, seq: timeline.seq, event: timeline.event, scene: scene,
+                                                                 dropped: DroppedOutput(path, timeline.report)), to: &out)
         }
         try out.flush()
         return

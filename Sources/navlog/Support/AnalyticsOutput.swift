@@ -17,8 +17,8 @@ enum AnalyticsOutput {
           --idle DURATION   Also split a session wherever two consecutive events are at least this
                             far apart (e.g. 30m); the later parts are named SESSION#2, SESSION#3, ...
           --format FORMAT   text (default): an aligned table under a header naming the log, its event
-                            range and the filters. json: {"format": 1, "query", "rows": [...]}.
-                            csv: \(csvHelp)
+                            range and the filters. json: {"format": 1, "dropped_lines", "query",
+                            "rows": [...]}. csv: \(csvHelp)
           --exact-csv       \(exactCSVHelp)
           --mode MODE       Recovery mode, as in `navlog verify` (default tolerateTornTail).
 
@@ -28,6 +28,12 @@ enum AnalyticsOutput {
         that several logs use is said on standard error and its sessions kept apart, named ID@K
         in the K-th log after the first that uses it. The JSON adds "logs" ([{"path", "events",
         "first_seq", "last_seq"}]) and "repeated_sessions" ([{"session", "logs", "names"}]).
+
+        What the reading of a log drops — its torn last line; in salvage mode each line skipped, in
+        pointInTime where reading stopped and what followed unread — is said on standard error, one
+        line each (in salvage, the first 10 and how many in all), and in the JSON as "dropped_lines":
+        {"mode", "count", "first": [{"file", "line", "offset", "kind", "detail"}]}, "count" the
+        entries of every log, "first" the first 10 of each log's, "file" naming the log's file.
         """
 
     /// The options' help without `--mode`, for a subcommand that gives `--mode` another meaning.
@@ -64,10 +70,11 @@ enum AnalyticsOutput {
         return style
     }
 
-    /// What reading the screen views found: the reader's report, and how many views ended before
-    /// they began (nil where the rows are not views).
+    /// What reading the screen views found: the reader's report, what each log's reading
+    /// dropped, and how many views ended before they began (nil where the rows are not views).
     struct ViewsRead {
         var report: ReadReport
+        var dropped: DroppedOutput
         var clockWentBack: Int? = nil
         /// With several logs: which were read and what each gave, and the session ids several use.
         var many: ManyLogs? = nil
@@ -95,13 +102,13 @@ enum AnalyticsOutput {
     /// Reads the sessions of `path` (parts with `--idle`, named as views name them) with the
     /// common options: those the filters admit by app and id whose time overlaps `--since` and
     /// `--until`, so that every admitted view's session has its row (a session spans scenes:
-    /// `--scene` does not apply to it).
-    static func sessions(_ path: String, _ parsed: Arguments, _ body: (SessionRows.Row) throws -> Void) throws {
+    /// `--scene` does not apply to it). Returns the reader's report.
+    static func sessions(_ path: String, _ parsed: Arguments, _ body: (SessionRows.Row) throws -> Void) throws -> ReadReport {
         let common = try Common(parsed, recoveryModeOption: true)
         var filter = common.filter
         filter.scenes = []
         var rows = SessionRows()
-        _ = try withoutActuallyEscaping(body) { body in
+        return try withoutActuallyEscaping(body) { body in
             try ViewStream.read(path, mode: common.mode, filter: common.filter, cleaning: common.cleaning, idle: common.idle,
                                 events: { event, app, state in rows.see(event, app: app, stateAfter: state) },
                                 endings: { session, ending in
@@ -124,7 +131,8 @@ enum AnalyticsOutput {
                                      threads: ProcessInfo.processInfo.activeProcessorCount, chunkedFrom: LogReader.chunkedBytes,
                                      progress: progress.enabled ? progress.add : nil)
         progress.finish()
-        return (run.result, ViewsRead(report: run.report, clockWentBack: run.clockWentBack), common.filter)
+        return (run.result, ViewsRead(report: run.report, dropped: DroppedOutput(LogInput.shown(path), run.report), clockWentBack: run.clockWentBack),
+                common.filter)
     }
 
     /// Warns that `count` views ended before they began: the clock went back while they were
@@ -190,16 +198,9 @@ extension AnalyticsOutput {
     }
 
     /// Prints the result of a query: its table, then any further sections (in JSON, arrays named
-    /// after them; in text and CSV, tables after a blank line and the section's name).
-    static func print(query: String, path: String, report: ReadReport, filter: AnalyticsFilter, format style: Style,
-                      table: QueryTable, extra: [(String, Int)] = [], sections: [Section] = []) throws {
-        try print(query: query, path: path, report: ViewsRead(report: report), filter: filter, format: style, table: table,
-                  extra: extra, sections: sections)
-    }
-
-    /// ``print(query:path:report:filter:format:table:extra:sections:)`` of views: with, in JSON,
-    /// how many ended before they began (`clock_went_back`), and a warning on standard error when
-    /// any did.
+    /// after them; in text and CSV, tables after a blank line and the section's name). Says what
+    /// the readings dropped on standard error, and in JSON as `dropped_lines`; and, of views, how
+    /// many ended before they began (in JSON `clock_went_back`, and a warning when any did).
     static func print(query: String, path: String, report read: ViewsRead, filter: AnalyticsFilter, format style: Style,
                       table: QueryTable, extra: [(String, Int)] = [], sections: [Section] = []) throws {
         let report = read.report
@@ -219,7 +220,7 @@ extension AnalyticsOutput {
                 section.table.text(into: &out)
             }
         case .json:
-            try JSONOutput.write(QueryOutput(query: query, extra: extra, clockWentBack: read.clockWentBack, many: read.many, table: table,
+            try JSONOutput.write(QueryOutput(dropped: read.dropped, query: query, extra: extra, clockWentBack: read.clockWentBack, many: read.many, table: table,
                                              sections: sections.map { ($0.name, $0.table) }), to: &out)
         case .csv:
             table.csv(exact: style.exactCSV, into: &out)
@@ -230,6 +231,7 @@ extension AnalyticsOutput {
             }
         }
         try out.flush()
+        read.dropped.warn()
         warnOfClock(read.clockWentBack ?? 0, path: path)
     }
 }

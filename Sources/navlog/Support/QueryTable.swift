@@ -121,8 +121,10 @@ struct QueryTable {
 }
 
 /// The JSON output of an analytics subcommand:
-/// `{"format": 1, "query", EXTRA..., "clock_went_back", "rows": [...], SECTION: [...]}`.
+/// `{"format": 1, "dropped_lines", "query", EXTRA..., "clock_went_back", "rows": [...], SECTION: [...]}`.
 struct QueryOutput: Encodable {
+    /// What the readings dropped.
+    var dropped: DroppedOutput
     var query: String
     /// Parameters the rows depend on (`steps`, `length`), by name.
     var extra: [(String, Int)]
@@ -137,6 +139,7 @@ struct QueryOutput: Encodable {
     func encode(to encoder: any Encoder) throws {
         var members = encoder.container(keyedBy: AnyKey.self)
         try members.encode(1, forKey: AnyKey("format"))
+        try members.encode(dropped.json, forKey: AnyKey("dropped_lines"))
         try members.encode(query, forKey: AnyKey("query"))
         for (name, value) in extra { try members.encode(value, forKey: AnyKey(name)) }
         if let clockWentBack { try members.encode(clockWentBack, forKey: AnyKey("clock_went_back")) }

@@ -5,18 +5,23 @@ enum TimelineOutput {
     static let options: Set<String> = ["--mode", "--interval"]
     static let flags: Set<String> = ["--no-index"]
     static let optionsHelp = """
-          --mode MODE       Recovery mode, as in `navlog verify` (default tolerateTornTail).
+          --mode MODE       Recovery mode, as in `navlog verify` (default tolerateTornTail); what it
+                            drops is said on standard error, one line each (with salvage, the first
+                            10 lines skipped and how many in all), and in JSON as "dropped_lines".
+                            With salvage the index is built in memory, not read or written.
           --interval K      Events between two states of the snapshot index (default 4096).
           --no-index        Do not read or write the index file beside the log; build it in memory.
         """
 
-    /// Opens the timeline of `path`, printing warnings (a tolerated torn tail, an index that could
-    /// not be saved) to standard error.
+    /// Opens the timeline of `path`, printing warnings to standard error: what the reading dropped
+    /// (``DroppedOutput``), an index that could not be saved. In `salvage` the index is built in
+    /// memory: one saved would spare the next reading the lines before its end, and with them
+    /// the saying of the lines skipped there.
     static func open(_ path: String, _ parsed: Arguments) throws -> Timeline {
         let mode: RecoveryMode = try parsed.choice("--mode", default: .tolerateTornTail)
         let interval = try parsed.integer("--interval", range: 1...1_000_000) ?? 4096
-        let timeline = try Timeline(path: path, interval: interval, mode: mode, indexFile: !parsed.has("--no-index"))
-        for warning in timeline.report.warnings where warning.kind != .unknownType { Diagnostics.warning(warning) }
+        let timeline = try Timeline(path: path, interval: interval, mode: mode, indexFile: !parsed.has("--no-index") && mode != .salvage)
+        DroppedOutput(LogInput.shown(path), timeline.report).warn()
         if let problem = timeline.indexSaveError {
             Diagnostics.print("\(LogInput.shown(path)): warning: the snapshot index could not be saved (\(problem)); it was built in memory")
         }
@@ -31,20 +36,28 @@ enum TimelineOutput {
                                      path: timeline.path)
     }
 
-    /// `navlog state`'s JSON: the State shape of the event format after `format`, `seq`, and the
-    /// `ts` and `session` of the event at `seq` (null before the first event).
+    /// `navlog state`'s JSON: the State shape of the event format after `format`, what the
+    /// reading dropped, `seq`, and the `ts` and `session` of the event at `seq` (null before the
+    /// first event).
     struct StateOutput: Encodable {
         let format = 1
+        var droppedLines: JSONFragment
         var seq: Int
         var ts: JSONFragment?
         var session: String?
         var active: String?
         var scenes: JSONFragment
 
-        /// `state` after the event at `seq`, only `scene` when it is given.
-        init(_ state: NavigationState, seq: Int, event: NavigationEvent?, scene: String?) {
+        enum CodingKeys: String, CodingKey {
+            case format, droppedLines = "dropped_lines", seq, ts, session, active, scenes
+        }
+
+        /// `state` after the event at `seq`, only `scene` when it is given; `dropped`, what the
+        /// reading dropped.
+        init(_ state: NavigationState, seq: Int, event: NavigationEvent?, scene: String?, dropped: DroppedOutput) {
             var shown = state
             if let scene { shown.scenes = shown.scenes.filter { $0.key == scene } }
+            droppedLines = dropped.json
             (self.seq, session, active) = (seq, event?.session, shown.active)
             ts = event.map { event in JSONFragment { $0.timestamp(event.timestamp) } }
             scenes = JSONFragment { $0.scenes(shown) }
