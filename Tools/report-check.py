@@ -23,6 +23,8 @@ Checks, on the report of Schemas/examples/valid/sheets.jsonl and of a generated 
     (U+202E, zero-width ones, U+2028) and markup: the page holds none of those characters outside
     its data, and shows each as a marker (⟨U+202E⟩) inside a <bdi> — in the screens table, the
     session picker, the replayer's device, stacks and transcript — and the markup as text;
+  - the overview of a log with a torn tail says the line dropped, its file and line (and stderr
+    says it); in salvage mode, how many lines were skipped and where; of a clean log, nothing;
   - a report over three generated logs, one repeating another's session ids, renders, lists the
     logs with the events each gave and says which session ids repeat, counts the sessions of
     `navlog sessions` over them, and every replayed step — of ID@K too — shows the state and
@@ -144,6 +146,7 @@ def main():
     check("and recipe(apple-pie) on the home stack", bool(home) and "recipe(apple-pie)" in home.group(1))
     event = re.findall(r'<p id="event"[^>]*>(.*?)</p>', dom)
     check("and the event that led there", bool(event) and "push main/compose photoPicker" in event[0], str(event))
+    check("a log that dropped no line has no note of dropped lines", '<p class="note" id="dropped-lines"></p>' in dom)
     render = re.findall(r'data-render-ms="([0-9.]+)"', dom)
     check("interactive in under 1 s", bool(render) and float(render[0]) < 1000, str(render))
 
@@ -227,6 +230,7 @@ def main():
     check("a view that ended before it began is counted and the page says so", "1 view ended before it began" in note, note)
 
     invisible_characters(args.navlog, browser, check)
+    dropped_lines(args.navlog, browser, check, example)
     many_logs(args.navlog, browser, check)
 
     passed = sum(results)
@@ -278,6 +282,35 @@ def invisible_characters(navlog, browser, check):
     title = re.search(r"<title>(.*?)</title>", shown)
     check("the page's title marks the path's U+202E", bool(title) and "invisible-pay⟨U+202E⟩gnp.jsonl" in title.group(1), title.group(1) if title else "")
     check("a screen named with markup is shown as text", "<img" not in shown and "&lt;img src=x onerror=alert(1)&gt;" in shown)
+
+
+def dropped_lines(navlog, browser, check, example):
+    """A torn tail, and lines salvage skips: the overview says which lines its figures leave out."""
+    lines = open(example, encoding="utf-8").read().splitlines(keepends=True)
+    torn = os.path.join(OUT, "torn.jsonl")
+    with open(torn, "w", encoding="utf-8") as f:
+        f.write("".join(lines) + '{"v":1,"seq":%d,"ts":"2026-' % (len(lines) + 1))
+    page = os.path.join(OUT, "torn.html")
+    run = subprocess.run([navlog, "report", torn, "-o", page], check=True, capture_output=True, text=True)
+    check("the report of a log with a torn tail says on stderr the line it dropped",
+          f"{torn}:{len(lines) + 1}: warning: tornLine: torn tail dropped:" in run.stderr, run.stderr)
+    def note(page):
+        dom = browse(browser, "file://" + page, "--dump-dom", "--virtual-time-budget=5000").stdout
+        errors = re.findall(r'<pre id="errors"[^>]*>(.*?)</pre>', dom, re.S)
+        return 'data-ready="true"' in dom and errors == [""], htmllib.unescape(
+            " ".join(re.findall(r'<p class="note" id="dropped-lines"[^>]*>(.*?)</p>', dom, re.S)))
+    rendered, said = note(page)
+    check("and its overview says so, naming the file and the line",
+          rendered and said.startswith(f"1 line dropped (torn tail of {torn} at line {len(lines) + 1})"), said)
+    damaged = os.path.join(OUT, "damaged.jsonl")
+    with open(damaged, "w", encoding="utf-8") as f:
+        f.write("".join(line.replace('"crc":"', '"crc":"0') if k in (2, 4) else line for k, line in enumerate(lines)))
+    page = os.path.join(OUT, "damaged.html")
+    subprocess.run([navlog, "report", damaged, "-o", page, "--mode", "salvage"], check=True, capture_output=True)
+    rendered, said = note(page)
+    check("the overview of a report in salvage mode says how many lines it skipped, and where",
+          rendered and said.startswith(f"2 lines skipped as defective (salvage mode: crcMismatch in {damaged} at line 3, "
+                                       f"crcMismatch in {damaged} at line 5)"), said)
 
 
 def many_logs(navlog, browser, check):

@@ -78,6 +78,23 @@ import Testing
         #expect(run.stderr == Self.tornWarning("stdin"))
     }
 
+    /// The report's page data carries what the reading dropped, and standard error says it.
+    @Test func theReportsDataCarriesTheTornTailItDroppedAndStandardErrorSaysIt() throws {
+        for (name, tail) in [("torn.jsonl", Self.torn), ("clean.jsonl", "")] {
+            let log = try log(name, tail: tail), page = scratch.path + "/" + name + ".html"
+            let run = try NavlogRun("report", log, "-o", page)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr == (tail.isEmpty ? "" : Self.tornWarning(log)))
+            let html = try String(contentsOfFile: page, encoding: .utf8)
+            let start = try #require(html.range(of: #"<script id="report-data" type="application/json">"#))
+            let data = html[start.upperBound...]
+            #expect(data.hasPrefix(tail.isEmpty ? #"{"format":1,"dropped_lines":{"mode":"tolerateTornTail","count":0,"first":[]},"#
+                                               : #"{"format":1,"dropped_lines":{"mode":"tolerateTornTail","count":1,"first":[{"file":"\#(log)","line":26,"#),
+                    "\(data.prefix(200))")
+            #expect(html.contains(#"<p class="note" id="dropped-lines">"#), "the overview has its place for them")
+        }
+    }
+
     /// Over several logs, each dropped line names its log's file, and only the logs that dropped
     /// one are said.
     @Test(arguments: [["screens"], ["sessions", "--no-index"], ["deeplinks"]])

@@ -78,6 +78,26 @@ extension ReportPage {
                                   ["Open", data.sessions.open]]) {
       overview.append(el("li", {}, el("strong", {}, fmt(value)), label));
     }
+    // What the reading dropped, under the figures that leave it out.
+    (() => {
+      const dropped = data.dropped_lines, first = dropped.first, more = dropped.count - first.length;
+      if (dropped.count === 0) return;
+      const at = d => `${d.file} at line ${d.line}`;
+      const rest = more > 0 ? `, and ${fmt(more)} more` : "";
+      let text;
+      if (dropped.mode === "salvage") {
+        text = `${fmt(dropped.count)} line${dropped.count === 1 ? "" : "s"} skipped as defective (salvage mode: ` +
+          first.map(d => `${d.kind} in ${at(d)}`).join(", ") + rest + "): every figure leaves them out.";
+      } else if (dropped.mode === "pointInTime") {
+        text = "Reading stopped at a defect (pointInTime mode): " +
+          first.map(d => d.kind === "unreadTail" ? `${d.file}: ${d.detail}` : `${d.kind} in ${at(d)}`).join("; ") + rest +
+          ". Every figure leaves out the rest of the log.";
+      } else {
+        text = `${fmt(dropped.count)} line${dropped.count === 1 ? "" : "s"} dropped (` + first.map(d => `torn tail of ${at(d)}`).join(", ") +
+          rest + `): every figure leaves ${dropped.count === 1 ? "it" : "them"} out.`;
+      }
+      document.getElementById("dropped-lines").replaceChildren(el("span", {}, text + " navlog verify says what is wrong with each line."));
+    })();
     document.getElementById("apps").replaceChildren("App versions: ", joined(data.apps.map(a => says`${a.app} (${fmt(a.sessions)})`), ", "));
     (() => {
       const days = data.perDay, width = Math.max(320, days.length * 14), height = 120;

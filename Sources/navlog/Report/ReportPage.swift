@@ -62,6 +62,7 @@ enum ReportPage {
         </header>
         <main>
         <section aria-labelledby="overview-h"><h2 id="overview-h">Overview</h2><ul class="cards" id="overview"></ul>
+        <p class="note" id="dropped-lines"></p>
         <p class="muted" id="apps"></p><div id="per-day"></div></section>
         <section aria-labelledby="flow-h"><h2 id="flow-h">Flow from session start</h2>
         <p class="muted">The most common screens at each step of a path, the rest as “other”. Hover a link for its count.</p><div id="flow" class="scroll" tabindex="0" role="region" aria-label="Flow diagram, scrollable"></div></section>
