@@ -297,8 +297,8 @@ def dropped_lines(navlog, browser, check, example):
     def note(page):
         dom = browse(browser, "file://" + page, "--dump-dom", "--virtual-time-budget=5000").stdout
         errors = re.findall(r'<pre id="errors"[^>]*>(.*?)</pre>', dom, re.S)
-        return 'data-ready="true"' in dom and errors == [""], htmllib.unescape(
-            " ".join(re.findall(r'<p class="note" id="dropped-lines"[^>]*>(.*?)</p>', dom, re.S)))
+        shown = " ".join(re.findall(r'<p class="note" id="dropped-lines"[^>]*>(.*?)</p>', dom, re.S))
+        return 'data-ready="true"' in dom and errors == [""], htmllib.unescape(re.sub(r"<[^>]+>", "", shown))   # the text shown
     rendered, said = note(page)
     check("and its overview says so, naming the file and the line",
           rendered and said.startswith(f"1 line dropped (torn tail of {torn} at line {len(lines) + 1})"), said)
