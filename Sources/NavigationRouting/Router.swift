@@ -6,9 +6,10 @@ import Observation
 ///
 /// Each mutation applies one event through ``Projection/fold(_:_:)`` (so the router's state is
 /// exactly what replaying the log gives) and hands it to the ``Recorder``, which never blocks. A
-/// SwiftUI app binds a stack with `NavigationStack(path: Binding(get: { router.path(for: "home") },
-/// set: { router.setPath($0, for: "home") }))`: a whole-path write such as a swipe back is turned
-/// into the event it means (a pop, a push, a replace), not a `setPath`.
+/// SwiftUI app binds its views to the router's subscripts through `@Bindable var router`:
+/// `NavigationStack(path: $router[path: "home"])`, `TabView(selection: $router[tab: "main"])`,
+/// `.sheet(item: $router[sheet: "main"])` (see ``subscript(path:in:)``): a whole-path write such
+/// as a swipe back is turned into the event it means (a pop, a push, a replace), not a `setPath`.
 ///
 /// ```swift
 /// let router = Router<AppRoute>(recorder: recorder)
@@ -33,6 +34,8 @@ public final class Router<R: NavigationRoute> {
     @ObservationIgnored private var seq = 0
     /// What keeps the state one the log can write as a snapshot, as the log's own budget does.
     @ObservationIgnored private var budget: SnapshotBudget
+    /// The path read or written last, with the log's routes it stands for.
+    @ObservationIgnored private var lastPath: ResolvedPath<R>?
 
     /// Creates a router recording through `recorder` (nil records nothing, for previews and tests).
     public init(recorder: Recorder?, deepLinks: DeepLinkTable<R> = DeepLinkTable()) {
@@ -49,10 +52,26 @@ public final class Router<R: NavigationRoute> {
     /// The selected tab of a scene.
     public func selectedTab(in scene: String = "main") -> String? { state.scenes[scene]?.tab }
 
-    /// The path of a stack (a tab's, `main`, `detail`, or a presented sheet's), as the app's routes;
-    /// routes that no longer resolve are left out.
+    /// The path of a stack (a tab's, `main`, `detail`, or a presented sheet's), as the app's routes.
+    ///
+    /// The log's routes are resolved through ``NavigationRoute/init(_:)`` when they change (routes
+    /// that do not resolve are left out), and a path the app wrote is kept as it wrote it: while
+    /// the stack's routes stay the same, the same values come back — a route whose item was
+    /// deleted stays, as the log holds it, until the stack changes. SwiftUI reads a binding's path
+    /// before each write of it; resolving it anew each time made a key-path write cost 1.4x the
+    /// explicit call (`Tools/bench/run restore`, "Router binding writes").
     public func path(for stack: String, in scene: String = "main") -> [R] {
-        routes(of: stack, in: scene).compactMap { R($0) }
+        let routes = routes(of: stack, in: scene)
+        if let resolved = lastPath, resolved.stack == stack, resolved.scene == scene, resolved.routes == routes {
+            return resolved.path
+        }
+        var path: [R] = []
+        path.reserveCapacity(routes.count)
+        for route in routes {
+            if let resolved = R(route) { path.append(resolved) }
+        }
+        lastPath = ResolvedPath(scene: scene, stack: stack, routes: routes, path: path)
+        return path
     }
 
     /// The presented sheets of a scene, bottom first: id, style and root route.
@@ -144,9 +163,11 @@ public final class Router<R: NavigationRoute> {
     /// a replace when only the top differs, otherwise a `setPath`. Nothing when it is unchanged.
     public func setPath(_ path: [R], for stack: String, in scene: String = "main") {
         let old = routes(of: stack, in: scene)
-        let new = path.map(\.route)
+        // A closure, not `\.route`: a key path of a generic type is instantiated at run time on
+        // each use, which was a third of this call's cost.
+        let new = path.map { $0.route }
         guard old != new else { return }
-        if new.count < old.count, Array(old.prefix(new.count)) == new {
+        let applied = if new.count < old.count, Array(old.prefix(new.count)) == new {
             apply(.pop(scene: scene, stack: stack, count: old.count - new.count))
         } else if new.count == old.count + 1, Array(new.prefix(old.count)) == old {
             apply(.push(scene: scene, stack: stack, route: new.last!))
@@ -155,6 +176,7 @@ public final class Router<R: NavigationRoute> {
         } else {
             apply(.setPath(scene: scene, stack: stack, path: new, cause: .programmatic))
         }
+        if applied { lastPath = ResolvedPath(scene: scene, stack: stack, routes: new, path: path) }
     }
 
     // MARK: Sheets and split views
@@ -186,7 +208,7 @@ public final class Router<R: NavigationRoute> {
     public func open(url: String, in scene: String = "main") -> DeepLinkOutcome {
         let match = deepLinks.match(url)
         // A link that resolved nothing leaves the stack alone (a path of [] would empty it).
-        let path = match.routes.isEmpty ? nil : match.routes.map(\.route)
+        let path = match.routes.isEmpty ? nil : match.routes.map { $0.route }
         let stack = path == nil ? nil : (state.scenes[scene] ?? SceneState()).deepLinkStack(tab: match.tab, stack: match.stack)
         apply(.deeplink(scene: scene, url: Self.prefix(url, bytes: DeepLinkTable<R>.maximumURLLength), outcome: match.outcome,
                         tab: match.tab, stack: stack, path: path))
@@ -218,6 +240,11 @@ public final class Router<R: NavigationRoute> {
         return String(scalars)
     }
 
+    /// Keeps the refusal of a write the router could not turn into an event.
+    func refuse(_ message: String) {
+        model.refusals.append(NavigationHistoryError(code: .invalidEvent, message: message))
+    }
+
     /// Checks the action the way the store will, then folds it into the state and records it: one
     /// event per mutation. An action the store would refuse (an empty id, a line too long, a state
     /// after it too big for the snapshot the store must be able to write) is neither applied nor
@@ -243,6 +270,14 @@ public final class Router<R: NavigationRoute> {
     }
 }
 
+/// A stack's path as the app's routes, and the log's routes it was resolved from or written as.
+private struct ResolvedPath<R: NavigationRoute> {
+    var scene: String
+    var stack: String
+    var routes: [Route]
+    var path: [R]
+}
+
 /// The state a ``Router`` changes, observed by the views that read it.
 @Observable @MainActor
 public final class NavigationModel {
@@ -253,6 +288,10 @@ public final class NavigationModel {
     public internal(set) var anomalies: [Projection.Anomaly] = []
     /// Actions refused because the log could not hold them; they were neither applied nor recorded.
     public internal(set) var refusals: [NavigationHistoryError] = []
+
+    /// The state as a write compares it before recording, without registering the view that
+    /// writes as an observer of it (a key-path write reads the binding's value first, which does).
+    var unobservedState: NavigationState { _state }
 
     nonisolated init() {}
 }
