@@ -41,26 +41,12 @@ enum ReadmeExamples {
         router.select(tab: "home")
         router.push(.recipe(id: "apple-pie"))          // one event per mutation, recorded without blocking
         router.open(url: "recipes://category/soups/recipe/pumpkin-soup")
-        // SwiftUI: NavigationStack(path: Binding(get: { router.path(for: "home") },
-        //                                        set: { router.setPath($0, for: "home") }))
     }
 
     @MainActor
     static func lifecycle(router: Router<AppRoute>) {
         router.setPhase(.inactive)            // the scene's lifecycle, recorded only when it changes
         router.setPhase(.background)          // the session goes on: no router.end(reason:) here
-        // SwiftUI's ScenePhase is another type; map it, then record it from the scene's root view:
-        // extension NavigationHistory.ScenePhase {
-        //     init(_ phase: SwiftUI.ScenePhase) {
-        //         switch phase {
-        //         case .active: self = .active
-        //         case .inactive: self = .inactive
-        //         default: self = .background
-        //         }
-        //     }
-        // }
-        // @Environment(\.scenePhase) private var scenePhase
-        // ... .onChange(of: scenePhase) { _, phase in router.setPhase(NavigationHistory.ScenePhase(phase), in: "main") }
     }
 
     /// What the README's in-app overlay stands for.

@@ -24,13 +24,37 @@ import Testing
         return blocks
     }
 
-    /// The lines of this target's examples, trimmed.
+    /// The lines of this target's examples, and of the recipe app's SwiftUI code (compiled where
+    /// SwiftUI is), trimmed.
     static func compiled() throws -> [String] {
-        let directory = root.appendingPathComponent("Tests/DocumentationSnippetTests")
-        return try ["ReadmeExamples.swift", "DocCommentExamples.swift"].flatMap { name in
-            try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+        try ["Tests/DocumentationSnippetTests/ReadmeExamples.swift", "Tests/DocumentationSnippetTests/DocCommentExamples.swift",
+             "Examples/RecipeApp/RecipeAppViews.swift"].flatMap { name in
+            try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
                 .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
+    }
+
+    /// Every `$router[...]` binding of the README's examples.
+    static func bindings(in text: String) -> [String] {
+        blocks(in: text).joined().flatMap { line in
+            line.ranges(of: "$router[").map { start in
+                String(line[start.upperBound...].prefix { $0 != "]" })
+            }
+        }
+    }
+
+    @Test func everySwiftUIBindingOfTheREADMEIsAKeyPathCompiledOnEveryPlatform() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let keyPaths = try String(contentsOf: Self.root.appendingPathComponent("Tests/DocumentationSnippetTests/SwiftUIBindings.swift"),
+                                  encoding: .utf8)
+        let bindings = Self.bindings(in: readme)
+        #expect(bindings.count >= 6)
+        for binding in bindings {
+            // `visibility` is the README's own mapping to SwiftUI's type, of `columnVisibility`.
+            let member = binding.hasPrefix("visibility:") ? "column" + binding.prefix(1).uppercased() + binding.dropFirst() : binding
+            #expect(keyPaths.contains("\\.[\(member)]"), "$router[\(binding)] of the README is not among the key paths compiled here")
+        }
+        #expect(readme.contains("self[columnVisibility: scene]"))
     }
 
     static func contains(_ lines: [String], _ block: [String]) -> Bool {
