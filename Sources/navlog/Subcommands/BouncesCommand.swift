@@ -6,7 +6,7 @@ enum BouncesCommand: Subcommand {
     static let name = "bounces"
     static let summary = "U-turns: screens pushed and popped straight back within a few seconds."
     static let help = """
-        Usage: navlog bounces PATH ... [--within DURATION] [--since TS] [--until TS] [--app V] [--session ID]
+        Usage: navlog bounces PATH ... [--within DURATION] [--since TIME] [--until TIME] [--app V] [--session ID]
                                    [--scene ID] [--alias REGEX=NAME] [--idle DURATION] [--format text|json|csv]
 
         A bounce is a view entered by a push whose path's next view is entered by a pop back to the
@@ -14,7 +14,8 @@ enum BouncesCommand: Subcommand {
         its bounces and the bounce rate in basis points (bounces per 10,000 pushes).
 
         Options:
-          --within DURATION  How soon the pop must come: 500ms, 5s, 1m, ... (default 5s).
+          --within DURATION  How soon the pop must come: 500ms, 5s, 1m, ... (default 5s; see
+                             DURATION below).
         \(AnalyticsOutput.optionsHelp)
         """
 
@@ -23,7 +24,7 @@ enum BouncesCommand: Subcommand {
         let input = try LogInputs(parsed)
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)
-        let within = try parsed.value("--within").map { try AnalyticsOutput.duration($0, option: "--within") } ?? .seconds(5)
+        let within = try parsed.duration("--within") ?? .seconds(5)
         let (rows, report, filter) = try AnalyticsOutput.run(BouncesQuery(within: within), over: input, parsed)
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               table: QueryTable(columns: [.text("screen"), .count("pushes"), .count("bounces"), .rate("rate_bp", "bounce rate")],

@@ -6,7 +6,7 @@ enum DeepLinksCommand: Subcommand {
     static let name = "deeplinks"
     static let summary = "Deep links per outcome and URL pattern, and how often users backed out past them."
     static let help = """
-        Usage: navlog deeplinks PATH ... [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+        Usage: navlog deeplinks PATH ... [--since TIME] [--until TIME] [--app V] [--session ID] [--scene ID]
                                      [--format text|json|csv] [--mode MODE]
 
         Per outcome (resolved, partial, unmatched) and URL pattern (the URL without query and

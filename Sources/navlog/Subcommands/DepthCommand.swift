@@ -6,7 +6,7 @@ enum DepthCommand: Subcommand {
     static let name = "depth"
     static let summary = "How deep users go: views per stack depth, in stacks and in sheets."
     static let help = """
-        Usage: navlog depth PATH ... [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+        Usage: navlog depth PATH ... [--since TIME] [--until TIME] [--app V] [--session ID] [--scene ID]
                                  [--alias REGEX=NAME] [--idle DURATION] [--format text|json|csv]
 
         The distribution of stack depth at each screen view: the routes on the visible route's stack

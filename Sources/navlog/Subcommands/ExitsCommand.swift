@@ -6,7 +6,7 @@ enum ExitsCommand: Subcommand {
     static let name = "exits"
     static let summary = "Where sessions end: per screen, by how they ended; the paths before crashes."
     static let help = """
-        Usage: navlog exits PATH ... [--crash-paths K] [--since TS] [--until TS] [--app V] [--session ID]
+        Usage: navlog exits PATH ... [--crash-paths K] [--since TIME] [--until TIME] [--app V] [--session ID]
                                  [--scene ID] [--alias REGEX=NAME] [--idle DURATION] [--format text|json|csv]
 
         Per screen: the sessions whose last view (the one that began last) it was, split by how the

@@ -9,7 +9,7 @@ enum ExportCommand: Subcommand {
     static let help = """
         Usage: navlog export PATH --table screen_views|transitions|deeplinks|sessions [--format ndjson|csv] [--exact-csv]
                              [-o FILE] [--file-mode MODE] [--redact ids|params|urls ...] [--salt SALT]
-                             [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+                             [--since TIME] [--until TIME] [--app V] [--session ID] [--scene ID]
 
         Writes a derived table that Tools/sql/*.sql read (DuckDB, Spark SQL, ClickHouse):
           screen_views  session, scene, tab, stack, screen, id, depth, entered_by, start_seq,
@@ -69,6 +69,10 @@ enum ExportCommand: Subcommand {
         pointInTime where reading stopped and what followed unread — is said on standard error, one
         line each (in salvage, the first 10 and how many in all): the table has no envelope to
         carry it.
+
+        \(TimeArgument.help)
+
+        \(DurationArgument.help)
         """
 
     static func run(_ arguments: [String]) async throws {

@@ -7,7 +7,7 @@ enum FunnelCommand: Subcommand {
     static let summary = "How many sessions reach each step of a funnel of screens, and how fast."
     static let help = """
         Usage: navlog funnel PATH ... --steps SCREEN,SCREEN,... [--mode ordered|strict|any] [--entry first|any]
-                             [--window DURATION] [--since TS] [--until TS] [--app V] [--session ID]
+                             [--window DURATION] [--since TIME] [--until TIME] [--app V] [--session ID]
                              [--scene ID] [--format text|json|csv]
 
         A session reaches step i when views of steps 1..i occur within the window of the step-1 view
@@ -21,8 +21,8 @@ enum FunnelCommand: Subcommand {
                             strict: in order and consecutive. any: after step 1, in any order.
           --entry ENTRY     first (default): only a session's first step-1 view starts an attempt.
                             any: every step-1 view may; the attempt that gets furthest counts.
-          --window DURATION How long after step 1 the other steps may come: 90s, 30m, 1h, 7d, or
-                            seconds (default 1d).
+          --window DURATION How long after step 1 the other steps may come, such as 90s, 30m,
+                            1h30m or 7d (default 1d; see DURATION below).
         \(AnalyticsOutput.optionsHelpWithoutMode)
         """
 
@@ -37,7 +37,7 @@ enum FunnelCommand: Subcommand {
         guard !steps.isEmpty else { throw UsageError("give the funnel's screens with --steps a,b,c") }
         let mode = try parsed.choice("--mode", default: FunnelQuery.Mode.ordered)
         let entry = try parsed.choice("--entry", default: FunnelQuery.Entry.first)
-        let window = try parsed.value("--window").map { try AnalyticsOutput.duration($0, option: "--window") } ?? .seconds(86_400)
+        let window = try parsed.duration("--window") ?? .seconds(86_400)
         // --mode is the recovery mode elsewhere; here it names the funnel's mode, so the log is read tolerating a torn tail.
         let (rows, report, filter) = try AnalyticsOutput.run(FunnelQuery(steps: steps, mode: mode, entry: entry, window: window),
                                                               over: input, parsed, recoveryModeOption: false)

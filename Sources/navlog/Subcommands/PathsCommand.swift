@@ -7,7 +7,7 @@ enum PathsCommand: Subcommand {
     static let summary = "The most common sequences of K consecutive screens, with occurrences and sessions."
     static let help = """
         Usage: navlog paths PATH ... [--length K] [--from SCREEN] [--to SCREEN] [--top N]
-                                 [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+                                 [--since TIME] [--until TIME] [--app V] [--session ID] [--scene ID]
                                    [--alias REGEX=NAME] [--idle DURATION]
                                  [--format text|json|csv]
 

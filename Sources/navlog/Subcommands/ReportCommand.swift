@@ -15,7 +15,7 @@ enum ReportCommand: Subcommand {
     static let summary = "Write one self-contained HTML page: flows, screens, funnels, crashes, a session replayer."
     static let help = """
         Usage: navlog report PATH ... -o FILE.html [--file-mode MODE] [--session ID ...] [--recent N] [--funnel A,B,C ...]
-                                 [--steps N] [--top M] [--crash-paths K] [--since TS] [--until TS]
+                                 [--steps N] [--top M] [--crash-paths K] [--since TIME] [--until TIME]
                                  [--app V] [--scene ID] [--alias REGEX=NAME] [--idle DURATION]
 
         Writes one HTML file with inline CSS, JavaScript and SVG — no network requests, no external
@@ -59,6 +59,10 @@ enum ReportCommand: Subcommand {
           --steps N        Steps of the flow diagram (default 5); --top M screens per step (default 6).
           --crash-paths K  Screens before an unclean end (default 3).
           Filters and --alias, --idle, --mode as for the analytics subcommands.
+
+        \(TimeArgument.help)
+
+        \(DurationArgument.help)
         """
 
     static func run(_ arguments: [String]) async throws {
@@ -78,7 +82,7 @@ enum ReportCommand: Subcommand {
         filter.sessions = []   // --session picks replays here, not a filter
         let recovery: RecoveryMode = try parsed.choice("--mode", default: .tolerateTornTail)
         let cleaning = try PathCleaning(rules: parsed.all("--alias"))
-        let idle = try parsed.value("--idle").map { try AnalyticsOutput.duration($0, option: "--idle") }
+        let idle = try AnalyticsOutput.idle(parsed)
         // Opened once every option is known good, and before the long reading: a path that cannot
         // be written is said at once.
         let mode = try parsed.fileMode()

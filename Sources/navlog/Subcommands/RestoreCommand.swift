@@ -1,13 +1,13 @@
 import Foundation
 import NavigationHistory
 
-/// `navlog restore PATH [--known-ids FILE] [--policy drop-missing|truncate] [--now TS] [--format text|json]`
+/// `navlog restore PATH [--known-ids FILE] [--policy drop-missing|truncate] [--now TIME] [--format text|json]`
 enum RestoreCommand: Subcommand {
     static let name = "restore"
     static let summary = "Print what an app would restore at its next launch, without writing anything."
     static let help = """
-        Usage: navlog restore PATH [--known-ids FILE] [--policy drop-missing|truncate] [--now TS]
-                                   [--crash-loop N] [--crash-window SECONDS] [--max-age SECONDS]
+        Usage: navlog restore PATH [--known-ids FILE] [--policy drop-missing|truncate] [--now TIME]
+                                   [--crash-loop N] [--crash-window DURATION] [--max-age DURATION]
                                    [--format text|json]
 
         Works out, as the app's Restorer would at launch, the state to put the user back into: the
@@ -23,12 +23,14 @@ enum RestoreCommand: Subcommand {
                                 pipe; at most 64 MiB are read.
           --policy POLICY       truncate (default): a stack is cut at its first missing route, its
                                 children go too. drop-missing: only the missing routes go.
-          --now TS              The moment of the launch (default now), for the staleness guard.
+          --now TIME            The moment of the launch, for the staleness guard (default: the
+                                present moment; a relative TIME, such as 7d, is that long before it).
           --crash-loop N        Sessions in a row that must have crashed soon after a restore for the
                                 crash-loop guard to fire (default 2). Only unclean ends count: a
                                 session that ended in the background breaks a loop.
-          --crash-window SECONDS  How soon such a crash must come (default 10).
-          --max-age SECONDS     The oldest state restored (default 604800, 7 days).
+          --crash-window DURATION  How soon such a crash must come (default 10s).
+          --max-age DURATION    The oldest state restored (default 7d). For these two, a number
+                                without a unit is seconds, as it always was.
           --format FORMAT       text (default), or json: {"format": 1, "dropped_lines", "from", "session",
                                 "sessionEnding", "guard", "dropped", "state"}: "dropped" the routes
                                 taken out, "dropped_lines" the torn tail left out (see below).
@@ -37,6 +39,10 @@ enum RestoreCommand: Subcommand {
         it when it opens the log, and said on standard error (`path:line: warning: kind: torn tail
         dropped: detail`) and in JSON as "dropped_lines": {"mode", "count", "first": [{"file",
         "line", "offset", "kind", "detail"}]}.
+
+        \(TimeArgument.help)
+
+        \(DurationArgument.help)
 
         Exit status: 0, 64 on a usage error, 65 when the end of the log is damaged, 66 when PATH does
         not exist, 74 on an I/O error.
@@ -65,8 +71,8 @@ enum RestoreCommand: Subcommand {
         let now = try parsed.time("--now") ?? .now
         let options = Restorer.Options(policy: policy, resolve: resolve,
                                        crashLoopSessions: try parsed.integer("--crash-loop", range: 1...1000) ?? 2,
-                                       crashLoopWindow: .seconds(try parsed.integer("--crash-window", range: 0...Int(Int32.max)) ?? 10),
-                                       maximumAge: .seconds(try parsed.integer("--max-age", range: 0...Int(Int32.max)) ?? 604_800))
+                                       crashLoopWindow: try parsed.duration("--crash-window", bareUnit: 1000) ?? .seconds(10),
+                                       maximumAge: try parsed.duration("--max-age", bareUnit: 1000) ?? .seconds(604_800))
         let result = try Restorer(options: options).restore(from: input.path, now: now)
         let dropped = DroppedOutput(path, DroppedLines(tornTail: result.tornTail))
         dropped.warn()

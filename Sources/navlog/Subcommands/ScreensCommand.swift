@@ -6,7 +6,7 @@ enum ScreensCommand: Subcommand {
     static let name = "screens"
     static let summary = "Per screen: views, sessions, and dwell median, p90 and total."
     static let help = """
-        Usage: navlog screens PATH ... [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+        Usage: navlog screens PATH ... [--since TIME] [--until TIME] [--app V] [--session ID] [--scene ID]
                                    [--alias REGEX=NAME] [--idle DURATION]
                                    [--format text|json|csv]
 

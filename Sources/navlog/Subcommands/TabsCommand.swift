@@ -6,7 +6,7 @@ enum TabsCommand: Subcommand {
     static let name = "tabs"
     static let summary = "Per tab: views, dwell and its share of time; and the tab-switch matrix."
     static let help = """
-        Usage: navlog tabs PATH ... [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+        Usage: navlog tabs PATH ... [--since TIME] [--until TIME] [--app V] [--session ID] [--scene ID]
                                 [--alias REGEX=NAME] [--idle DURATION] [--format text|json|csv]
 
         Per tab (the scene's selected tab when a view began): its views, the dwell (ms: time seen, the

@@ -6,7 +6,7 @@ enum TransitionsCommand: Subcommand {
     static let name = "transitions"
     static let summary = "Counts of from → to between consecutive screen views of each path."
     static let help = """
-        Usage: navlog transitions PATH ... [--since TS] [--until TS] [--app V] [--session ID] [--scene ID]
+        Usage: navlog transitions PATH ... [--since TIME] [--until TIME] [--app V] [--session ID] [--scene ID]
                                    [--alias REGEX=NAME] [--idle DURATION]
                                        [--format text|json|csv]
 

@@ -7,15 +7,16 @@ enum AnalyticsOutput {
     static let options: Set<String> = ["--since", "--until", "--app", "--session", "--scene", "--format", "--mode", "--alias", "--idle"]
     static let flags: Set<String> = ["--exact-csv"]
     static let optionsHelp = """
-          --since TS        Only views that began at or after this time (e.g. 2026-11-29T00:00:00.000Z).
-          --until TS        Only views that began before this time.
+          --since TIME      Only views that began at or after this time (see TIME below).
+          --until TIME      Only views that began before this time.
           --app VERSION     Only sessions of this app version (repeatable).
           --session ID      Only this session (repeatable).
           --scene ID        Only this scene (repeatable).
           --alias REGEX=NAME  Path cleaning: replace every match of REGEX in screen names with NAME
                             (repeatable, applied in order, before anything else).
           --idle DURATION   Also split a session wherever two consecutive events are at least this
-                            far apart (e.g. 30m); the later parts are named SESSION#2, SESSION#3, ...
+                            far apart (e.g. 30m, see DURATION below); the later parts are named
+                            SESSION#2, SESSION#3, ...
           --format FORMAT   text (default): an aligned table under a header naming the log, its event
                             range and the filters. json: {"format": 1, "dropped_lines", "query",
                             "rows": [...]}. csv: \(csvHelp)
@@ -34,6 +35,10 @@ enum AnalyticsOutput {
         line each (in salvage, the first 10 and how many in all), and in the JSON as "dropped_lines":
         {"mode", "count", "first": [{"file", "line", "offset", "kind", "detail"}]}, "count" the
         entries of every log, "first" the first 10 of each log's, "file" naming the log's file.
+
+        \(TimeArgument.help)
+
+        \(DurationArgument.help)
         """
 
     /// The options' help without `--mode`, for a subcommand that gives `--mode` another meaning.
@@ -154,7 +159,7 @@ enum AnalyticsOutput {
         init(_ parsed: Arguments, recoveryModeOption: Bool) throws {
             filter = try AnalyticsOutput.filter(parsed)
             cleaning = try PathCleaning(rules: parsed.all("--alias"))
-            idle = try parsed.value("--idle").map { try duration($0, option: "--idle") }
+            idle = try AnalyticsOutput.idle(parsed)
             mode = recoveryModeOption ? try parsed.choice("--mode", default: .tolerateTornTail) : .tolerateTornTail
         }
     }
@@ -166,21 +171,11 @@ enum AnalyticsOutput {
         }
     }
 
-    /// `90s`, `30m`, `1h`, `7d`, `500ms`, or plain seconds.
-    static func duration(_ text: String, option: String) throws -> Duration {
-        let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000)]
-        let limit: Int64 = 100 * 365 * 86_400_000   // a century: nothing longer makes sense, and it never overflows
-        func bounded(_ n: Int64, _ unit: Int64) throws -> Duration {
-            let (ms, overflow) = n.multipliedReportingOverflow(by: unit)
-            guard !overflow, ms <= limit else { throw UsageError("\(option) '\(text)' is longer than a century") }
-            guard ms > 0 || option != "--idle" else { throw UsageError("--idle needs a duration above 0") }
-            return .milliseconds(ms)
-        }
-        for (suffix, ms) in units where text.hasSuffix(suffix) {
-            if let n = Int64(text.dropLast(suffix.count)), n >= 0 { return try bounded(n, ms) }
-        }
-        if let n = Int64(text), n >= 0 { return try bounded(n, 1000) }
-        throw UsageError("\(option) takes a duration such as 90s, 30m, 1h or 7d, not '\(text)'")
+    /// The idle gap `--idle` gives, above 0; nil when it is not given.
+    static func idle(_ parsed: Arguments) throws -> Duration? {
+        guard let idle = try parsed.duration("--idle") else { return nil }
+        guard idle > .zero else { throw UsageError("--idle '\(parsed.value("--idle")!)': give a gap above 0, such as 30m") }
+        return idle
     }
 
     static func filter(_ parsed: Arguments) throws -> AnalyticsFilter {

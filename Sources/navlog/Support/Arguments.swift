@@ -73,10 +73,15 @@ struct Arguments {
         return number
     }
 
+    /// The moment option `name` gives, as ``TimeArgument`` reads it; nil when it is not given.
     func time(_ name: String) throws -> Timestamp? {
-        guard let text = value(name) else { return nil }
-        guard let time = Timestamp(text) else { throw UsageError("\(name) needs a time such as 2026-11-29T12:00:00.000Z, not '\(text)'") }
-        return time
+        try value(name).map { try TimeArgument.parse($0, option: name) }
+    }
+
+    /// The duration option `name` gives, as ``DurationArgument`` reads it; nil when it is not
+    /// given. `bareUnit` is what a number without a unit counts, for an option in that unit.
+    func duration(_ name: String, bareUnit: Int64? = nil) throws -> Duration? {
+        try value(name).map { try DurationArgument.parse($0, option: name, bareUnit: bareUnit) }
     }
 
     func choice<T: RawRepresentable & CaseIterable>(_ name: String, default fallback: T) throws -> T where T.RawValue == String {
