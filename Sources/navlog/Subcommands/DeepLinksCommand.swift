@@ -51,7 +51,7 @@ enum DeepLinksCommand: Subcommand {
             return (rows: query.finalize().rows.map { Row(outcome: $0.outcome, pattern: $0.pattern, links: $0.links, backedOut: $0.backedOut) },
                     report: report, sessions: sessions)
         }
-        let dropped = DroppedOutput(inputs, reports: parts.map(\.report))
+        let dropped = try DroppedOutput(inputs, reports: parts.map(\.report))
         guard inputs.isMany else { return (parts[0].rows, AnalyticsOutput.ViewsRead(report: parts[0].report, dropped: dropped)) }
         var links: [String: [String: (links: Int, backedOut: Int)]] = [:]
         for row in parts.flatMap(\.rows) {

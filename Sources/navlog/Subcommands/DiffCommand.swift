@@ -42,7 +42,7 @@ enum DiffCommand: Subcommand {
             out.line("\(path): from seq \(from) to seq \(to): \(diff.isEmpty ? "no change" : counted(diff.changes.count, "change"))")
             for change in diff.changes { out.line("  \(change)") }
         case .json:
-            try JSONOutput.write(Output(droppedLines: DroppedOutput(path, timeline.report).json, from: from, to: to,
+            try JSONOutput.write(Output(droppedLines: try DroppedOutput(path, timeline.report).json, from: from, to: to,
                                         changes: diff.changes.map { change in JSONFragment { $0.change(change) } }), to: &out)
         }
         try out.flush()

@@ -58,6 +58,6 @@ enum DumpCommand: Subcommand {
             throw Failure(status: ExitCode.dataError,
                           diagnostics: report.defects.map { "\(LogInput.shown($0.file)):\($0.line): error: \($0.kind): \($0.detail)" })
         }
-        DroppedOutput(input.shown, report).warn()
+        try DroppedOutput(input.shown, report).warn()
     }
 }

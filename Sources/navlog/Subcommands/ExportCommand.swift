@@ -119,8 +119,10 @@ enum ExportCommand: Subcommand {
                 if let text = export.line(for: view) { try output.line(line(text)) }
             }.0
         }
+        // Before the file is committed: a file that is not a log leaves no table behind.
+        let dropped = try DroppedOutput(input.shown, report)
         try output.commit()
-        DroppedOutput(input.shown, report).warn()
+        dropped.warn()
         return
     }
 }

@@ -74,7 +74,7 @@ enum ReplayCommand: Subcommand {
         switch format {
         case .json:
             let runs = session == nil ? nil : ranges.enumerated().map { Output.Run(run: $0.offset + 1, from: $0.element.first, to: $0.element.last) }
-            try JSONOutput.write(Output(droppedLines: DroppedOutput(path, timeline.report).json, session: session, from: first, to: last,
+            try JSONOutput.write(Output(droppedLines: try DroppedOutput(path, timeline.report).json, session: session, from: first, to: last,
                                         runs: runs, steps: Output.Steps(replay)), to: &out)
         case .text:
             let runs = ranges.count > 1 ? ", \(ranges.count) runs of the id" : ""

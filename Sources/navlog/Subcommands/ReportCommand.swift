@@ -105,6 +105,8 @@ enum ReportCommand: Subcommand {
         let names = inputs.inputs.map(\.shown)
         if inputs.isMany { warn(data, inputs, named: settings.sessions) }
         let (json, leftOut) = data.json(path: given, filter: filter, logNames: names, fileName: LogInput.shown)
+        // Before the page is written: a file that is not a log leaves no page behind.
+        let dropped = try DroppedOutput(inputs, reports: inputs.isMany ? data.logs.map(\.report) : [data.report])
         let page = ReportPage.html(title: path, data: json, manyLogs: inputs.isMany)
         try file.write(page)
         try file.commit()
@@ -116,7 +118,7 @@ enum ReportCommand: Subcommand {
             Diagnostics.print("\(output): note: --session \(unknown.joined(separator: ", ")) names no session of the report"
                               + " (`navlog sessions \(given)` lists them)")
         }
-        DroppedOutput(inputs, reports: inputs.isMany ? data.logs.map(\.report) : [data.report]).warn()
+        dropped.warn()
         AnalyticsOutput.warnOfClock(data.clockWentBack, path: path)
         let summary = "\(output): \(TextFormat.count(page.count / 1024)) KiB; \(counted(data.report.events, "event")), \(counted(data.sessions.count, "session"))"
             + (inputs.isMany ? " of \(path)" : "")

@@ -74,7 +74,7 @@ enum RestoreCommand: Subcommand {
                                        crashLoopWindow: try parsed.duration("--crash-window", bareUnit: 1000) ?? .seconds(10),
                                        maximumAge: try parsed.duration("--max-age", bareUnit: 1000) ?? .seconds(604_800))
         let result = try Restorer(options: options).restore(from: input.path, now: now)
-        let dropped = DroppedOutput(path, DroppedLines(tornTail: result.tornTail))
+        let dropped = try DroppedOutput(path, restored: result)
         dropped.warn()
         var out = StandardOutput()
         switch format {

@@ -45,7 +45,7 @@ extension SessionsCommand {
                 }
             }
         case .json:
-            let dropped = DroppedOutput(inputs, reports: timelines.map(\.report))
+            let dropped = try DroppedOutput(inputs, reports: timelines.map(\.report))
             try JSONOutput.write(ManyOutput(dropped: dropped, logs: zip(many.logs, logs).map { log, sessions in
                 ManyOutput.Log(path: log.path, events: log.events, sessions: sessions.map { session in JSONFragment { $0.session(session) } })
             }, repeated: many.repeated), to: &out)

@@ -71,7 +71,7 @@ enum SessionsCommand: Subcommand {
                           "\(s.firstSeq)...\(s.lastSeq)"].joined(separator: "  "))
             }
         case .json:
-            try JSONOutput.write(Output(droppedLines: DroppedOutput(path, timeline.report).json,
+            try JSONOutput.write(Output(droppedLines: try DroppedOutput(path, timeline.report).json,
                                         sessions: sessions.map { session in JSONFragment { $0.session(session) } }), to: &out)
         }
         try out.flush()

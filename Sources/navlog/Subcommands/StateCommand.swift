@@ -56,7 +56,7 @@ enum StateCommand: Subcommand {
             for line in TimelineOutput.text(timeline.state, scene: scene) { out.line(line) }
         case .json:
             try JSONOutput.write(TimelineOutput.StateOutput(timeline.state, seq: timeline.seq, event: timeline.event, scene: scene,
-                                                                 dropped: DroppedOutput(path, timeline.report)), to: &out)
+                                                                 dropped: try DroppedOutput(path, timeline.report)), to: &out)
         }
         try out.flush()
         return

@@ -49,6 +49,7 @@ enum VerifyCommand: Subcommand {
         var progress = Progress(input.path)
         let report = try inChunks ?? reader.scan(files: files, segmented: segmented) { _ in progress.tick() }
         progress.finish()
+        try DroppedOutput.refuseNotALog(path, events: report.events, dropped: report.dropped)
         var out = StandardOutput()
         switch format {
         case .text:

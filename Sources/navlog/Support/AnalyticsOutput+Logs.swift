@@ -75,7 +75,7 @@ extension AnalyticsOutput {
         progress.finish()
         let many = ManyLogs(inputs, reports: run.logs.map(\.report), repeated: run.repeatedSessions)
         many.warn()
-        return (run.result, ViewsRead(report: run.logs[0].report, dropped: DroppedOutput(inputs, reports: run.logs.map(\.report)),
+        return (run.result, ViewsRead(report: run.logs[0].report, dropped: try DroppedOutput(inputs, reports: run.logs.map(\.report)),
                                       clockWentBack: run.logs.reduce(0) { $0 + $1.clockWentBack }, many: many),
                 common.filter)
     }

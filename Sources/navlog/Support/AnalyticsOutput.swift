@@ -136,7 +136,7 @@ enum AnalyticsOutput {
                                      threads: ProcessInfo.processInfo.activeProcessorCount, chunkedFrom: LogReader.chunkedBytes,
                                      progress: progress.enabled ? progress.add : nil)
         progress.finish()
-        return (run.result, ViewsRead(report: run.report, dropped: DroppedOutput(LogInput.shown(path), run.report), clockWentBack: run.clockWentBack),
+        return (run.result, ViewsRead(report: run.report, dropped: try DroppedOutput(LogInput.shown(path), run.report), clockWentBack: run.clockWentBack),
                 common.filter)
     }
 

@@ -3,22 +3,54 @@ import NavigationHistory
 /// What the readings of a command dropped (``DroppedLines``), said the same way by every reading
 /// command: on standard error (``warn()``), and in JSON as the member `dropped_lines`
 /// (``json``), which comes right after `format`.
+///
+/// A log of which a reading dropped lines but kept no event is refused: see
+/// ``refuseNotALog(_:events:dropped:)``.
 struct DroppedOutput {
     /// Each log read, as messages name it, and what its reading dropped, in the order of the logs.
     var logs: [(name: String, dropped: DroppedLines)]
 
     /// What the reading of the log `name` dropped, as its `report` says.
-    init(_ name: String, _ report: ReadReport) {
+    ///
+    /// - Throws: When the log is not a navigation log (``refuseNotALog(_:events:dropped:)``).
+    init(_ name: String, _ report: ReadReport) throws {
+        try Self.refuseNotALog(name, events: report.events, dropped: report.dropped)
         logs = [(name, report.dropped)]
     }
 
     /// What the readings of `inputs` dropped, as their `reports` say, in order.
-    init(_ inputs: LogInputs, reports: [ReadReport]) {
+    ///
+    /// - Throws: When one of the logs is not a navigation log (``refuseNotALog(_:events:dropped:)``).
+    init(_ inputs: LogInputs, reports: [ReadReport]) throws {
+        for (input, report) in zip(inputs.inputs, reports) { try Self.refuseNotALog(input.shown, events: report.events, dropped: report.dropped) }
         logs = zip(inputs.inputs, reports).map { ($0.shown, $1.dropped) }
     }
 
-    /// What the reading of the log `name` dropped.
-    init(_ name: String, _ dropped: DroppedLines) {
+    /// Refuses the log `name` (a `corruptLog` error, exit 65) when its reading kept no event (of
+    /// `events`) and `dropped` a line that is not a torn last line: a file of which no
+    /// line is an event (`echo hello > x`) is not a navigation log, and an answer read from it
+    /// would be empty for that reason alone. A log whose only line is torn — its writer stopped
+    /// in its first event — is a log, its torn tail a warning as in any other; so is an empty
+    /// file, a log with no events yet.
+    static func refuseNotALog(_ name: String, events: Int, dropped: DroppedLines) throws {
+        guard events == 0, let first = dropped.entries.first(where: { $0.kind != .tornLine }) else { return }
+        let detail = first.detail.hasPrefix(tornPrefix) ? String(first.detail.dropFirst(tornPrefix.count)) : first.detail
+        let lines = dropped.count == 1 ? "its one line is not an event" : "none of its \(TextFormat.count(dropped.count)) lines read is an event"
+        throw NavigationHistoryError(code: .corruptLog,
+                                     message: "not a navigation log: \(lines) (line \(first.line): \(first.kind): \(detail))",
+                                     path: name)
+    }
+
+    /// How a tolerating reading's entry of a torn tail begins.
+    private static let tornPrefix = "torn tail dropped: "
+
+    /// What the restore of the log `name` left out: the damage at its end, `result`'s torn tail.
+    ///
+    /// - Throws: When the log is not a navigation log (``refuseNotALog(_:events:dropped:)``): the restore
+    ///   folded no event (`from` is 0) and its end is damaged.
+    init(_ name: String, restored result: Restorer.Result) throws {
+        let dropped = DroppedLines(tornTail: result.tornTail)
+        try Self.refuseNotALog(name, events: result.from == 0 ? 0 : 1, dropped: dropped)
         logs = [(name, dropped)]
     }
 

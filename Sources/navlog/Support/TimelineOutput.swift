@@ -21,7 +21,7 @@ enum TimelineOutput {
         let mode: RecoveryMode = try parsed.choice("--mode", default: .tolerateTornTail)
         let interval = try parsed.integer("--interval", range: 1...1_000_000) ?? 4096
         let timeline = try Timeline(path: path, interval: interval, mode: mode, indexFile: !parsed.has("--no-index") && mode != .salvage)
-        DroppedOutput(LogInput.shown(path), timeline.report).warn()
+        try DroppedOutput(LogInput.shown(path), timeline.report).warn()
         if let problem = timeline.indexSaveError {
             Diagnostics.print("\(LogInput.shown(path)): warning: the snapshot index could not be saved (\(problem)); it was built in memory")
         }
