@@ -25,7 +25,9 @@ enum DeepLinksCommand: Subcommand {
         let format = try AnalyticsOutput.style(parsed)
         try AnalyticsOutput.rejectViewOptions(parsed, in: "")
         let filter = try AnalyticsOutput.filter(parsed)
-        let (rows, read) = try deepLinks(input, mode: try parsed.choice("--mode", default: .tolerateTornTail), filter: filter)
+        let mode: RecoveryMode = try parsed.choice("--mode", default: .tolerateTornTail)
+        var (rows, read) = try deepLinks(input, mode: mode, filter: filter)
+        read.unknownNames = try KnownNames.unknown(KnownNames.filtered(parsed), in: input.paths, mode: mode)
         try AnalyticsOutput.print(query: name, path: path, report: read, filter: filter, format: format,
                               table: QueryTable(columns: [.text("outcome"), .text("pattern"), .count("links"), .count("backed_out", "backed out")],
                                                 rows: rows.map { [.text($0.outcome), .text($0.pattern), .number(Int64($0.links)), .number(Int64($0.backedOut))] }))

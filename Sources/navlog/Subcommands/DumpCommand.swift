@@ -21,6 +21,7 @@ enum DumpCommand: Subcommand {
         error and exit status 65; so does a line salvage skipped or the defect pointInTime stopped
         at, once the events read are printed. A torn tail the default mode drops is said on
         standard error as `path:line: warning: kind: torn tail dropped: detail`.
+        A type or session that the log never holds is said there too, with the closest it holds.
         """
 
     static func run(_ arguments: [String]) async throws {
@@ -59,5 +60,7 @@ enum DumpCommand: Subcommand {
                           diagnostics: report.defects.map { "\(LogInput.shown($0.file)):\($0.line): error: \($0.kind): \($0.detail)" })
         }
         try DroppedOutput(input.shown, report).warn()
+        let given = parsed.all("--type").map { ("--type", UnknownName.Kind.type, $0) } + parsed.all("--session").map { ("--session", .session, $0) }
+        UnknownName.warn(try KnownNames.unknown(given, in: [input.path], mode: mode), path: input.shown)
     }
 }

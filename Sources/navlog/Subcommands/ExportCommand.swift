@@ -68,7 +68,7 @@ enum ExportCommand: Subcommand {
         What the reading drops — a torn last line; in salvage mode each line skipped, in
         pointInTime where reading stopped and what followed unread — is said on standard error, one
         line each (in salvage, the first 10 and how many in all): the table has no envelope to
-        carry it.
+        carry it. So is an app version, session or scene named that the log never holds.
 
         \(TimeArgument.help)
 
@@ -123,6 +123,8 @@ enum ExportCommand: Subcommand {
         let dropped = try DroppedOutput(input.shown, report)
         try output.commit()
         dropped.warn()
+        let common = try AnalyticsOutput.Common(parsed, recoveryModeOption: true)
+        UnknownName.warn(try AnalyticsOutput.unknownNames([input.path], parsed, common, screens: []), path: input.shown)
         return
     }
 }

@@ -31,7 +31,8 @@ enum ReplayCommand: Subcommand {
           --strict          Refuse (exit 65) at the first event that does not fit the state.
         \(TimelineOutput.optionsHelp)
         Exit status: 0, 64 on a usage error, 65 on a defect the mode does not tolerate or an anomaly
-        with --strict, 66 when PATH or the session does not exist, 74 on an I/O error.
+        with --strict, 66 when PATH or the session does not exist (the closest ids are suggested), 74
+        on an I/O error.
         """
 
     static func run(_ arguments: [String]) async throws {
@@ -50,7 +51,9 @@ enum ReplayCommand: Subcommand {
         if let session {
             let runs = timeline.sessions(withID: session)
             guard !runs.isEmpty else {
-                throw NavigationHistoryError(code: .noInput, message: "no session '\(session)' in this log (`navlog sessions \(path)` lists them)", path: path)
+                let close = Suggestions.phrase(Suggestions.closest(to: session, among: timeline.sessions.map(\.id)))
+                throw NavigationHistoryError(code: .noInput, message: "no session '\(session)' in this log\(close) (`navlog sessions \(path)` lists them)",
+                                             path: path)
             }
             ranges = runs.map { (max(from ?? $0.firstSeq, $0.firstSeq), min(to ?? $0.lastSeq, $0.lastSeq)) }
         } else {

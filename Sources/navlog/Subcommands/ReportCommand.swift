@@ -58,7 +58,9 @@ enum ReportCommand: Subcommand {
           --funnel LIST    A funnel of screens, comma-separated (repeatable).
           --steps N        Steps of the flow diagram (default 5); --top M screens per step (default 6).
           --crash-paths K  Screens before an unclean end (default 3).
-          Filters and --alias, --idle, --mode as for the analytics subcommands.
+          Filters and --alias, --idle, --mode as for the analytics subcommands. A screen of a
+                           --funnel, app version or scene that the logs never hold is said on
+                           standard error with the closest names they hold.
 
         \(TimeArgument.help)
 
@@ -119,6 +121,11 @@ enum ReportCommand: Subcommand {
                               + " (`navlog sessions \(given)` lists them)")
         }
         dropped.warn()
+        // --session picks replays: the note above says which name none.
+        let named = settings.funnels.joined().map { ("--funnel", UnknownName.Kind.screen, $0) }
+            + KnownNames.filtered(parsed).filter { $0.kind != .session }
+        UnknownName.warn(try KnownNames.unknown(named, in: inputs.paths, mode: recovery, cleaning: cleaning, idle: idle), path: path,
+                         several: inputs.isMany)
         AnalyticsOutput.warnOfClock(data.clockWentBack, path: path)
         let summary = "\(output): \(TextFormat.count(page.count / 1024)) KiB; \(counted(data.report.events, "event")), \(counted(data.sessions.count, "session"))"
             + (inputs.isMany ? " of \(path)" : "")

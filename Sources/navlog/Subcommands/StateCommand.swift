@@ -1,11 +1,11 @@
 import NavigationHistory
 
-/// `navlog state PATH [--at SEQ | --at-time TS] [--scene S] [--format text|json] [--strict]`
+/// `navlog state PATH [--at SEQ | --at-time TIME] [--scene S] [--format text|json] [--strict]`
 enum StateCommand: Subcommand {
     static let name = "state"
     static let summary = "Print the navigation state at any moment of a log."
     static let help = """
-        Usage: navlog state PATH [--at SEQ | --at-time TS] [--scene ID] [--format text|json] [--strict]
+        Usage: navlog state PATH [--at SEQ | --at-time TIME] [--scene ID] [--format text|json] [--strict]
                                  [--mode MODE] [--interval K] [--no-index]
 
         Prints every scene's tabs, stacks, sheets, split view and phase (in brackets, unless active)
@@ -15,17 +15,19 @@ enum StateCommand: Subcommand {
 
         Options:
           --at SEQ          The state after the event with this seq.
-          --at-time TS      The state after the last event at or before this time (RFC 3339 with
-                            milliseconds, e.g. 2026-11-29T12:00:00.000Z).
-          --scene ID        Only this scene.
+          --at-time TIME    The state after the last event at or before this time (see TIME below).
+          --scene ID        Only this scene, which must be open at that moment: another is refused
+                            (exit 65), naming the scenes open then.
           --format FORMAT   text (default): an indented tree per scene; the selected tab is marked `*`
                             and the visible route `<- visible`.
                             json: the State shape of the event format with "format": 1,
                             "dropped_lines" (see --mode), "seq", "ts" and "session" of the event at SEQ.
           --strict          Refuse (exit 65) when an event up to SEQ did not fit the state (an anomaly).
         \(TimelineOutput.optionsHelp)
-        Exit status: 0, 64 on a usage error, 65 on a defect the mode does not tolerate or an anomaly
-        with --strict, 66 when PATH or SEQ does not exist, 74 on an I/O error.
+        \(TimeArgument.help)
+
+        Exit status: 0, 64 on a usage error, 65 on a defect the mode does not tolerate, an anomaly
+        with --strict or a --scene not open, 66 when PATH or SEQ does not exist, 74 on an I/O error.
         """
 
     static func run(_ arguments: [String]) async throws {
@@ -45,6 +47,7 @@ enum StateCommand: Subcommand {
         }
         try TimelineOutput.refuseAnomalies(timeline, parsed)
         let scene = parsed.value("--scene")
+        if let scene, timeline.state.scenes[scene] == nil { throw notOpen(scene, timeline, path: path) }
         var out = StandardOutput()
         switch format {
         case .text:
@@ -60,5 +63,16 @@ enum StateCommand: Subcommand {
         }
         try out.flush()
         return
+    }
+
+    /// The refusal of `--scene scene`, not open at the timeline's moment: an empty answer would
+    /// hide a typo or a scene closed by then. Bad data for this moment (exit 65), naming the
+    /// scenes open then and the closest of them.
+    static func notOpen(_ scene: String, _ timeline: Timeline, path: String) -> NavigationHistoryError {
+        let open = timeline.state.scenes.keys.sorted()
+        let moment = timeline.event.map { "after seq \($0.seq)" } ?? "before the first event"
+        let openThen = open.isEmpty ? "no scene is open then" : "open then: " + open.map { "'\($0)'" }.joined(separator: ", ")
+        return NavigationHistoryError(code: .corruptLog, message: "scene '\(scene)' is not open \(moment)"
+                                      + Suggestions.phrase(Suggestions.closest(to: scene, among: open)) + " (\(openThen))", path: path)
     }
 }

@@ -65,9 +65,11 @@ extension AnalyticsOutput {
     /// Runs `query` over the screen views of `inputs` with the common options: one log as
     /// ``run(_:over:_:recoveryModeOption:)`` runs it, several each on its own, several at once,
     /// their answers merged (``ViewStream/run(_:over:mode:filter:cleaning:idle:progress:)``).
-    static func run<Query: ViewQuery>(_ query: Query, over inputs: LogInputs, _ parsed: Arguments,
-                                      recoveryModeOption: Bool = true) throws -> (Query.Result, ViewsRead, AnalyticsFilter) {
-        guard inputs.isMany else { return try run(query, over: inputs.paths[0], parsed, recoveryModeOption: recoveryModeOption) }
+    static func run<Query: ViewQuery>(_ query: Query, over inputs: LogInputs, _ parsed: Arguments, recoveryModeOption: Bool = true,
+                                      naming screens: [(option: String, name: String)] = []) throws -> (Query.Result, ViewsRead, AnalyticsFilter) {
+        guard inputs.isMany else {
+            return try run(query, over: inputs.paths[0], parsed, recoveryModeOption: recoveryModeOption, naming: screens)
+        }
         let common = try Common(parsed, recoveryModeOption: recoveryModeOption)
         let progress = SharedProgress(inputs.shown)
         let run = try ViewStream.run(query, over: inputs.paths, mode: common.mode, filter: common.filter, cleaning: common.cleaning,
@@ -76,6 +78,7 @@ extension AnalyticsOutput {
         let many = ManyLogs(inputs, reports: run.logs.map(\.report), repeated: run.repeatedSessions)
         many.warn()
         return (run.result, ViewsRead(report: run.logs[0].report, dropped: try DroppedOutput(inputs, reports: run.logs.map(\.report)),
+                                      unknownNames: try unknownNames(inputs.paths, parsed, common, screens: screens),
                                       clockWentBack: run.logs.reduce(0) { $0 + $1.clockWentBack }, many: many),
                 common.filter)
     }

@@ -18,8 +18,8 @@ enum AnalyticsOutput {
                             far apart (e.g. 30m, see DURATION below); the later parts are named
                             SESSION#2, SESSION#3, ...
           --format FORMAT   text (default): an aligned table under a header naming the log, its event
-                            range and the filters. json: {"format": 1, "dropped_lines", "query",
-                            "rows": [...]}. csv: \(csvHelp)
+                            range and the filters. json: {"format": 1, "dropped_lines",
+                            "unknown_names", "query", "rows": [...]}. csv: \(csvHelp)
           --exact-csv       \(exactCSVHelp)
           --mode MODE       Recovery mode, as in `navlog verify` (default tolerateTornTail).
 
@@ -35,6 +35,12 @@ enum AnalyticsOutput {
         line each (in salvage, the first 10 and how many in all), and in the JSON as "dropped_lines":
         {"mode", "count", "first": [{"file", "line", "offset", "kind", "detail"}]}, "count" the
         entries of every log, "first" the first 10 of each log's, "file" naming the log's file.
+
+        A screen (--steps, --from, --to), app version, session or scene an option names that the
+        logs never hold is said on standard error with the closest names they hold ("no screen
+        'categroy' in this log; did you mean 'category'?"), the answer given all the same (exit 0),
+        and in the JSON as "unknown_names": [{"option", "kind", "name", "suggestions"}], [] when
+        every name is known. Naming one costs one more reading of the logs, to learn their names.
 
         \(TimeArgument.help)
 
@@ -80,6 +86,8 @@ enum AnalyticsOutput {
     struct ViewsRead {
         var report: ReadReport
         var dropped: DroppedOutput
+        /// The names the options gave that the logs never hold (``KnownNames``).
+        var unknownNames: [UnknownName] = []
         var clockWentBack: Int? = nil
         /// With several logs: which were read and what each gave, and the session ids several use.
         var many: ManyLogs? = nil
@@ -128,16 +136,26 @@ enum AnalyticsOutput {
 
     /// Runs `query` over the screen views of `path` with the common options, as ``views(_:_:recoveryModeOption:_:)``
     /// reads them, on every core when the log is large, and returns its answer.
-    static func run<Query: ViewQuery>(_ query: Query, over path: String, _ parsed: Arguments,
-                                      recoveryModeOption: Bool = true) throws -> (Query.Result, ViewsRead, AnalyticsFilter) {
+    static func run<Query: ViewQuery>(_ query: Query, over path: String, _ parsed: Arguments, recoveryModeOption: Bool = true,
+                                      naming screens: [(option: String, name: String)] = []) throws -> (Query.Result, ViewsRead, AnalyticsFilter) {
         let common = try Common(parsed, recoveryModeOption: recoveryModeOption)
         let progress = SharedProgress(path)
         let run = try ViewStream.run(query, over: path, mode: common.mode, filter: common.filter, cleaning: common.cleaning, idle: common.idle,
                                      threads: ProcessInfo.processInfo.activeProcessorCount, chunkedFrom: LogReader.chunkedBytes,
                                      progress: progress.enabled ? progress.add : nil)
         progress.finish()
-        return (run.result, ViewsRead(report: run.report, dropped: try DroppedOutput(LogInput.shown(path), run.report), clockWentBack: run.clockWentBack),
+        let dropped = try DroppedOutput(LogInput.shown(path), run.report)
+        return (run.result, ViewsRead(report: run.report, dropped: dropped, unknownNames: try unknownNames([path], parsed, common, screens: screens),
+                                      clockWentBack: run.clockWentBack),
                 common.filter)
+    }
+
+    /// The names the filters of `parsed` and `screens` give that the logs at `paths` never hold,
+    /// screens as the common options' path cleaning names them.
+    static func unknownNames(_ paths: [String], _ parsed: Arguments, _ common: Common,
+                             screens: [(option: String, name: String)]) throws -> [UnknownName] {
+        try KnownNames.unknown(screens.map { ($0.option, .screen, $0.name) } + KnownNames.filtered(parsed), in: paths, mode: common.mode,
+                               cleaning: common.cleaning, idle: common.idle)
     }
 
     /// Warns that `count` views ended before they began: the clock went back while they were
@@ -215,7 +233,7 @@ extension AnalyticsOutput {
                 section.table.text(into: &out)
             }
         case .json:
-            try JSONOutput.write(QueryOutput(dropped: read.dropped, query: query, extra: extra, clockWentBack: read.clockWentBack, many: read.many, table: table,
+            try JSONOutput.write(QueryOutput(dropped: read.dropped, unknownNames: read.unknownNames, query: query, extra: extra, clockWentBack: read.clockWentBack, many: read.many, table: table,
                                              sections: sections.map { ($0.name, $0.table) }), to: &out)
         case .csv:
             table.csv(exact: style.exactCSV, into: &out)
@@ -227,6 +245,7 @@ extension AnalyticsOutput {
         }
         try out.flush()
         read.dropped.warn()
+        UnknownName.warn(read.unknownNames, path: path, several: read.many != nil)
         warnOfClock(read.clockWentBack ?? 0, path: path)
     }
 }

@@ -165,6 +165,11 @@ enum Diagnostics {
         FileHandle.standardError.write(Data(("\r" + Terminal.escaped(text)).utf8))
     }
 
+    /// Writes a warning about `place` (a path, or `path:line`) when it is given.
+    static func warning(_ message: String, at place: String? = nil) {
+        print(place.map { "\($0): warning: \(message)" } ?? "navlog: warning: \(message)")
+    }
+
     static func warning(_ defect: LogDefect) {
         print("\(LogInput.shown(defect.file)):\(defect.line): warning: \(defect.kind): \(defect.detail)")
     }

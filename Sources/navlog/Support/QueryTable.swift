@@ -125,6 +125,8 @@ struct QueryTable {
 struct QueryOutput: Encodable {
     /// What the readings dropped.
     var dropped: DroppedOutput
+    /// The names options gave that the logs never hold.
+    var unknownNames: [UnknownName]
     var query: String
     /// Parameters the rows depend on (`steps`, `length`), by name.
     var extra: [(String, Int)]
@@ -140,6 +142,7 @@ struct QueryOutput: Encodable {
         var members = encoder.container(keyedBy: AnyKey.self)
         try members.encode(1, forKey: AnyKey("format"))
         try members.encode(dropped.json, forKey: AnyKey("dropped_lines"))
+        try members.encode(unknownNames, forKey: AnyKey("unknown_names"))
         try members.encode(query, forKey: AnyKey("query"))
         for (name, value) in extra { try members.encode(value, forKey: AnyKey(name)) }
         if let clockWentBack { try members.encode(clockWentBack, forKey: AnyKey("clock_went_back")) }
