@@ -1,11 +1,11 @@
 import NavigationHistory
 
-/// `navlog state PATH [--at SEQ | --at-time TIME] [--scene S] [--format text|json] [--strict]`
+/// `navlog state PATH [--at SEQ|TIME | --at-time TIME] [--scene S] [--format text|json] [--strict]`
 enum StateCommand: Subcommand {
     static let name = "state"
     static let summary = "Print the navigation state at any moment of a log."
     static let help = """
-        Usage: navlog state PATH [--at SEQ | --at-time TIME] [--scene ID] [--format text|json] [--strict]
+        Usage: navlog state PATH [--at SEQ|TIME | --at-time TIME] [--scene ID] [--format text|json] [--strict]
                                  [--mode MODE] [--interval K] [--no-index]
 
         Prints every scene's tabs, stacks, sheets, split view and phase (in brackets, unless active)
@@ -15,6 +15,7 @@ enum StateCommand: Subcommand {
 
         Options:
           --at SEQ          The state after the event with this seq.
+          --at TIME         Given a TIME rather than digits alone, as --at-time.
           --at-time TIME    The state after the last event at or before this time (see TIME below).
           --scene ID        Only this scene, which must be open at that moment: another is refused
                             (exit 65), naming the scenes open then.
@@ -36,9 +37,11 @@ enum StateCommand: Subcommand {
         let input = try LogInput(parsed.path())
         let path = input.shown
         let format: OutputFormat = try parsed.choice("--format", default: .text)
-        let at = try parsed.integer("--at", range: 0...Int.max)
-        let time = try parsed.time("--at-time")
-        guard at == nil || time == nil else { throw UsageError("give --at or --at-time, not both") }
+        guard !parsed.has("--at") || !parsed.has("--at-time") else { throw UsageError("give --at or --at-time, not both") }
+        // --at takes a seq, or a TIME as --at-time does: digits alone are a seq.
+        let atSeq = parsed.value("--at").map { $0.allSatisfy { "0123456789_".contains($0) } } ?? false
+        let at = atSeq ? try parsed.integer("--at", range: 0...Int.max) : nil
+        let time = try parsed.time("--at-time") ?? (atSeq ? nil : try parsed.time("--at"))
         let timeline = try TimelineOutput.open(input.path, parsed)
         if let time {
             try timeline.seek(toTime: time)
