@@ -143,6 +143,29 @@ import Testing
         #expect((dropped["first"] as? [[String: Any]])?.map { $0["line"] as? Int } == (3...12).map { $0 })
     }
 
+    /// In salvage, a few lines skipped are each named, where they are, and counted: on standard
+    /// error and in the JSON of every reading command.
+    @Test(arguments: [["screens"], ["deeplinks"], ["sessions", "--no-index"], ["state", "--no-index"], ["replay", "--from", "1", "--no-index"]])
+    func inSalvageModeAFewLinesSkippedAreEachNamedAndCounted(_ command: [String]) throws {
+        let path = try log("two-bad.jsonl")
+        var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines[5] = "garbage"
+        lines[13] = "{}"
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let run = try NavlogRun([command[0], path] + command.dropFirst() + ["--mode", "salvage"], stdin: nil)
+        #expect(run.status == 0, "\(run.stderr)")
+        let said = run.stderr.split(separator: "\n").map(String.init)
+        #expect(said.count == 3, "\(run.stderr)")
+        #expect(said.first?.hasPrefix("\(path):6: warning: invalidJSON: ") == true)
+        #expect(said.dropFirst().first?.hasPrefix("\(path):14: warning: missingMember: ") == true, "\(run.stderr)")
+        #expect(said.last == "\(path): warning: 2 lines skipped (--mode salvage)")
+        let json = try NavlogRun([command[0], path] + command.dropFirst() + ["--mode", "salvage", "--format", "json"], stdin: nil)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let dropped = try #require(object["dropped_lines"] as? [String: Any])
+        #expect(dropped["mode"] as? String == "salvage" && dropped["count"] as? Int == 2)
+        #expect((dropped["first"] as? [[String: Any]])?.map { $0["line"] as? Int } == [6, 14])
+    }
+
     /// In pointInTime, standard error and the JSON name the line reading stopped at and how many
     /// bytes followed it unread.
     @Test(arguments: [["screens"], ["diff", "1", "2", "--no-index"], ["sessions", "--no-index"]])
