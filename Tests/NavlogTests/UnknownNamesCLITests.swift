@@ -60,6 +60,17 @@ import Testing
         #expect(run.stdout.contains(#""first":[]},"unknown_names":[],"#), "\(run.stdout.prefix(200))")
     }
 
+    /// A step no session reached, or a path that none took, is an answer when the log holds the screen.
+    @Test func aKnownScreenTheAnswerFoundNothingOfIsNotSaid() throws {
+        let funnel = try NavlogRun("funnel", Self.log, "--steps", "home,category", "--since", "2028-03-01", "--format", "json")
+        #expect(funnel.status == 0)
+        #expect(funnel.stdout.contains(#""unknown_names":[],"#))
+        #expect(funnel.stderr == "")
+        let paths = try NavlogRun("paths", Self.log, "--length", "2", "--from", "author", "--to", "home")
+        #expect(paths.status == 0)
+        #expect(paths.stderr == "")
+    }
+
     @Test func deepLinksSayAnUnknownSceneToo() throws {
         let run = try NavlogRun("deeplinks", Self.deepLinks, "--scene", "mian", "--format", "json")
         #expect(run.status == 0)

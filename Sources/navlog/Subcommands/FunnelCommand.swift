@@ -41,7 +41,7 @@ enum FunnelCommand: Subcommand {
         // --mode is the recovery mode elsewhere; here it names the funnel's mode, so the log is read tolerating a torn tail.
         let (rows, report, filter) = try AnalyticsOutput.run(FunnelQuery(steps: steps, mode: mode, entry: entry, window: window),
                                                               over: input, parsed, recoveryModeOption: false,
-                                                              naming: steps.map { ("--steps", $0) })
+                                                              naming: { rows in rows.filter { $0.sessions == 0 }.map { ("--steps", $0.screen) } })
         func ratio(_ value: Int?) -> Cell { .number(value.map(Int64.init)) }
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               table: QueryTable(columns: [.ordinal("step"), .text("screen"), .count("sessions"), .count("drop_off", "drop-off"),

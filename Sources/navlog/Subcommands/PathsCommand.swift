@@ -34,7 +34,9 @@ enum PathsCommand: Subcommand {
         let top = try parsed.integer("--top", range: 0...Int.max) ?? 20
         let (found, report, filter) = try AnalyticsOutput.run(PathsQuery(length: length, from: parsed.value("--from"), to: parsed.value("--to")),
                                                               over: input, parsed,
-                                                              naming: ["--from", "--to"].compactMap { option in parsed.value(option).map { (option, $0) } })
+                                                              naming: { found in
+            found.isEmpty ? ["--from", "--to"].compactMap { option in parsed.value(option).map { (option, $0) } } : []
+        })
         let rows = top == 0 ? found : Array(found.prefix(top))
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               table: QueryTable(columns: [.list("path"), .count("occurrences"), .count("sessions")],

@@ -121,8 +121,9 @@ enum ReportCommand: Subcommand {
                               + " (`navlog sessions \(given)` lists them)")
         }
         dropped.warn()
-        // --session picks replays: the note above says which name none.
-        let named = settings.funnels.joined().map { ("--funnel", UnknownName.Kind.screen, $0) }
+        // --session picks replays: the note above says which name none. A funnel's screens are
+        // looked up only when no session reached them: learning the names reads the logs again.
+        let named = data.funnels.joined().filter { $0.sessions == 0 }.map { ("--funnel", UnknownName.Kind.screen, $0.screen) }
             + KnownNames.filtered(parsed).filter { $0.kind != .session }
         UnknownName.warn(try KnownNames.unknown(named, in: inputs.paths, mode: recovery, cleaning: cleaning, idle: idle), path: path,
                          several: inputs.isMany)

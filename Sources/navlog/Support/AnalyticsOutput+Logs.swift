@@ -66,7 +66,8 @@ extension AnalyticsOutput {
     /// ``run(_:over:_:recoveryModeOption:)`` runs it, several each on its own, several at once,
     /// their answers merged (``ViewStream/run(_:over:mode:filter:cleaning:idle:progress:)``).
     static func run<Query: ViewQuery>(_ query: Query, over inputs: LogInputs, _ parsed: Arguments, recoveryModeOption: Bool = true,
-                                      naming screens: [(option: String, name: String)] = []) throws -> (Query.Result, ViewsRead, AnalyticsFilter) {
+                                      naming screens: (Query.Result) -> [(option: String, name: String)] = { _ in [] })
+        throws -> (Query.Result, ViewsRead, AnalyticsFilter) {
         guard inputs.isMany else {
             return try run(query, over: inputs.paths[0], parsed, recoveryModeOption: recoveryModeOption, naming: screens)
         }
@@ -78,7 +79,7 @@ extension AnalyticsOutput {
         let many = ManyLogs(inputs, reports: run.logs.map(\.report), repeated: run.repeatedSessions)
         many.warn()
         return (run.result, ViewsRead(report: run.logs[0].report, dropped: try DroppedOutput(inputs, reports: run.logs.map(\.report)),
-                                      unknownNames: try unknownNames(inputs.paths, parsed, common, screens: screens),
+                                      unknownNames: try unknownNames(inputs.paths, parsed, common, screens: screens(run.result)),
                                       clockWentBack: run.logs.reduce(0) { $0 + $1.clockWentBack }, many: many),
                 common.filter)
     }

@@ -40,7 +40,8 @@ enum AnalyticsOutput {
         logs never hold is said on standard error with the closest names they hold ("no screen
         'categroy' in this log; did you mean 'category'?"), the answer given all the same (exit 0),
         and in the JSON as "unknown_names": [{"option", "kind", "name", "suggestions"}], [] when
-        every name is known. Naming one costs one more reading of the logs, to learn their names.
+        every name is known. Learning the logs' names reads them once more: for a filter's names
+        always, for a screen only when the answer found nothing of it.
 
         \(TimeArgument.help)
 
@@ -137,7 +138,8 @@ enum AnalyticsOutput {
     /// Runs `query` over the screen views of `path` with the common options, as ``views(_:_:recoveryModeOption:_:)``
     /// reads them, on every core when the log is large, and returns its answer.
     static func run<Query: ViewQuery>(_ query: Query, over path: String, _ parsed: Arguments, recoveryModeOption: Bool = true,
-                                      naming screens: [(option: String, name: String)] = []) throws -> (Query.Result, ViewsRead, AnalyticsFilter) {
+                                      naming screens: (Query.Result) -> [(option: String, name: String)] = { _ in [] })
+        throws -> (Query.Result, ViewsRead, AnalyticsFilter) {
         let common = try Common(parsed, recoveryModeOption: recoveryModeOption)
         let progress = SharedProgress(path)
         let run = try ViewStream.run(query, over: path, mode: common.mode, filter: common.filter, cleaning: common.cleaning, idle: common.idle,
@@ -145,13 +147,14 @@ enum AnalyticsOutput {
                                      progress: progress.enabled ? progress.add : nil)
         progress.finish()
         let dropped = try DroppedOutput(LogInput.shown(path), run.report)
-        return (run.result, ViewsRead(report: run.report, dropped: dropped, unknownNames: try unknownNames([path], parsed, common, screens: screens),
+        return (run.result, ViewsRead(report: run.report, dropped: dropped, unknownNames: try unknownNames([path], parsed, common, screens: screens(run.result)),
                                       clockWentBack: run.clockWentBack),
                 common.filter)
     }
 
     /// The names the filters of `parsed` and `screens` give that the logs at `paths` never hold,
-    /// screens as the common options' path cleaning names them.
+    /// screens as the common options' path cleaning names them. Learning the logs' names reads
+    /// them once more: a subcommand names in `screens` only those its answer found nothing of.
     static func unknownNames(_ paths: [String], _ parsed: Arguments, _ common: Common,
                              screens: [(option: String, name: String)]) throws -> [UnknownName] {
         try KnownNames.unknown(screens.map { ($0.option, .screen, $0.name) } + KnownNames.filtered(parsed), in: paths, mode: common.mode,

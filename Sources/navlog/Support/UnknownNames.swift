@@ -40,27 +40,45 @@ struct UnknownName: Encodable, Hashable {
     }
 }
 
-/// The names of each kind that a log holds, read in one pass over it: what a name given in an
-/// option is looked up among.
+/// The names of each kind that a log holds, read in one pass over it (on every core, as a query
+/// runs): what a name given in an option is looked up among.
 struct KnownNames {
     var names: [UnknownName.Kind: Set<String>] = [:]
 
     /// The names of `paths` (several logs: all of theirs), screens as `cleaning` names them and
     /// sessions as `idle` splits them (their parts named `ID#2`, ... besides `ID`).
     init(_ paths: [String], mode: RecoveryMode, cleaning: PathCleaning = PathCleaning(), idle: Duration? = nil) throws {
-        var screens = Set<String>(), types = Set<String>(), apps = Set<String>(), sessions = Set<String>(), scenes = Set<String>()
-        for path in paths {
-            _ = try ViewStream.read(path, mode: mode, cleaning: cleaning, idle: idle, events: { event, app, _ in
-                types.insert(event.type)
-                sessions.insert(event.session)
-                if let app { apps.insert(app) }
-                if let scene = event.action.scene { scenes.insert(scene) }
-            }) { view in
-                screens.insert(view.screen)
-                sessions.insert(view.session)
-            }
+        names = try ViewStream.run(NamesQuery(), over: paths, mode: mode, cleaning: cleaning, idle: idle).result
+    }
+
+    /// Gathers every view's screen, app version, session and scene, and every event's type,
+    /// session, scene and (of a `session.start`) app version.
+    struct NamesQuery: ViewQuery {
+        var names: [UnknownName.Kind: Set<String>] = [.screen: [], .type: [], .app: [], .session: [], .scene: []]
+
+        static var seesEvents: Bool { true }
+
+        mutating func add(_ view: AnalyticsView) {
+            names[.screen]!.insert(view.screen)
+            names[.session]!.insert(view.session)
+            names[.scene]!.insert(view.scene)
+            if let app = view.app { names[.app]!.insert(app) }
         }
-        names = [.screen: screens, .type: types, .app: apps, .session: sessions, .scene: scenes]
+
+        mutating func see(_ event: NavigationEvent) {
+            names[.type]!.insert(event.type)
+            names[.session]!.insert(event.session)
+            if let scene = event.action.scene { names[.scene]!.insert(scene) }
+            if case .sessionStart(let app?, _, _) = event.action { names[.app]!.insert(app) }
+        }
+
+        mutating func merge(_ later: consuming Self) {
+            for (kind, more) in later.names { names[kind]!.formUnion(more) }
+        }
+
+        mutating func merge(nextLog later: consuming Self) { merge(later) }
+
+        consuming func finalize() -> [UnknownName.Kind: Set<String>] { names }
     }
 
     /// Of the names `given` (option, kind, name), each once, those this log does not hold, each
