@@ -6,8 +6,9 @@ enum BouncesCommand: Subcommand {
     static let name = "bounces"
     static let summary = "U-turns: screens pushed and popped straight back within a few seconds."
     static let help = """
-        Usage: navlog bounces PATH ... [--within DURATION] [--since TIME] [--until TIME] [--app V] [--session ID]
-                                   [--scene ID] [--alias REGEX=NAME] [--idle DURATION] [--format text|json|csv]
+        Usage: navlog bounces PATH ... [--within DURATION] [--since TIME] [--until TIME] [--app V]
+                                   [--session ID] [--scene ID] [--alias REGEX=NAME] [--idle DURATION]
+                                   [--format text|json|csv]
 
         A bounce is a view entered by a push whose path's next view is entered by a pop back to the
         screen the push left, within DURATION (default 5s): the pogo-stick. Per screen: its pushes,

@@ -5,8 +5,8 @@ enum StateCommand: Subcommand {
     static let name = "state"
     static let summary = "Print the navigation state at any moment of a log."
     static let help = """
-        Usage: navlog state PATH [--at SEQ|TIME | --at-time TIME] [--scene ID] [--format text|json] [--strict]
-                                 [--mode MODE] [--interval K] [--no-index]
+        Usage: navlog state PATH [--at SEQ|TIME | --at-time TIME] [--scene ID] [--format text|json]
+                                 [--strict] [--mode MODE] [--interval K] [--no-index]
 
         Prints every scene's tabs, stacks, sheets, split view and phase (in brackets, unless active)
         after the event at SEQ (by default the log's last event). The state is rebuilt through the log's snapshot index, a file beside the log
