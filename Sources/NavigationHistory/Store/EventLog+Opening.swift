@@ -44,6 +44,7 @@ package enum Opening {
         var lastSeq = 0
         var lastSnapshotSeq = 0
         var lastSession = ""
+        var lastTimestamp = Timestamp(millisecondsSince1970: 0)
         var segmentNumber = 0
         var segmentBytes = 0
         /// The bytes of the last segment's first line, its opening snapshot.
@@ -78,6 +79,7 @@ package enum Opening {
             opened.state = folding.state
             opened.lastSeq = last.seq
             opened.lastSession = last.session
+            opened.lastTimestamp = last.timestamp
             opened.lastSnapshotSeq = lastSnapshotSeq
             opened.segmentNumber = number
             opened.openingBytes = secondLine ?? 0

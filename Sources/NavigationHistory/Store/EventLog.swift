@@ -62,7 +62,7 @@ public final class EventLog {
     private var lock: DirectoryLock?
     private var segment: WritableFile?
     private(set) var segmentNumber: Int
-    private var segmentBytes: Int
+    private(set) var segmentBytes: Int
     /// The segment's size when it was last synced: what a failed sync cuts it back to.
     private var durableBytes: Int
     private var failure: NavigationHistoryError?
@@ -74,9 +74,12 @@ public final class EventLog {
     private var lastSnapshotSeq: Int
     /// The bytes of the current segment's opening snapshot: a segment is rotated only once its
     /// events take as many, so a large state is not written again for every few events.
-    private var openingBytes: Int
+    private(set) var openingBytes: Int
     /// What keeps the state writable as a snapshot.
     private(set) var budget: SnapshotBudget
+    /// The session and time of the last event: those of the snapshot a ``seal()`` starts the
+    /// next segment with.
+    private(set) var lastEvent: (session: String, timestamp: Timestamp)
     /// Where this log's subscriptions get its events, and the events written but not yet published.
     let feed = LiveFeed()
     var unpublished: [NavigationEvent] = [], collects = false
@@ -112,6 +115,7 @@ public final class EventLog {
         lastSnapshotSeq = opened.lastSnapshotSeq
         openingBytes = opened.openingBytes
         budget = SnapshotBudget(opened.state, session: opened.lastSession)
+        lastEvent = (opened.lastSession, opened.lastTimestamp)
         if segmentNumber > 0 {
             segment = try WritableFile(path: segmentPath(segmentNumber))
         }
@@ -179,6 +183,9 @@ public final class EventLog {
             appendedByLastCall += 1
             lastAppendedSeq = event.seq
             if encoder.bytes.count >= 1 << 20 { try writeEncoded() }
+        }
+        if appendedByLastCall > 0, let last = drafts.dropFirst(appendedByLastCall - 1).first {
+            lastEvent = (last.session, last.timestamp)
         }
         try writeEncoded()
         try syncAsThePolicySays()
@@ -294,7 +301,7 @@ public final class EventLog {
 
     // MARK: Writing
 
-    private func checkWritable() throws {
+    func checkWritable() throws {
         if closed { throw NavigationHistoryError(code: .readOnly, message: "the log is closed", path: directory) }
         if let failure {
             throw NavigationHistoryError(code: .readOnly, message: "the log is read-only after an earlier failure (\(failure.message)); reopen it to go on",
@@ -352,7 +359,7 @@ public final class EventLog {
     ///
     /// When the snapshot would be too long for a line, nothing is done and this returns false: the
     /// current segment goes on, and the state the next event leads to fits one, as the budget sees to.
-    private func rotate(session: String, at timestamp: Timestamp) throws -> Bool {
+    func rotate(session: String, at timestamp: Timestamp) throws -> Bool {
         var line = JSONWriter(capacity: 4096)
         guard Self.encodeSnapshot(of: state, seq: nextSeq, session: session, at: timestamp, to: &line) else { return false }
         if segment != nil { try sync() }

@@ -72,6 +72,17 @@ public actor Recorder {
         try await queue.waitUntilDurable(closing: false)
     }
 
+    /// Seals the current segment, on the writer thread, once every event recorded before this
+    /// call is written: they are then durable and in sealed segments, ready to ship (see
+    /// ``EventLog/seal()``). ``record(_:at:)`` never waits for it.
+    ///
+    /// - Returns: Whether a segment was sealed (false when there was nothing to seal).
+    /// - Throws: the log's failure; `readOnly` once the recorder is closed.
+    @discardableResult
+    public func seal() async throws -> Bool {
+        try await queue.perform { try $0.seal() }
+    }
+
     /// Makes everything recorded durable, stops the writer and releases the log.
     ///
     /// - Returns: The last durable `seq`.

@@ -32,6 +32,8 @@ final class RecorderQueue: @unchecked Sendable {
     private var droppedAfterClose = 0
     private var lastRefusal: NavigationHistoryError?
     private var waiters: [(ticket: Int, continuation: CheckedContinuation<Int, any Error>)] = []
+    /// Work to do on the log itself, each after the events recorded before it was asked for.
+    private var tasks: [(EventLog) -> Void] = []
 
     init(log: EventLog) {
         self.log = log
@@ -97,6 +99,25 @@ final class RecorderQueue: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` on the writer thread with the log, once every event recorded before this call
+    /// is appended (so a seal seals them), also after a failure made the log read-only.
+    ///
+    /// - Throws: what `body` throws; `readOnly` once the recorder is closed.
+    func perform<T: Sendable>(_ body: @escaping @Sendable (EventLog) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            condition.lock()
+            guard !closing && !finished else {
+                condition.unlock()
+                continuation.resume(throwing: NavigationHistoryError(code: .readOnly, message: "the recorder is closed", path: directory))
+                return
+            }
+            tasks.append { log in continuation.resume(with: Result { try body(log) }) }
+            wakeAt = .max
+            condition.signal()
+            condition.unlock()
+        }
+    }
+
     func status() -> Recorder.Status {
         condition.lock()
         defer { condition.unlock() }
@@ -114,6 +135,8 @@ final class RecorderQueue: @unchecked Sendable {
             // allocated or copied while callers wait for the lock.
             swap(&pending, &spare)
             oldestPending = nil
+            let work = tasks
+            tasks.removeAll()
             let tickets = recorded
             let mustSync = syncRequested || closing
             let isClosing = closing
@@ -128,10 +151,15 @@ final class RecorderQueue: @unchecked Sendable {
                 do {
                     refusals = try append(spare)
                     if syncsEachBatch || mustSync { try log.sync() }
-                    if isClosing { try log.close() }
                 } catch let failed as NavigationHistoryError {
                     error = failed
                 } catch {
+                    preconditionFailure("EventLog throws only NavigationHistoryError, not \(error)")
+                }
+            }
+            for task in work { task(log) }
+            if isClosing && error == nil && !failedBefore {
+                do { try log.close() } catch let failed as NavigationHistoryError { error = failed } catch {
                     preconditionFailure("EventLog throws only NavigationHistoryError, not \(error)")
                 }
             }
@@ -156,7 +184,7 @@ final class RecorderQueue: @unchecked Sendable {
 
     /// Waits, with the lock held, until there is a batch to take or a sync or close to do.
     private func waitForWork() {
-        while !closing && !syncRequested {
+        while !closing && !syncRequested && tasks.isEmpty {
             if pending.isEmpty {
                 wakeAt = 1
                 condition.wait()
