@@ -43,7 +43,7 @@ import Testing
         let log = try log("torn.jsonl", tail: Self.torn)
         let run = try NavlogRun([command[0], log] + command.dropFirst() + ["--format", "json"], stdin: nil)
         #expect(run.status == 0, "\(run.stderr)")
-        let dropped = #"{"format":1,"dropped_lines":{"mode":"tolerateTornTail","count":1,"first":[{"file":"\#(log)","line":26,"offset":"#
+        let dropped = #"{"format":2,"dropped_lines":{"mode":"tolerateTornTail","count":1,"first":[{"file":"\#(log)","line":26,"offset":"#
         #expect(run.stdout.hasPrefix(dropped), "\(run.stdout.prefix(300))")
         #expect(run.stdout.contains(#""kind":"tornLine","detail":"torn tail dropped: no newline at end of file (\#(Self.torn.utf8.count) bytes)"}]},"#))
         #expect(run.stderr == Self.tornWarning(log))
@@ -54,7 +54,7 @@ import Testing
         let log = try log("clean.jsonl")
         let run = try NavlogRun([command[0], log] + command.dropFirst() + ["--format", "json"], stdin: nil)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.hasPrefix(#"{"format":1,"dropped_lines":{"mode":"tolerateTornTail","count":0,"first":[]},"#), "\(run.stdout.prefix(200))")
+        #expect(run.stdout.hasPrefix(#"{"format":2,"dropped_lines":{"mode":"tolerateTornTail","count":0,"first":[]},"#), "\(run.stdout.prefix(200))")
         #expect(run.stderr == "")
     }
 
@@ -74,7 +74,7 @@ import Testing
         let input = try String(contentsOfFile: try log("torn.jsonl", tail: Self.torn), encoding: .utf8)
         let run = try NavlogRun(["exits", "-", "--format", "json"], stdin: input)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.hasPrefix(#"{"format":1,"dropped_lines":{"mode":"tolerateTornTail","count":1,"first":[{"file":"stdin","line":26,"#))
+        #expect(run.stdout.hasPrefix(#"{"format":2,"dropped_lines":{"mode":"tolerateTornTail","count":1,"first":[{"file":"stdin","line":26,"#))
         #expect(run.stderr == Self.tornWarning("stdin"))
     }
 
@@ -178,6 +178,6 @@ import Testing
         let unread = text.utf8.count - lines[0].utf8.count - lines[1].utf8.count - 2
         #expect(run.stderr == "\(log):3: warning: crcMismatch: 'crc' must be 8 lowercase hex digits in a string\n"
                 + "\(log):3: warning: unreadTail: reading stopped here: \(unread) bytes of this file from this line on were not read\n")
-        #expect(run.stdout.hasPrefix(#"{"format":1,"dropped_lines":{"mode":"pointInTime","count":2,"first":[{"file":"\#(log)","line":3,"#))
+        #expect(run.stdout.hasPrefix(#"{"format":2,"dropped_lines":{"mode":"pointInTime","count":2,"first":[{"file":"\#(log)","line":3,"#))
     }
 }

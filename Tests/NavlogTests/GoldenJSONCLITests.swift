@@ -33,7 +33,7 @@ import Testing
         let input = try String(contentsOf: NavlogCLITests.examples.appendingPathComponent(log + ".jsonl"), encoding: .utf8)
         let run = try NavlogRun([arguments[0], "-"] + arguments.dropFirst() + ["--format", "json"], stdin: input)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.hasPrefix(#"{"format":1,"#) && run.stdout.hasSuffix("}\n") && run.stdout.filter { $0 == "\n" }.count == 1)
+        #expect(run.stdout.hasPrefix(#"{"format":2,"#) && run.stdout.hasSuffix("}\n") && run.stdout.filter { $0 == "\n" }.count == 1)
         let file = NavlogCLITests.golden.appendingPathComponent(golden + ".json")
         if ProcessInfo.processInfo.environment["NAVLOG_UPDATE_GOLDEN"] == "1" {
             try Data(run.stdout.utf8).write(to: file)

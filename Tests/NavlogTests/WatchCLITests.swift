@@ -66,7 +66,7 @@ private func seqs(_ lines: [String]) -> [Int] {
         #expect(lines.count == 41)
         let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(objects.map { $0["seq"] as? Int } == (1...41).map { $0 })
-        #expect(objects.allSatisfy { $0["format"] as? Int == 1 && $0["record"] is [String: Any] })
+        #expect(objects.allSatisfy { $0["format"] as? Int == 2 && $0["record"] is [String: Any] })
         try log.close()
     }
 

@@ -323,13 +323,15 @@ extension SessionSummary {
 }
 
 extension JSONWriter {
-    /// A session summary as an object (the shape `navlog sessions --format json` prints).
-    package mutating func session(_ session: SessionSummary) {
+    /// A session summary as an object: with `snakeCase` (the shape `navlog sessions --format json`
+    /// prints) its seqs named `first_seq` and `last_seq`; without it, `firstSeq` and `lastSeq`, as
+    /// the snapshot index file keeps them.
+    package mutating func session(_ session: SessionSummary, snakeCase: Bool = false) {
         raw("{")
         key("id", first: true); string(session.id)
         key("app"); if let app = session.app { string(app) } else { raw("null") }
-        key("firstSeq"); integer(session.firstSeq)
-        key("lastSeq"); integer(session.lastSeq)
+        key(snakeCase ? "first_seq" : "firstSeq"); integer(session.firstSeq)
+        key(snakeCase ? "last_seq" : "lastSeq"); integer(session.lastSeq)
         key("start"); timestamp(session.start)
         key("end"); timestamp(session.end)
         key("ending"); string(session.ending.rawValue)

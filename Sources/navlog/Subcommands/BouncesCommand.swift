@@ -12,7 +12,8 @@ enum BouncesCommand: Subcommand {
 
         A bounce is a view entered by a push whose path's next view is entered by a pop back to the
         screen the push left, within DURATION (default 5s): the pogo-stick. Per screen: its pushes,
-        its bounces and the bounce rate in basis points (bounces per 10,000 pushes).
+        its bounces and the bounce rate as a percentage (bounces per 10,000 pushes rounded half up,
+        over 100: 12.5).
 
         Options:
           --within DURATION  How soon the pop must come: 500ms, 5s, 1m, ... (default 5s; see
@@ -28,7 +29,7 @@ enum BouncesCommand: Subcommand {
         let within = try parsed.duration("--within") ?? .seconds(5)
         let (rows, report, filter) = try AnalyticsOutput.run(BouncesQuery(within: within), over: input, parsed)
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
-                              table: QueryTable(columns: [.text("screen"), .count("pushes"), .count("bounces"), .rate("rate_bp", "bounce rate")],
+                              table: QueryTable(columns: [.text("screen"), .count("pushes"), .count("bounces"), .rate("rate_pct", "bounce rate")],
                                                 rows: rows.map { [.text($0.screen), .number(Int64($0.pushes)), .number(Int64($0.bounces)),
                                                                         .number(Int64($0.rateBasisPoints))] }))
         return

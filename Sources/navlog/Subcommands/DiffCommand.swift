@@ -14,7 +14,7 @@ enum DiffCommand: Subcommand {
 
         Options:
           --format FORMAT   text (default): one change per line.
-                            json: {"format": 1, "dropped_lines" (see --mode), "from", "to",
+                            json: {"format": 2, "dropped_lines" (see --mode), "from", "to",
                             "changes": [{"change": KIND, ...}]}.
         \(TimelineOutput.optionsHelp)
         Exit status: 0, 64 on a usage error, 65 on a defect the mode does not tolerate, 66 when PATH
@@ -51,7 +51,7 @@ enum DiffCommand: Subcommand {
 
     /// The JSON output: what the reading dropped, and the changes as `{"change": KIND, "scene": ..., ...}`.
     struct Output: Encodable {
-        let format = 1
+        let format = JSONOutput.format
         var droppedLines: JSONFragment
         var from: Int
         var to: Int

@@ -12,8 +12,8 @@ enum FunnelCommand: Subcommand {
 
         A session reaches step i when views of steps 1..i occur within the window of the step-1 view
         that starts the attempt. Per step: the sessions reaching it, the drop-off from the step before,
-        the conversion from the step before and from step 1, and the median and p90 time from step 1
-        (ms, nearest rank). A session's views are taken in seq order, all its scenes together.
+        the conversion from the step before and from step 1 (percentages), and the median and p90 time
+        from step 1 (ms, nearest rank). A session's views are taken in seq order, all its scenes together.
 
         Options:
           --steps LIST      The funnel's screens, comma-separated (at least one).
@@ -45,7 +45,7 @@ enum FunnelCommand: Subcommand {
         func ratio(_ value: Int?) -> Cell { .number(value.map(Int64.init)) }
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
                               table: QueryTable(columns: [.ordinal("step"), .text("screen"), .count("sessions"), .count("drop_off", "drop-off"),
-                                                          .rate("conversion_from_previous_bp", "conversion"), .rate("conversion_from_first_bp", "from step 1"),
+                                                          .rate("conversion_from_previous_pct", "conversion"), .rate("conversion_from_first_pct", "from step 1"),
                                                           .duration("median_ms", "median time"), .duration("p90_ms", "p90 time")],
                                                 rows: rows.map { [.number(Int64($0.step)), .text($0.screen), .number(Int64($0.sessions)),
                                                                         .number(Int64($0.dropOff)), ratio($0.conversionFromPrevious), ratio($0.conversionFromFirst),

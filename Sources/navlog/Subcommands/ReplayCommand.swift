@@ -24,7 +24,7 @@ enum ReplayCommand: Subcommand {
           --from SEQ        The first seq to show.
           --to SEQ          The last seq to show (default: the session's or the log's last).
           --format FORMAT   text (default): one line per event, then its changes indented.
-                            json: {"format": 1, "dropped_lines" (see --mode), "session", "from",
+                            json: {"format": 2, "dropped_lines" (see --mode), "session", "from",
                             "to", "runs": [{"run", "from", "to"}], "steps": [{"seq", "ts",
                             "session", "run", "type", "event", "scene", "visible", "changes",
                             "anomaly"}]} ("runs" and "run" with --session only).
@@ -132,7 +132,7 @@ enum ReplayCommand: Subcommand {
             }
         }
 
-        let format = 1
+        let format = JSONOutput.format
         /// What the reading dropped.
         var droppedLines: JSONFragment
         var session: String?

@@ -31,8 +31,8 @@ enum RestoreCommand: Subcommand {
           --crash-window DURATION  How soon such a crash must come (default 10s).
           --max-age DURATION    The oldest state restored (default 7d). For these two, a number
                                 without a unit is seconds, as it always was.
-          --format FORMAT       text (default), or json: {"format": 1, "dropped_lines", "from", "session",
-                                "sessionEnding", "guard", "dropped", "state"}: "dropped" the routes
+          --format FORMAT       text (default), or json: {"format": 2, "dropped_lines", "from", "session",
+                                "session_ending", "guard", "dropped", "state"}: "dropped" the routes
                                 taken out, "dropped_lines" the torn tail left out (see below).
 
         A torn last line, or crash damage after the last good line, is left out as the store cuts
@@ -150,7 +150,7 @@ enum RestoreCommand: Subcommand {
 
     /// The JSON output: what would be restored, and why nothing would be when a guard fired.
     struct Output: Encodable {
-        let format = 1
+        let format = JSONOutput.format
         var droppedLines: JSONFragment
         var from: Int
         var session: String?
@@ -160,7 +160,7 @@ enum RestoreCommand: Subcommand {
         var state: JSONFragment
 
         enum CodingKeys: String, CodingKey {
-            case format, droppedLines = "dropped_lines", from, session, sessionEnding, `guard`, dropped, state
+            case format, droppedLines = "dropped_lines", from, session, sessionEnding = "session_ending", `guard`, dropped, state
         }
 
         /// `result`, the log's lines the restore left out as `dropped` says.

@@ -47,7 +47,7 @@ extension SessionsCommand {
         case .json:
             let dropped = try DroppedOutput(inputs, reports: timelines.map(\.report))
             try JSONOutput.write(ManyOutput(dropped: dropped, logs: zip(many.logs, logs).map { log, sessions in
-                ManyOutput.Log(path: log.path, events: log.events, sessions: sessions.map { session in JSONFragment { $0.session(session) } })
+                ManyOutput.Log(path: log.path, events: log.events, sessions: sessions.map { session in JSONFragment { $0.session(session, snakeCase: true) } })
             }, repeated: many.repeated), to: &out)
         }
         try out.flush()
@@ -67,7 +67,7 @@ extension SessionsCommand {
 
         func encode(to encoder: any Encoder) throws {
             var members = encoder.container(keyedBy: AnyKey.self)
-            try members.encode(1, forKey: AnyKey("format"))
+            try members.encode(JSONOutput.format, forKey: AnyKey("format"))
             try members.encode(dropped.json, forKey: AnyKey("dropped_lines"))
             try members.encode(logs, forKey: AnyKey("logs"))
             try members.encode(repeated, forKey: AnyKey("repeated_sessions"))

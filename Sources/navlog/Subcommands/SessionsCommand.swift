@@ -28,9 +28,9 @@ enum SessionsCommand: Subcommand {
 
         Options:
           --format FORMAT   text (default): an aligned table.
-                            json: {"format": 1, "dropped_lines" (see --mode), "sessions": [{"id",
-                            "app", "firstSeq", "lastSeq", "start", "end", "ending", "events",
-                            "scenes"}]}; with several logs, {"format": 1, "dropped_lines", "logs":
+                            json: {"format": 2, "dropped_lines" (see --mode), "sessions": [{"id",
+                            "app", "first_seq", "last_seq", "start", "end", "ending", "events",
+                            "scenes"}]}; with several logs, {"format": 2, "dropped_lines", "logs":
                             [{"path", "events", "sessions": [...]}], "repeated_sessions":
                             [{"session", "logs", "names"}]}, "events" counting the events of its
                             sessions (store snapshots left out), "dropped_lines" naming the file
@@ -72,7 +72,7 @@ enum SessionsCommand: Subcommand {
             }
         case .json:
             try JSONOutput.write(Output(droppedLines: try DroppedOutput(path, timeline.report).json,
-                                        sessions: sessions.map { session in JSONFragment { $0.session(session) } }), to: &out)
+                                        sessions: sessions.map { session in JSONFragment { $0.session(session, snakeCase: true) } }), to: &out)
         }
         try out.flush()
         return
@@ -80,7 +80,7 @@ enum SessionsCommand: Subcommand {
 
     /// The JSON output: what the reading dropped, and each session as the snapshot index keeps it.
     struct Output: Encodable {
-        let format = 1
+        let format = JSONOutput.format
         var droppedLines: JSONFragment
         var sessions: [JSONFragment]
 

@@ -21,7 +21,7 @@ enum StateCommand: Subcommand {
                             (exit 65), naming the scenes open then.
           --format FORMAT   text (default): an indented tree per scene; the selected tab is marked `*`
                             and the visible route `<- visible`.
-                            json: the State shape of the event format with "format": 1,
+                            json: the State shape of the event format with "format": 2,
                             "dropped_lines" (see --mode), "seq", "ts" and "session" of the event at SEQ.
           --strict          Refuse (exit 65) when an event up to SEQ did not fit the state (an anomaly).
         \(TimelineOutput.optionsHelp)

@@ -10,9 +10,9 @@ enum TabsCommand: Subcommand {
                                 [--alias REGEX=NAME] [--idle DURATION] [--format text|json|csv]
 
         Per tab (the scene's selected tab when a view began): its views, the dwell (ms: time seen, the
-        background left out) of its views that did not crash, and that dwell's share of all tabs' in
-        basis points. Then the switch matrix ("switches"): how often a path's next view is under
-        another tab, per (from, to).
+        background left out) of its views that did not crash, and that dwell's share of all tabs' as a
+        percentage (basis points rounded half up, over 100: 35.48). Then the switch matrix
+        ("switches"): how often a path's next view is under another tab, per (from, to).
 
         Options:
         \(AnalyticsOutput.optionsHelp)
@@ -25,7 +25,7 @@ enum TabsCommand: Subcommand {
         let format = try AnalyticsOutput.style(parsed)
         let (tabs, report, filter) = try AnalyticsOutput.run(TabsQuery(), over: input, parsed)
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format,
-                              table: QueryTable(columns: [.text("tab"), .count("views"), .duration("dwell_ms", "dwell"), .rate("share_bp", "share")],
+                              table: QueryTable(columns: [.text("tab"), .count("views"), .duration("dwell_ms", "dwell"), .rate("share_pct", "share")],
                                                 rows: tabs.rows.map { [.text($0.tab), .number(Int64($0.views)), .number($0.dwellMilliseconds),
                                                                         .number(Int64($0.shareBasisPoints))] }),
                               sections: [.init(name: "switches", table: QueryTable(columns: [.text("from"), .text("to"), .count("count")],

@@ -22,7 +22,10 @@ enum VerifyCommand: Subcommand {
                               pointInTime       reading stops at the first defect; what follows is reported
                               salvage           each defective line is skipped and reported
           --format FORMAT   text (default): one `path:line: kind: detail` line per defect, then a summary.
-                            json: {"format":1, events, lastSeq, sessions, segments, defects, tornTail, ...}
+                            json: {"format": 2, "path", "mode", "clean", "events", "first_seq",
+                            "last_seq", "sessions", "segments", "bytes", "defect_count", "defects",
+                            "warning_count", "warnings", "anomalies", "torn_tail", "stopped_at"},
+                            each defect {"file", "line", "offset", "kind", "detail"}.
           --threads N       Cores used to decode (default: all).
 
         Exit status: 0 when no defect was found (warnings such as an unknown type or a tolerated torn tail
@@ -71,7 +74,7 @@ enum VerifyCommand: Subcommand {
 
     /// The JSON output: the reader's report, members in this order.
     struct Output: Encodable {
-        let format = 1
+        let format = JSONOutput.format
         var path: String
         var mode: String
         var clean: Bool
@@ -88,6 +91,12 @@ enum VerifyCommand: Subcommand {
         var anomalies: Int
         var tornTail: DefectOutput?
         var stoppedAt: DefectOutput?
+
+        enum CodingKeys: String, CodingKey {
+            case format, path, mode, clean, events, firstSeq = "first_seq", lastSeq = "last_seq", sessions, segments, bytes
+            case defectCount = "defect_count", defects, warningCount = "warning_count", warnings, anomalies
+            case tornTail = "torn_tail", stoppedAt = "stopped_at"
+        }
 
         init(path: String, mode: RecoveryMode, report: ReadReport) {
             (self.path, self.mode, clean, events) = (path, mode.rawValue, report.isClean, report.events)

@@ -39,7 +39,7 @@ enum WatchCommand: Subcommand {
           --format FORMAT   text (default): one line per event — its seq, time, what it did, and
                             "→ scene: screen", the visible screen of its scene after it — and a
                             "session ID" line whenever the session changes.
-                            json: one object per line, {"format": 1, "seq", "ts", "session",
+                            json: one object per line, {"format": 2, "seq", "ts", "session",
                             "type", "event", "scene", "visible", "anomaly", "record"}, "record"
                             being the event as the log holds it (normalized).
 
@@ -134,7 +134,7 @@ enum WatchCommand: Subcommand {
 
         func encode(to encoder: any Encoder) throws {
             var members = encoder.container(keyedBy: AnyKey.self)
-            try members.encode(1, forKey: AnyKey("format"))
+            try members.encode(JSONOutput.format, forKey: AnyKey("format"))
             try members.encode(event.seq, forKey: AnyKey("seq"))
             try members.encode(JSONFragment { [event] in $0.timestamp(event.timestamp) }, forKey: AnyKey("ts"))
             try members.encode(event.session, forKey: AnyKey("session"))

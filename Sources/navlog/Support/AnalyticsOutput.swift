@@ -18,7 +18,7 @@ enum AnalyticsOutput {
                             far apart (e.g. 30m, see DURATION below); the later parts are named
                             SESSION#2, SESSION#3, ...
           --format FORMAT   text (default): an aligned table under a header naming the log, its event
-                            range and the filters. json: {"format": 1, "dropped_lines",
+                            range and the filters. json: {"format": 2, "dropped_lines",
                             "unknown_names", "query", "rows": [...]}. csv: \(csvHelp)
           --exact-csv       \(exactCSVHelp)
           --mode MODE       Recovery mode, as in `navlog verify` (default tolerateTornTail).

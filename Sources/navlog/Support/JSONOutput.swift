@@ -1,7 +1,7 @@
 import NavigationHistory
 
 /// navlog's one JSON encoding: every `--format json` output is an `Encodable` value written here,
-/// as one line.
+/// as one line, its first member `"format":` ``format``.
 ///
 /// Foundation's `JSONEncoder` is not used: on Linux its members come out in an order that changes
 /// from run to run unless sorted, it leaves out a nil member, and it holds the whole output in
@@ -10,8 +10,10 @@ import NavigationHistory
 ///   its properties are declared in (`format` first), so the same answer is the same bytes;
 /// - a nil member is written `null`, never left out (a type that means to leave one out says so
 ///   in its own `encode(to:)`);
-/// - numbers are exact integers; a floating-point value is refused, so that every output
-///   compares exactly with the SQL in `Tools/sql`;
+/// - numbers are exact: integers, and rates as percentages written from integer basis points
+///   (``Percent``); a floating-point value is refused, so that every output compares exactly
+///   with the SQL in `Tools/sql`;
+/// - member names are snake_case (`last_seq`, `rate_pct`): the outputs' types name theirs so;
 /// - strings are escaped as the store escapes them (C0 controls, `"` and `\`; `/` and non-ASCII
 ///   as they are);
 /// - a ``JSONFragment`` is written by the library's own writer, so a shape the library owns (the
@@ -22,6 +24,10 @@ import NavigationHistory
 /// returns or its parent writes its next member. Using a container after that is a programmer
 /// error and traps.
 enum JSONOutput {
+    /// The version of every output's shape, its first member: 2 since members are snake_case and
+    /// rates `_pct` percentages (1 had camelCase members and rates in `_bp` basis points).
+    static let format = 2
+
     /// Writes `value` and a newline to `out`.
     static func write(_ value: some Encodable, to out: inout StandardOutput) throws {
         let sink = Sink(out: out)

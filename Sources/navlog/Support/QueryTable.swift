@@ -2,10 +2,12 @@ import Foundation
 import NavigationAnalytics
 import NavigationHistory
 
-/// A column of a query's result: its name in JSON and CSV (exact, in machine units such as
-/// `dwell_total_ms`), its header in text (`dwell total`), and how text shows its numbers.
+/// A column of a query's result: its name in JSON and CSV (snake_case, exact, in the unit its name
+/// ends with: `dwell_total_ms`, `rate_pct`), its header in text (`dwell total`), and how its
+/// numbers are shown.
 struct Column {
-    /// How text shows a column's values; JSON and CSV write them exactly whatever the kind.
+    /// How text shows a column's values; JSON and CSV write them exactly: as they are, and a rate
+    /// as a percentage (``Percent``).
     enum Kind {
         /// Text as it is.
         case text
@@ -17,7 +19,8 @@ struct Column {
         case count
         /// Milliseconds, as a duration (``TextFormat/duration(milliseconds:)``).
         case milliseconds
-        /// Basis points, as a percentage (``TextFormat/rate(basisPoints:)``).
+        /// Basis points, as a percentage: in text with one decimal (``TextFormat/rate(basisPoints:)``),
+        /// in JSON and CSV exactly (``Percent``), in a column named `..._pct`.
         case basisPoints
     }
 
@@ -83,9 +86,10 @@ struct QueryTable {
     func csv(exact: Bool, into out: inout StandardOutput) {
         out.line(columns.map(\.name).joined(separator: ","))
         for values in rows {
-            let line = values.map { cell -> String in
+            let line = values.enumerated().map { k, cell -> String in
                 switch cell {
                 case .text(let text): return Export.csv(text, guarded: !exact)
+                case .number(let n?) where columns[k].kind == .basisPoints: return Percent.text(basisPoints: n)
                 case .number(let n): return n.map(String.init) ?? ""
                 case .list(let items): return Export.csv(items.joined(separator: " > "), guarded: !exact)
                 }
@@ -101,7 +105,8 @@ struct QueryTable {
     /// The rows as JSON objects, members named and ordered as the columns.
     var json: [Row] { rows.map { Row(columns: columns, cells: $0) } }
 
-    /// A row as a JSON object: numbers exact, a missing one null, a list an array.
+    /// A row as a JSON object: numbers exact (a rate as ``Percent`` writes it), a missing one null,
+    /// a list an array.
     struct Row: Encodable {
         var columns: [Column]
         var cells: [Cell]
@@ -112,6 +117,7 @@ struct QueryTable {
                 let key = AnyKey(column.name)
                 switch cell {
                 case .text(let text): try members.encode(text, forKey: key)
+                case .number(let n) where column.kind == .basisPoints: try members.encode(Percent.json(basisPoints: n), forKey: key)
                 case .number(let n): try members.encode(n, forKey: key)
                 case .list(let items): try members.encode(items, forKey: key)
                 }
@@ -121,7 +127,7 @@ struct QueryTable {
 }
 
 /// The JSON output of an analytics subcommand:
-/// `{"format": 1, "dropped_lines", "query", EXTRA..., "clock_went_back", "rows": [...], SECTION: [...]}`.
+/// `{"format": 2, "dropped_lines", "query", EXTRA..., "clock_went_back", "rows": [...], SECTION: [...]}`.
 struct QueryOutput: Encodable {
     /// What the readings dropped.
     var dropped: DroppedOutput
@@ -140,7 +146,7 @@ struct QueryOutput: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var members = encoder.container(keyedBy: AnyKey.self)
-        try members.encode(1, forKey: AnyKey("format"))
+        try members.encode(JSONOutput.format, forKey: AnyKey("format"))
         try members.encode(dropped.json, forKey: AnyKey("dropped_lines"))
         try members.encode(unknownNames, forKey: AnyKey("unknown_names"))
         try members.encode(query, forKey: AnyKey("query"))

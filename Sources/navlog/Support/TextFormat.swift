@@ -1,5 +1,6 @@
-/// Numbers as a person reads them, for text output only: JSON and CSV keep exact integers in
-/// machine units (milliseconds, basis points), which is what programs and the SQL compare.
+/// Numbers as a person reads them, for text output only: JSON and CSV keep exact numbers in
+/// machine units (integer milliseconds, rates as percentages exact from basis points: ``Percent``),
+/// which is what programs and the SQL compare.
 ///
 /// Every rounding is half up, and a value that rounds up to the next unit is shown in it:
 /// 59,950 ms is `1 min`, not `60.0 s`.

@@ -40,7 +40,7 @@ enum TimelineOutput {
     /// reading dropped, `seq`, and the `ts` and `session` of the event at `seq` (null before the
     /// first event).
     struct StateOutput: Encodable {
-        let format = 1
+        let format = JSONOutput.format
         var droppedLines: JSONFragment
         var seq: Int
         var ts: JSONFragment?

@@ -1,0 +1,23 @@
+import NavigationHistory
+
+/// A rate as JSON and CSV write it: a percentage, exactly the integer basis points divided by 100,
+/// in its shortest decimal form (9453 is `94.53`, 9450 `94.5`, 10000 `100`, 0 `0`). So the same
+/// log gives the same bytes, and a program reads the number that `bp / 100.0` computes in SQL
+/// (both are the double nearest the exact quotient).
+enum Percent {
+    /// `basisPoints` / 100 as a decimal: at most two decimals, no trailing zero, no point when whole.
+    static func text(basisPoints: Int64) -> String {
+        let whole = basisPoints.magnitude / 100, hundredths = basisPoints.magnitude % 100
+        let sign = basisPoints < 0 ? "-" : ""
+        switch hundredths {
+        case 0: return "\(sign)\(whole)"
+        case let h where h % 10 == 0: return "\(sign)\(whole).\(h / 10)"
+        case let h: return "\(sign)\(whole).\(h < 10 ? "0" : "")\(h)"
+        }
+    }
+
+    /// A rate member of a JSON output, written as ``text(basisPoints:)`` says; null when there is none.
+    static func json(basisPoints: Int64?) -> JSONFragment {
+        JSONFragment { writer in writer.raw(basisPoints.map { text(basisPoints: $0) } ?? "null") }
+    }
+}
