@@ -90,7 +90,7 @@ def check(navlog, events):
             expected = sql_check.as_rows(con.execute(sql).fetchall())
             output = json.loads(run(navlog, *navlog_args, *logs, "--format", "json"))
             actual = [row(r) for r in output[key]]
-            if output.get("format") == 1 and actual == expected and actual and len(output.get("logs", [])) == len(logs):
+            if output.get("format") == 2 and actual == expected and actual and len(output.get("logs", [])) == len(logs):
                 passed += 1
                 print(f"ok    {name} over {len(logs)} logs of {events:,} events: {len(actual)} rows equal DuckDB's over the concatenated exports")
             else:

@@ -405,7 +405,7 @@ def main():
                     detail += " (expected %d unknownType warnings)" % unknown_lines
                 checks.record(ok, "reader accepts %s" % shown, detail)
             else:
-                stop = report.get("stoppedAt") or {}
+                stop = report.get("stopped_at") or {}
                 schema_line = problems[0][0] if len(problems) == 1 else None
                 ok = code == 1 and stop.get("line") == schema_line
                 checks.record(ok, "reader rejects %s at the line the schema refuses" % shown,

@@ -52,24 +52,24 @@ CHECKS = {
     "paths": ("paths.sql", ["paths", "--length", "3", "--top", "0"], "rows", lambda r: (r["path"], r["occurrences"], r["sessions"])),
     "exits": ("exits.sql", ["exits"], "rows", lambda r: (r["screen"], r["exits"], r["clean"], r["background"], r["unclean"], r["open"])),
     "crash paths": ("crash_paths.sql", ["exits", "--crash-paths", "3"], "crash_paths", lambda r: (r["path"], r["sessions"])),
-    "bounces": ("bounces.sql", ["bounces", "--within", "5s"], "rows", lambda r: (r["screen"], r["pushes"], r["bounces"], r["rate_bp"])),
-    "tabs": ("tabs.sql", ["tabs"], "rows", lambda r: (r["tab"], r["views"], r["dwell_ms"], r["share_bp"])),
+    "bounces": ("bounces.sql", ["bounces", "--within", "5s"], "rows", lambda r: (r["screen"], r["pushes"], r["bounces"], r["rate_pct"])),
+    "tabs": ("tabs.sql", ["tabs"], "rows", lambda r: (r["tab"], r["views"], r["dwell_ms"], r["share_pct"])),
     "tab switches": ("tab_switches.sql", ["tabs"], "switches", lambda r: (r["from"], r["to"], r["count"])),
     "deeplinks": ("deeplinks.sql", ["deeplinks"], "rows", lambda r: (r["outcome"], r["pattern"], r["links"], r["backed_out"])),
     "depth": ("depth.sql", ["depth"], "rows", lambda r: (r["depth"], r["stack_views"], r["sheet_views"])),
     "flow": ("flow.sql", ["transitions", "--steps", "5", "--top", "3"], "rows", lambda r: (r["step"], r["from"], r["to"], r["count"])),
     "funnel, strict": ("funnel_strict.sql", ["funnel", "--steps", "home,recipe,reviews", "--mode", "strict", "--entry", "first", "--window", "1h"],
-                       "rows", lambda r: (r["step"], r["screen"], r["sessions"], r["drop_off"], r["conversion_from_previous_bp"],
-                                          r["conversion_from_first_bp"], r["median_ms"], r["p90_ms"])),
+                       "rows", lambda r: (r["step"], r["screen"], r["sessions"], r["drop_off"], r["conversion_from_previous_pct"],
+                                          r["conversion_from_first_pct"], r["median_ms"], r["p90_ms"])),
     "funnel, entry any": ("funnel_any_entry.sql", ["funnel", "--steps", "home,recipe,reviews", "--mode", "ordered", "--entry", "any", "--window", "1h"],
-                          "rows", lambda r: (r["step"], r["screen"], r["sessions"], r["drop_off"], r["conversion_from_previous_bp"],
-                                             r["conversion_from_first_bp"], r["median_ms"], r["p90_ms"])),
+                          "rows", lambda r: (r["step"], r["screen"], r["sessions"], r["drop_off"], r["conversion_from_previous_pct"],
+                                             r["conversion_from_first_pct"], r["median_ms"], r["p90_ms"])),
     "funnel, any order": ("funnel_any_order.sql", ["funnel", "--steps", "home,recipe,reviews", "--mode", "any", "--entry", "first", "--window", "1h"],
-                          "rows", lambda r: (r["step"], r["screen"], r["sessions"], r["drop_off"], r["conversion_from_previous_bp"],
-                                             r["conversion_from_first_bp"], r["median_ms"], r["p90_ms"])),
+                          "rows", lambda r: (r["step"], r["screen"], r["sessions"], r["drop_off"], r["conversion_from_previous_pct"],
+                                             r["conversion_from_first_pct"], r["median_ms"], r["p90_ms"])),
     "funnel": ("funnel.sql", ["funnel", "--steps", "home,recipe,reviews", "--mode", "ordered", "--entry", "first", "--window", "1h"], "rows",
-               lambda r: (r["step"], r["screen"], r["sessions"], r["drop_off"], r["conversion_from_previous_bp"],
-                          r["conversion_from_first_bp"], r["median_ms"], r["p90_ms"])),
+               lambda r: (r["step"], r["screen"], r["sessions"], r["drop_off"], r["conversion_from_previous_pct"],
+                          r["conversion_from_first_pct"], r["median_ms"], r["p90_ms"])),
 }
 
 SALT = "sql-check salt"
@@ -424,7 +424,7 @@ def main():
                     seconds[engine_name, name] += time.monotonic() - started
                     expected = as_rows(expected)
                     engine_label = ENGINES[engine_name]
-                    if output.get("format") == 1 and actual == expected and actual:
+                    if output.get("format") == 2 and actual == expected and actual:
                         passed += 1
                         print(f"ok    {name} ({label}): {len(actual)} rows equal {engine_label}'s")
                     else:

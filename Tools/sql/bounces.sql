@@ -1,6 +1,7 @@
 -- navlog bounces --within 5s: a view entered by push whose path's next view is entered by pop,
 -- shows the screen before the push, and came within 5,000 ms. Per screen with pushes: pushes,
--- bounces, and bounces per 10,000 pushes (rounded half up). Reads screen_views.
+-- bounces, and the bounce rate as a percentage (bounces per 10,000 pushes rounded half up, over
+-- 100). Reads screen_views.
 WITH v AS (
     SELECT screen, entered_by, dwell_ms,
            lag(screen) OVER w AS prev_screen,
@@ -17,7 +18,7 @@ tally AS (
     FROM v
     GROUP BY screen
 )
-SELECT screen, pushes, bounces, (bounces * 10000 + pushes // 2) // pushes AS rate_bp
+SELECT screen, pushes, bounces, CAST((bounces * 10000 + pushes // 2) // pushes AS DOUBLE) / 100 AS rate_pct
 FROM tally
 WHERE pushes > 0
 ORDER BY bounces DESC, pushes DESC, screen ASC;

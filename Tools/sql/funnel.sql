@@ -1,6 +1,6 @@
 -- navlog funnel --steps home,recipe,reviews --mode ordered --entry first --window 1h: per step, the
--- sessions reaching it, the drop-off, the conversion from the previous step and from step 1 in
--- basis points (rounded half up), and the median and p90 time from step 1 (ms, nearest rank).
+-- sessions reaching it, the drop-off, the conversion from the previous step and from step 1 as
+-- percentages (basis points rounded half up, over 100), and the median and p90 time from step 1 (ms, nearest rank).
 -- A session's views in start_seq order (then scene); the attempt starts at its first step-1 view,
 -- and each next step is the first later view of that screen within the window of step 1.
 -- Edit the params CTE for another funnel. Reads screen_views. Each step is found by a join on the
@@ -60,8 +60,8 @@ counts AS (
     FROM steps CROSS JOIN params CROSS JOIN totals
 )
 SELECT step, screen, sessions, n_previous - sessions AS drop_off,
-       CASE WHEN n_previous > 0 THEN (sessions * 10000 + n_previous // 2) // n_previous END AS conversion_from_previous_bp,
-       CASE WHEN n_first > 0 THEN (sessions * 10000 + n_first // 2) // n_first END AS conversion_from_first_bp,
+       CASE WHEN n_previous > 0 THEN CAST((sessions * 10000 + n_previous // 2) // n_previous AS DOUBLE) / 100 END AS conversion_from_previous_pct,
+       CASE WHEN n_first > 0 THEN CAST((sessions * 10000 + n_first // 2) // n_first AS DOUBLE) / 100 END AS conversion_from_first_pct,
        median_ms, p90_ms
 FROM counts
 ORDER BY step;

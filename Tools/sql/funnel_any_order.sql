@@ -1,8 +1,8 @@
 -- navlog funnel --steps home,recipe,reviews --mode any --entry first --window 1h: from a session's
 -- first step-1 view, step i is reached when each of steps 2..i has a later view within the window,
 -- in any order, at the time the last of them is first seen. Per step: sessions reaching it,
--- drop-off, conversion from the previous step and from step 1 in basis points (rounded half up),
--- median and p90 time from step 1 (ms, nearest rank).
+-- drop-off, conversion from the previous step and from step 1 as percentages (basis points
+-- rounded half up, over 100), median and p90 time from step 1 (ms, nearest rank).
 -- Edit the params CTE for another funnel. Reads screen_views. Each step is found by a join on the
 -- session and a ranking, not by a correlated subquery, which Spark cannot resolve and ClickHouse
 -- runs slowly or not at all.
@@ -59,8 +59,8 @@ counts AS (
     FROM steps CROSS JOIN params CROSS JOIN totals
 )
 SELECT step, screen, sessions, n_previous - sessions AS drop_off,
-       CASE WHEN n_previous > 0 THEN (sessions * 10000 + n_previous // 2) // n_previous END AS conversion_from_previous_bp,
-       CASE WHEN n_first > 0 THEN (sessions * 10000 + n_first // 2) // n_first END AS conversion_from_first_bp,
+       CASE WHEN n_previous > 0 THEN CAST((sessions * 10000 + n_previous // 2) // n_previous AS DOUBLE) / 100 END AS conversion_from_previous_pct,
+       CASE WHEN n_first > 0 THEN CAST((sessions * 10000 + n_first // 2) // n_first AS DOUBLE) / 100 END AS conversion_from_first_pct,
        median_ms, p90_ms
 FROM counts
 ORDER BY step;
