@@ -80,6 +80,27 @@ import Testing
         for line in lines { try Self.check(line, "watch") }
     }
 
+    /// `export` writes no envelope (no `format`), but its NDJSON members and its CSV columns, and
+    /// the analytics' CSV columns, are named as the JSON's are: snake_case, rates `_pct`.
+    @Test(arguments: [["export", "PATH", "--table", "screen_views"], ["export", "PATH", "--table", "transitions"],
+                      ["export", "PATH", "--table", "deeplinks"], ["export", "PATH", "--table", "sessions"],
+                      ["export", "PATH", "--table", "sessions", "--format", "csv"], ["funnel", "PATH", "--steps", "home,recipe", "--format", "csv"],
+                      ["tabs", "PATH", "--format", "csv"], ["bounces", "PATH", "--format", "csv"]])
+    func exportsRowsAndEveryCSVHeaderNameTheirColumnsAsTheJSONDoes(_ command: [String]) throws {
+        let path = try log("exported.jsonl", seed: 6)
+        let run = try NavlogRun(command.map { $0 == "PATH" ? path : $0 }, stdin: nil)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count > 1, "\(command.joined(separator: " ")) printed too little to check")
+        guard command.last == "csv" else {
+            for line in lines {
+                #expect(Self.offending(try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)))) == [], "\(line.prefix(120))")
+            }
+            return
+        }
+        #expect(Self.offending(Dictionary(uniqueKeysWithValues: lines[0].split(separator: ",").map { (String($0), 0) })) == [], "\(lines[0])")
+    }
+
     /// Only the paths of ``offending(_:at:namesAreData:)`` fail: the checker itself catches an old name.
     @Test func theCheckFindsACamelCaseOrBasisPointNameAtAnyDepthButNotANameOfTheLog() {
         let value: [String: Any] = ["format": 2, "rows": [["rate_bp": 1, "share_pct": 1.5]], "logs": [["lastSeq": 3]],
