@@ -2,7 +2,8 @@
 -- view may start an attempt; the attempt that reaches the most steps counts (the earliest of those).
 -- Each next step is the first later view of that screen within the window of the attempt's step 1.
 -- Per step: sessions reaching it, drop-off, conversion from the previous step and from step 1 as
--- percentages (basis points rounded half up, over 100), median and p90 time from step 1 (ms, nearest rank).
+-- percentages (basis points rounded half up, over 100), median and p90 time from step 1 (ms,
+-- nearest rank).
 -- Edit the params CTE for another funnel. Reads screen_views. Each step is found by a join on the
 -- session and a ranking, not by a correlated subquery, which Spark cannot resolve and ClickHouse
 -- runs slowly or not at all.

@@ -1,6 +1,7 @@
 -- navlog funnel --steps home,recipe,reviews --mode strict --entry first --window 1h: per step, the
 -- sessions reaching it, the drop-off, the conversion from the previous step and from step 1 as
--- percentages (basis points rounded half up, over 100), and the median and p90 time from step 1 (ms, nearest rank).
+-- percentages (basis points rounded half up, over 100), and the median and p90 time from step 1
+-- (ms, nearest rank).
 -- A session's views in start_seq order (then scene); the attempt starts at its first step-1 view,
 -- and each next step must be the very next view, of that screen, within the window of step 1.
 -- Edit the params CTE for another funnel. Reads screen_views. Each step is found by a join on the
