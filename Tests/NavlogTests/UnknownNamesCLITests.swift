@@ -18,7 +18,7 @@ import Testing
         #expect(run.stderr == Self.warning("no screen 'categroy' in this log; did you mean 'category'?"))
         let json = try NavlogRun("funnel", Self.log, "--steps", "home,categroy,recipe", "--format", "json")
         #expect(json.status == 0)
-        #expect(json.stdout.hasPrefix(#"{"format":1,"dropped_lines":{"mode":"tolerateTornTail","count":0,"first":[]},"#
+        #expect(json.stdout.hasPrefix(#"{"format":2,"dropped_lines":{"mode":"tolerateTornTail","count":0,"first":[]},"#
                                       + #""unknown_names":[{"option":"--steps","kind":"screen","name":"categroy","suggestions":["category"]}],"query":"funnel","#),
                 "\(json.stdout.prefix(300))")
         #expect(json.stderr == run.stderr)
