@@ -62,7 +62,7 @@ import TestSupport
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         try #require(process.terminationStatus == 128 + SIGTERM, "the append ended before the signal came: \(stderr)")
-        #expect(stderr.hasPrefix("\(log): error: interrupted by SIGTERM: the input's events through stdin line "), "\(stderr)")
+        #expect(stderr.hasPrefix("navlog append: error: \(log): interrupted by SIGTERM: the input's events through stdin line "), "\(stderr)")
         let (line, seq) = try Self.standing(stderr)
         #expect(line < lines.count)
         let verify = try NavlogRun("verify", log, "--mode", "absolute")
@@ -78,7 +78,7 @@ import TestSupport
         let log = scratch.path + "/log"
         let run = try NavlogRun(shell: "ulimit -f 2000; exec < '\(input)'", ["append", log, "--stdin"])   // about 1 MB
         #expect(run.status == 74, "\(run.stderr)")
-        #expect(run.stderr.contains("00000001.jsonl: error: write failed: File too large; the input's events through stdin line "),
+        #expect(run.stderr.contains("00000001.jsonl: write failed: File too large; the input's events through stdin line "),
                 "\(run.stderr)")
         let (line, seq) = try Self.standing(run.stderr)
         let verify = try NavlogRun("verify", log, "--mode", "absolute")

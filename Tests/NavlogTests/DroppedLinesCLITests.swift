@@ -21,8 +21,8 @@ import Testing
     }
 
     /// The warning of the torn tail of `log`.
-    static func tornWarning(_ log: String) -> String {
-        "\(log):26: warning: tornLine: torn tail dropped: no newline at end of file (\(torn.utf8.count) bytes)\n"
+    static func tornWarning(_ log: String, by command: String) -> String {
+        "navlog \(command): warning: \(log):26: tornLine: torn tail dropped: no newline at end of file (\(torn.utf8.count) bytes)\n"
     }
 
     /// Each reading command with JSON output: its name, then its arguments after PATH.
@@ -46,7 +46,7 @@ import Testing
         let dropped = #"{"format":2,"dropped_lines":{"mode":"tolerateTornTail","count":1,"first":[{"file":"\#(log)","line":26,"offset":"#
         #expect(run.stdout.hasPrefix(dropped), "\(run.stdout.prefix(300))")
         #expect(run.stdout.contains(#""kind":"tornLine","detail":"torn tail dropped: no newline at end of file (\#(Self.torn.utf8.count) bytes)"}]},"#))
-        #expect(run.stderr == Self.tornWarning(log))
+        #expect(run.stderr == Self.tornWarning(log, by: command[0]))
     }
 
     @Test(arguments: jsonCommands)
@@ -63,7 +63,7 @@ import Testing
         let torn = try log("torn.jsonl", tail: Self.torn), clean = try log("clean.jsonl")
         let run = try NavlogRun([command[0], torn] + command.dropFirst(), stdin: nil)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr == Self.tornWarning(torn))
+        #expect(run.stderr == Self.tornWarning(torn, by: command[0]))
         let quiet = try NavlogRun([command[0], clean] + command.dropFirst(), stdin: nil)
         #expect(quiet.status == 0 && quiet.stderr == "", "\(quiet.stderr)")
         #expect(quiet.stdout == run.stdout.replacingOccurrences(of: torn, with: clean), "the same answer: the torn tail is no event")
@@ -75,7 +75,7 @@ import Testing
         let run = try NavlogRun(["exits", "-", "--format", "json"], stdin: input)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.hasPrefix(#"{"format":2,"dropped_lines":{"mode":"tolerateTornTail","count":1,"first":[{"file":"stdin","line":26,"#))
-        #expect(run.stderr == Self.tornWarning("stdin"))
+        #expect(run.stderr == Self.tornWarning("stdin", by: "exits"))
     }
 
     /// The report's page data carries what the reading dropped, and standard error says it.
@@ -84,7 +84,7 @@ import Testing
             let log = try log(name, tail: tail), page = scratch.path + "/" + name + ".html"
             let run = try NavlogRun("report", log, "-o", page)
             #expect(run.status == 0, "\(run.stderr)")
-            #expect(run.stderr == (tail.isEmpty ? "" : Self.tornWarning(log)))
+            #expect(run.stderr == (tail.isEmpty ? "" : Self.tornWarning(log, by: "report")))
             let html = try String(contentsOfFile: page, encoding: .utf8)
             let start = try #require(html.range(of: #"<script id="report-data" type="application/json">"#))
             let data = html[start.upperBound...]
@@ -102,7 +102,7 @@ import Testing
         let clean = try log("clean.jsonl"), torn = try log("torn.jsonl", tail: Self.torn)
         let run = try NavlogRun([command[0], clean, torn] + command.dropFirst() + ["--format", "json"], stdin: nil)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr.components(separatedBy: Self.tornWarning(torn)).count == 2, "said once: \(run.stderr)")
+        #expect(run.stderr.components(separatedBy: Self.tornWarning(torn, by: command[0])).count == 2, "said once: \(run.stderr)")
         #expect(!run.stderr.contains(clean + ":"), "\(run.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let dropped = try #require(object["dropped_lines"] as? [String: Any])
@@ -131,8 +131,8 @@ import Testing
             #expect(run.status == 0, "\(run.stderr)")
             let lines = run.stderr.split(separator: "\n").map(String.init)
             #expect(lines.count == 11, "\(run.stderr)")
-            #expect(lines.prefix(10) == (3...12).map { "\(log):\($0): warning: crcMismatch: 'crc' must be 8 lowercase hex digits in a string" }[...])
-            #expect(lines.last == "\(log): warning: 12 lines skipped (--mode salvage), the first 10 above;"
+            #expect(lines.prefix(10) == (3...12).map { "navlog \(command[0]): warning: \(log):\($0): crcMismatch: 'crc' must be 8 lowercase hex digits in a string" }[...])
+            #expect(lines.last == "navlog \(command[0]): warning: \(log): 12 lines skipped (--mode salvage), the first 10 above;"
                     + " `navlog verify \(log) --mode salvage` lists them")
         }
         guard command[0] != "export" else { return }
@@ -176,8 +176,8 @@ import Testing
         let text = try String(contentsOfFile: log, encoding: .utf8)
         let lines = text.split(separator: "\n")
         let unread = text.utf8.count - lines[0].utf8.count - lines[1].utf8.count - 2
-        #expect(run.stderr == "\(log):3: warning: crcMismatch: 'crc' must be 8 lowercase hex digits in a string\n"
-                + "\(log):3: warning: unreadTail: reading stopped here: \(unread) bytes of this file from this line on were not read\n")
+        #expect(run.stderr == "navlog \(command[0]): warning: \(log):3: crcMismatch: 'crc' must be 8 lowercase hex digits in a string\n"
+                + "navlog \(command[0]): warning: \(log):3: unreadTail: reading stopped here: \(unread) bytes of this file from this line on were not read\n")
         #expect(run.stdout.hasPrefix(#"{"format":2,"dropped_lines":{"mode":"pointInTime","count":2,"first":[{"file":"\#(log)","line":3,"#))
     }
 }

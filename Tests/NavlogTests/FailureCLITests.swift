@@ -32,7 +32,7 @@ import Testing
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
         let run = try Self.run([arguments[0], log] + arguments.dropFirst(), output: full)
         #expect(run.status == 74)
-        #expect(run.stderr == "stdout: error: cannot write the output: No space left on device\n")
+        #expect(run.stderr == "navlog \(arguments[0]): error: stdout: cannot write the output: No space left on device\n")
     }
 
     /// An anomaly found halfway through a `--strict` replay ends it with 65, naming the log and the anomaly.
@@ -49,6 +49,6 @@ import Testing
         try (lines.joined(separator: "\n") + "\n").write(toFile: log, atomically: true, encoding: .utf8)
         let run = try NavlogRun("replay", log, "--session", "s", "--strict", "--no-index")
         #expect(run.status == 65)
-        #expect(run.stderr.hasPrefix("\(log): error: --strict: ") && run.stderr.filter { $0 == "\n" }.count == 1, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("navlog replay: error: \(log): --strict: ") && run.stderr.filter { $0 == "\n" }.count == 1, "\(run.stderr)")
     }
 }

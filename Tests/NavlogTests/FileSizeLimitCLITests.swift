@@ -19,7 +19,7 @@ import TestSupport
         }
         let run = try NavlogRun(shell: "ulimit -f 40", arguments)
         #expect(run.status == 74, "\(run.stderr)")
-        #expect(run.stderr == "\(output): error: cannot write the output: File too large\n")
+        #expect(run.stderr == "navlog \(command): error: \(output): cannot write the output: File too large\n")
         #expect(try scratch.names() == ["log.jsonl"], "neither a cut-off output nor a temporary file")
     }
 
@@ -28,7 +28,7 @@ import TestSupport
         let directory = scratch.path + "/log"
         let run = try NavlogRun(shell: "ulimit -f 40", ["generate", "--events", "5000", "-o", directory])
         #expect(run.status == 74, "\(run.stderr)")
-        #expect(run.stderr.contains("00000001.jsonl: error: write failed: File too large"), "\(run.stderr)")
+        #expect(run.stderr.contains("error: \(directory)/00000001.jsonl: write failed: File too large"), "\(run.stderr)")
         #expect(try LogFiles.resolve(directory).files.isEmpty, "a log cut short would pass for a whole one")
     }
 
@@ -48,7 +48,7 @@ import TestSupport
         }
         let failed = try #require(failure, "the limit was reached")
         #expect(failed.status == 74, "\(failed.stderr)")
-        #expect(failed.stderr.contains("00000001.jsonl: error: write failed: File too large"), "\(failed.stderr)")
+        #expect(failed.stderr.contains("00000001.jsonl: write failed: File too large"), "\(failed.stderr)")
         #expect(appended > 0)
         let verify = try NavlogRun("verify", directory, "--mode", "absolute")
         #expect(verify.status == 0, "\(verify.stdout)")
@@ -61,7 +61,7 @@ import TestSupport
         let run = try NavlogRun(shell: "ulimit -f 20", ["state", log])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.hasPrefix("\(log): state after seq 20000"))
-        #expect(run.stderr.contains("\(log): warning: the snapshot index could not be saved"), "\(run.stderr)")
+        #expect(run.stderr.contains("warning: \(log): the snapshot index could not be saved"), "\(run.stderr)")
         #expect(run.stderr.contains("File too large"))
         #expect(try scratch.names() == ["log.jsonl"], "no index and no temporary file")
     }

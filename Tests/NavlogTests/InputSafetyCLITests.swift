@@ -160,7 +160,7 @@ import Darwin
     @Test func devicesAndSocketsAreRefusedAsNoLog() throws {
         let zero = try NavlogRun("verify", "/dev/zero")
         #expect(zero.status == 66)
-        #expect(zero.stderr.contains("/dev/zero: error: it is a character device"))
+        #expect(zero.stderr.contains("error: /dev/zero: it is a character device"))
         let socketPath = dir + "/socket"
         #if canImport(Glibc)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)

@@ -82,10 +82,10 @@ import Testing
         let run = try NavlogRun("report", a, b, again, "-o", page, "--recent", "3", "--session", id + "@3", "--session", id + "@1")
         #expect(run.status == 0, "\(run.stderr)")
         // In its first log, a repeated id is named as it is: `ID@1` names nothing, and is said to.
-        #expect(run.stderr.contains("\(page): note: --session \(id)@1 names no session of the report"), "\(run.stderr)")
+        #expect(run.stderr.contains("navlog report: \(page): --session \(id)@1 names no session of the report"), "\(run.stderr)")
         #expect(!run.stderr.contains("--session \(id)@3 names no session"))
         #expect(run.stdout.contains("KiB; 8,000 events, ") && run.stdout.hasSuffix(" sessions of 3 logs\n"), "\(run.stdout)")
-        #expect(run.stderr.contains("navlog: warning: session \(id) is in 2 logs (\(a), \(again)): counted apart, as \(id), \(id)@3"))
+        #expect(run.stderr.contains("navlog report: warning: session \(id) is in 2 logs (\(a), \(again)): counted apart, as \(id), \(id)@3"))
         let data = try pageData(page)
         #expect(data["log"] as? String == "\(a) \(b) \(again)", "the page's commands name the logs as given")
         let logs = try #require(data["logs"] as? [[String: Any]])

@@ -219,7 +219,7 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
             .write(to: URL(fileURLWithPath: bad))
         let run = try NavlogRun("dump", bad)
         #expect(run.status == 65)
-        #expect(run.stderr.contains("\(bad):2: error: invalidJSON:"))
+        #expect(run.stderr.contains("error: \(bad):2: invalidJSON:"))
     }
 
     @Test func usageErrorsExit64AndMissingPathsExit66() throws {
@@ -230,7 +230,7 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
         #expect(try NavlogRun("generate", "--events", "0", "-o", dir + "/x.jsonl").status == 64)
         let missing = try NavlogRun("verify", dir + "/missing")
         #expect(missing.status == 66)
-        #expect(missing.stderr.contains("missing: error: no such file or directory"))
+        #expect(missing.stderr == "navlog verify: error: \(dir)/missing: no such file or directory\n", "\(missing.stderr)")
     }
 
     @Test(arguments: ["verify", "dump", "state", "replay", "diff", "sessions", "restore", "screens", "transitions", "paths", "funnel",
@@ -434,7 +434,7 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
         #expect(FileManager.default.createFile(atPath: log, contents: Data((lines.joined(separator: "\n") + "\n").utf8)))
         let screens = try NavlogRun("screens", log, "--format", "json")
         #expect(screens.status == 0)
-        #expect(screens.stderr.contains("warning: 1 screen view ended before it began (the clock went back"), "\(screens.stderr)")
+        #expect(screens.stderr.contains("warning: \(log): 1 screen view ended before it began (the clock went back"), "\(screens.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(screens.stdout.utf8)) as? [String: Any])
         #expect(object["clock_went_back"] as? Int == 1)
         let rows = try #require(object["rows"] as? [[String: Any]])

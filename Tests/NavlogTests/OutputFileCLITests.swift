@@ -182,7 +182,7 @@ extension ScratchDirectory {
                                   (scratch.path + "/missing/out.csv", "No such file or directory")] {
             let run = try NavlogRun("export", log, "--table", "screen_views", "-o", output)
             #expect(run.status == 74, "\(output): \(run.stderr)")
-            #expect(run.stderr.hasPrefix("\(output): error: ") && run.stderr.contains(message), "\(run.stderr)")
+            #expect(run.stderr.hasPrefix("navlog export: error: \(output): ") && run.stderr.contains(message), "\(run.stderr)")
         }
         #expect(Self.fileType(dangling) == S_IFLNK && Self.fileType(directory) == S_IFDIR)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
@@ -197,7 +197,7 @@ extension ScratchDirectory {
         #expect(dash.stdout == (try NavlogRun("export", log, "--table", "screen_views")).stdout)
         let report = try NavlogRun("report", log, "-o", "-")
         #expect(report.status == 0 && report.stdout.hasPrefix("<!doctype html>"), "the page alone on standard output")
-        #expect(report.stderr.hasPrefix("-: ") && report.stderr.contains("KiB"), "the summary on standard error")
+        #expect(report.stderr.hasPrefix("navlog report: -: ") && report.stderr.contains("KiB"), "the summary on standard error")
         #expect(try scratch.names() == ["log.jsonl"], "no file named -")
     }
 
@@ -236,7 +236,7 @@ extension ScratchDirectory {
                           ["generate", "--events", "20000", "-o", full]] {
             let run = try NavlogRun(arguments, stdin: nil)
             #expect(run.status == 74, "\(arguments[0]): \(run.stderr)")
-            #expect(run.stderr == "\(full): error: cannot write the output: No space left on device\n", "\(arguments[0])")
+            #expect(run.stderr == "navlog \(arguments[0]): error: \(full): cannot write the output: No space left on device\n", "\(arguments[0])")
             #expect(Self.fileType(full) == S_IFCHR)
         }
     }

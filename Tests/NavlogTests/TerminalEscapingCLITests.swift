@@ -263,7 +263,7 @@ import Darwin
         let report = try NavlogRun("report", log, "-o", scratch.path + "/r.html")
         #expect(report.stdout.contains("; 1 event, 1 session"), "\(report.stdout)")
         let generated = try NavlogRun("generate", "--events", "1", "-o", scratch.path + "/g.jsonl")
-        #expect(generated.stderr.hasPrefix("navlog: wrote 1 event ("), "\(generated.stderr)")
+        #expect(generated.stderr.hasPrefix("navlog generate: wrote 1 event ("), "\(generated.stderr)")
         let torn = scratch.path + "/torn.jsonl"
         #expect(FileManager.default.createFile(atPath: torn, contents: Data((lines[0] + "\n{").utf8)))
         #expect(try NavlogRun("verify", torn, "--mode", "absolute").stdout.contains("no newline at end of file (1 byte)"))

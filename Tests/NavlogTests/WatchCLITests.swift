@@ -47,7 +47,7 @@ private func seqs(_ lines: [String]) -> [Int] {
         let first = try #require(readAll(path).events.first?.seq)
         let run = try NavlogRun("watch", path, "--from", "1")
         #expect(run.status == 65)
-        #expect(run.stderr.contains("\(path): error: seq 1 is no longer in the log"))
+        #expect(run.stderr.contains("navlog watch: error: \(path): seq 1 is no longer in the log"))
         #expect(run.stderr.contains("the first seq still there is \(first)"))
     }
 
@@ -55,7 +55,7 @@ private func seqs(_ lines: [String]) -> [Int] {
         let scratch = try ScratchDirectory()
         let path = scratch.path + "/later.navlog"
         let watch = try WatchProcess([path, "--format", "json"])
-        let notice = "\(path): waiting for the log to be created"
+        let notice = "navlog watch: \(path): no log here yet; waiting for it to appear"
         #expect(watch.errorLines { !$0.isEmpty } == [notice])
         let log = try EventLog(directory: path, options: .init(durability: .none))
         try appendGenerated(log, 40, seed: 3)
@@ -99,7 +99,7 @@ private func seqs(_ lines: [String]) -> [Int] {
         try FileSystem.write(path, at: 0, half, truncatingTo: half.count)
         let (status, stderr) = watch.finish()
         #expect(status == 65)
-        #expect(stderr.contains("\(path): error: the log changed underneath its reader"))
+        #expect(stderr.contains("navlog watch: error: \(path): the log changed underneath its reader"))
     }
 
     @Test(arguments: LogKind.allCases, [false, true])
@@ -116,7 +116,7 @@ private func seqs(_ lines: [String]) -> [Int] {
         _ = try writeLog(kind, at: path, seed: 2)
         let (status, stderr) = watch.finish()
         #expect(status == 65)
-        #expect(stderr.contains("\(path): error: the log changed underneath its reader: it was removed and another written in its place"))
+        #expect(stderr.contains("navlog watch: error: \(path): the log changed underneath its reader: it was removed and another written in its place"))
         #expect(seqs(watch.lines { _ in true }) == Array(1...last), "nothing of the new log is printed")
     }
 
@@ -169,7 +169,7 @@ private func writeLog(_ kind: LogKind, at path: String, seed: UInt64) throws -> 
 
 /// What `navlog watch` says once when the log it follows is removed.
 private func removedNotice(_ path: String) -> String {
-    "\(path): the log was removed; waiting for it to come back (a log written anew in its place ends the watch)"
+    "navlog watch: \(path): the log was removed; waiting for it to come back (a log written anew in its place ends the watch)"
 }
 
 /// Appends `count` generated drafts to `log` (seeded by `seed`).

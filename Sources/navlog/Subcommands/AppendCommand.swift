@@ -54,8 +54,10 @@ enum AppendCommand: Subcommand {
         signal's number (130 for Ctrl-C, 143 for SIGTERM) when a signal stopped it.
         """
 
+    static let options: [CommandOption] = [.option("--event", "JSON"), .flag("--stdin"), .option("--session", "ID")]
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: ["--event", "--session"], flags: ["--stdin"]) else { return }
+        guard let parsed = try parse(arguments) else { return }
         let path = try parsed.path()
         let session = parsed.value("--session")
         let events = parsed.all("--event")
@@ -208,8 +210,9 @@ enum AppendCommand: Subcommand {
         }
 
         /// What signal `number` says, once the events appended are durable.
-        func interrupted(by number: Int32) -> String {
-            "\(path): error: interrupted by \(Interruption.name(number)): " + standing.replacingOccurrences(of: "are in the log", with: "are in the log, durable")
+        func interrupted(by number: Int32) -> Diagnostic {
+            .error("interrupted by \(Interruption.name(number)): " + standing.replacingOccurrences(of: "are in the log", with: "are in the log, durable"),
+                   at: path)
         }
     }
 

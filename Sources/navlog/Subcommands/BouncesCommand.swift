@@ -21,8 +21,10 @@ enum BouncesCommand: Subcommand {
         \(AnalyticsOutput.optionsHelp)
         """
 
+    static let options: [CommandOption] = [.option("--within", "DURATION"), .limit] + AnalyticsOutput.options
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--within"]), flags: AnalyticsOutput.flags) else { return }
+        guard let parsed = try parse(arguments) else { return }
         let input = try LogInputs(parsed)
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)

@@ -18,8 +18,10 @@ enum DeepLinksCommand: Subcommand {
         \(AnalyticsOutput.optionsHelp)
         """
 
+    static let options: [CommandOption] = [.limit] + AnalyticsOutput.options
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options, flags: AnalyticsOutput.flags) else { return }
+        guard let parsed = try parse(arguments) else { return }
         let input = try LogInputs(parsed)
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)

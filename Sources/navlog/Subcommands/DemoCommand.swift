@@ -27,8 +27,11 @@ enum DemoCommand: Subcommand {
                        directory, removed afterwards).
         """
 
+    static let options: [CommandOption] = [.option("--events", "N"), .option("--seed", "S"), .directory("--dir")]
+    static let operands = Operands.none
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: ["--events", "--seed", "--dir"]) else { return }
+        guard let parsed = try parse(arguments) else { return }
         let events = try parsed.integer("--events", range: 1...100_000_000) ?? 1_000_000
         let seed = try parsed.integer("--seed", range: 0...Int.max) ?? 1
         let keep = parsed.value("--dir")
@@ -70,7 +73,7 @@ enum DemoCommand: Subcommand {
         for event in first { try say("  " + String(decoding: LineEncoder.encode(event).dropLast(), as: UTF8.self)) }
         try await appSide(in: directory + "-app")
         if !report.isClean {
-            throw Failure(status: ExitCode.dataError, diagnostics: ["navlog demo: error: the generated log has \(counted(report.defectCount, "defect"))"])
+            throw Failure(status: ExitCode.dataError, diagnostics: [.error("the generated log has \(counted(report.defectCount, "defect"))")])
         }
     }
 

@@ -21,8 +21,10 @@ enum DiffCommand: Subcommand {
         or a seq does not exist, 74 on an I/O error.
         """
 
+    static let options: [CommandOption] = [.textOrJSON] + TimelineOutput.options
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--format"]), flags: TimelineOutput.flags) else {
+        guard let parsed = try parse(arguments) else {
             return
         }
         guard parsed.positional.count == 3, let from = Int(parsed.positional[1]), let to = Int(parsed.positional[2]), from >= 0, to >= 0 else {

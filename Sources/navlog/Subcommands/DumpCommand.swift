@@ -24,8 +24,11 @@ enum DumpCommand: Subcommand {
         A type or session that the log never holds is said there too, with the closest it holds.
         """
 
+    static let options: [CommandOption] = [.option("--from", "SEQ"), .option("--to", "SEQ"), .option("--type", "TYPE"), .option("--session", "ID"), .limit,
+                                           .recoveryMode]
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: ["--from", "--to", "--type", "--session", "--mode"]) else { return }
+        guard let parsed = try parse(arguments) else { return }
         let input = try LogInput(parsed.path())
         let from = try parsed.integer("--from", range: 1...Int.max) ?? 1
         let to = try parsed.integer("--to", range: 1...Int.max) ?? Int.max
@@ -57,7 +60,7 @@ enum DumpCommand: Subcommand {
         // A line skipped (salvage) or the stop of a reading (pointInTime) is an error here, each named.
         guard report.isClean else {
             throw Failure(status: ExitCode.dataError,
-                          diagnostics: report.defects.map { "\(LogInput.shown($0.file)):\($0.line): error: \($0.kind): \($0.detail)" })
+                          diagnostics: report.defects.map(Diagnostic.error))
         }
         try DroppedOutput(input.shown, report).warn()
         let given = parsed.all("--type").map { ("--type", UnknownName.Kind.type, $0) } + parsed.all("--session").map { ("--session", .session, $0) }

@@ -23,8 +23,10 @@ enum ExitsCommand: Subcommand {
         \(AnalyticsOutput.optionsHelp)
         """
 
+    static let options: [CommandOption] = [.option("--crash-paths", "K"), .limit] + AnalyticsOutput.options
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--crash-paths"]), flags: AnalyticsOutput.flags) else { return }
+        guard let parsed = try parse(arguments) else { return }
         let input = try LogInputs(parsed)
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)

@@ -75,9 +75,12 @@ enum ExportCommand: Subcommand {
         \(DurationArgument.help)
         """
 
+    static let options: [CommandOption] = [.choice("--table", Export.Table.self), .file("-o"), .file("--output"), .option("--file-mode", "MODE"),
+                                           .choice("--redact", Export.Redaction.self), .option("--salt", "SALT")]
+        + AnalyticsOutput.options.replacing(.choice("--format", Export.Format.self))
+
     static func run(_ arguments: [String]) async throws {
-        let options = AnalyticsOutput.options.union(["--table", "-o", "--output", "--file-mode", "--redact", "--salt"])
-        guard let parsed = try parse(arguments, options: options, flags: AnalyticsOutput.flags) else { return }
+        guard let parsed = try parse(arguments) else { return }
         let argument = try parsed.path()
         let table: Export.Table = try parsed.choice("--table")
         let format = try parsed.choice("--format", default: Export.Format.ndjson)

@@ -26,8 +26,11 @@ enum FunnelCommand: Subcommand {
         \(AnalyticsOutput.optionsHelpWithoutMode)
         """
 
+    static let options: [CommandOption] = [.option("--steps", "LIST"), .choice("--entry", FunnelQuery.Entry.self), .option("--window", "DURATION")]
+        + AnalyticsOutput.options.replacing(.choice("--mode", FunnelQuery.Mode.self))
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--steps", "--mode", "--entry", "--window"]), flags: AnalyticsOutput.flags) else {
+        guard let parsed = try parse(arguments) else {
             return
         }
         let input = try LogInputs(parsed)

@@ -40,10 +40,12 @@ enum GenerateCommand: Subcommand {
                                 is refused). Without it, such a PATH is refused (exit 64).
         """
 
+    static let options: [CommandOption] = [.option("--events", "N"), .option("--seed", "S"), .option("--crash-rate", "R"),
+                                           .option("--segment-size", "BYTES"), .file("-o", "PATH"), .file("--output", "PATH"), .flag("--force")]
+    static let operands = Operands.none
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: ["--events", "--seed", "--crash-rate", "--segment-size", "-o", "--output"],
-                                     flags: ["--force"])
-        else { return }
+        guard let parsed = try parse(arguments) else { return }
         guard parsed.positional.isEmpty else { throw UsageError("unexpected argument '\(parsed.positional[0])'") }
         guard let events = try parsed.integer("--events", range: 1...1_000_000_000) else { throw UsageError("missing --events N") }
         guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError("missing -o PATH") }
@@ -64,7 +66,7 @@ enum GenerateCommand: Subcommand {
                 throw UsageError("\(output) is not empty; give --force to replace the log in it")
             }
         }
-        Diagnostics.print("navlog: wrote \(counted(summary.events, "event")) (\(counted(summary.bytes, "byte"))) in \(counted(summary.segments, "file")) to \(output)")
+        Diagnostics.note("wrote \(counted(summary.events, "event")) (\(counted(summary.bytes, "byte"))) in \(counted(summary.segments, "file")) to \(output)")
         return
     }
 }

@@ -6,16 +6,29 @@ enum HelpCommand: Subcommand {
     static let summary = "Show help for navlog or for one subcommand."
     static let help = """
         Usage: navlog help [SUBCOMMAND]
+               navlog help --man
 
-        Shows the list of subcommands, or the full help of one subcommand.
+        Shows the list of subcommands, or the full help of one subcommand. With --man, prints
+        navlog's man page (roff) instead, made of the same texts.
+
+        Examples:
+          navlog help funnel
+          navlog help --man > navlog.1 && man -l navlog.1
         """
 
+    static let options: [CommandOption] = [.flag("--man")]
+    static let operands = Operands.subcommand
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: []) else { return }
+        guard let parsed = try parse(arguments) else { return }
         var out = StandardOutput()
-        if let name = parsed.positional.first {
+        if parsed.has("--man") {
+            guard parsed.positional.isEmpty else { throw UsageError("--man prints the whole page; give no SUBCOMMAND with it") }
+            out.paragraph(ManPage.roff())
+        } else if let name = parsed.positional.first {
             guard let command = Navlog.subcommands.first(where: { $0.name == name }) else {
-                throw UsageError("unknown subcommand '\(name)'")
+                let guess = Arguments.closestName(to: name, among: Navlog.subcommandNames).map { "; did you mean '\($0)'?" } ?? ""
+                throw UsageError("unknown subcommand '\(name)'\(guess)", hint: "`navlog help` lists them")
             }
             out.paragraph(command.help)
         } else {

@@ -23,8 +23,11 @@ enum PathsCommand: Subcommand {
         \(AnalyticsOutput.optionsHelp)
         """
 
+    static let options: [CommandOption] = [.option("--length", "K"), .option("--from", "SCREEN"), .option("--to", "SCREEN"), .option("--top", "N")]
+        + AnalyticsOutput.options
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--length", "--from", "--to", "--top"]), flags: AnalyticsOutput.flags) else {
+        guard let parsed = try parse(arguments) else {
             return
         }
         let input = try LogInputs(parsed)

@@ -23,8 +23,10 @@ enum RepairCommand: Subcommand {
         has the log open.
         """
 
+    static let options: [CommandOption] = []
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: []) else { return }
+        guard let parsed = try parse(arguments) else { return }
         let path = try parsed.path()
         let done = try EventLog.repair(path)
         var out = StandardOutput()

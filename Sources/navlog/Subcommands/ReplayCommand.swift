@@ -35,9 +35,11 @@ enum ReplayCommand: Subcommand {
         on an I/O error.
         """
 
+    static let options: [CommandOption] = [.option("--session", "ID"), .option("--from", "SEQ"), .option("--to", "SEQ"), .textOrJSON,
+                                           .flag("--strict")] + TimelineOutput.options
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--session", "--from", "--to", "--format"]),
-                                     flags: TimelineOutput.flags.union(["--strict"])) else { return }
+        guard let parsed = try parse(arguments) else { return }
         let input = try LogInput(parsed.path())
         let path = input.shown
         let format: OutputFormat = try parsed.choice("--format", default: .text)

@@ -67,10 +67,13 @@ enum ReportCommand: Subcommand {
         \(DurationArgument.help)
         """
 
+    static let options: [CommandOption] = [.file("-o"), .file("--output"), .option("--file-mode", "MODE"), .option("--recent", "N"),
+                                           .option("--funnel", "LIST"), .option("--steps", "N"), .option("--top", "M"),
+                                           .option("--crash-paths", "K")]
+        + AnalyticsOutput.options.removing("--format").removing("--exact-csv")
+
     static func run(_ arguments: [String]) async throws {
-        var options = AnalyticsOutput.options.union(["-o", "--output", "--file-mode", "--recent", "--funnel", "--steps", "--top", "--crash-paths"])
-        options.remove("--format")
-        guard let parsed = try parse(arguments, options: options) else { return }
+        guard let parsed = try parse(arguments) else { return }
         guard !parsed.positional.isEmpty else { throw UsageError("missing PATH") }
         guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError("give the HTML file to write with -o FILE") }
         var settings = ReportQuery.Options()
@@ -113,12 +116,12 @@ enum ReportCommand: Subcommand {
         try file.write(page)
         try file.commit()
         for note in leftOut.notes(settings, path: given, output: output, logs: inputs.isMany ? names : []) {
-            Diagnostics.print("\(output): note: \(note)")
+            Diagnostics.note(note, at: output)
         }
         let unknown = settings.sessions.subtracting(data.sessions.map(\.id)).sorted()
         if !unknown.isEmpty {
-            Diagnostics.print("\(output): note: --session \(unknown.joined(separator: ", ")) names no session of the report"
-                              + " (`navlog sessions \(given)` lists them)")
+            Diagnostics.note("--session \(unknown.joined(separator: ", ")) names no session of the report"
+                             + " (`navlog sessions \(given)` lists them)", at: output)
         }
         dropped.warn()
         // --session picks replays: the note above says which name none. A funnel's screens are
@@ -131,7 +134,7 @@ enum ReportCommand: Subcommand {
         let summary = "\(output): \(TextFormat.count(page.count / 1024)) KiB; \(counted(data.report.events, "event")), \(counted(data.sessions.count, "session"))"
             + (inputs.isMany ? " of \(path)" : "")
         if OutputFile.descriptor(named: file.path) == STDOUT_FILENO {   // the summary does not go into the page
-            Diagnostics.print(summary)
+            Diagnostics.note(summary)
         } else {
             var out = StandardOutput()
             out.line(summary)
@@ -159,8 +162,8 @@ enum ReportCommand: Subcommand {
     private static func warn(_ data: ReportQuery.Result, _ inputs: LogInputs, named: Set<String>) {
         AnalyticsOutput.ManyLogs(inputs, reports: data.logs.map(\.report), repeated: data.repeatedSessions).warn()
         for repeated in data.repeatedSessions where named.contains(repeated.id) && !repeated.names.dropFirst().contains(where: named.contains) {
-            Diagnostics.print("navlog: note: --session \(repeated.id) names the session of \(inputs.inputs[repeated.logs[0]].shown);"
-                              + " the others are \(repeated.names.dropFirst().joined(separator: ", "))")
+            Diagnostics.note("--session \(repeated.id) names the session of \(inputs.inputs[repeated.logs[0]].shown);"
+                             + " the others are \(repeated.names.dropFirst().joined(separator: ", "))")
         }
     }
 }

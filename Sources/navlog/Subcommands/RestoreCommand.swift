@@ -48,9 +48,12 @@ enum RestoreCommand: Subcommand {
         not exist, 74 on an I/O error.
         """
 
+    static let options: [CommandOption] = [.file("--known-ids"), .choice("--policy", ["truncate", "drop-missing"]), .option("--now", "TS"),
+                                           .option("--crash-loop", "N"), .option("--crash-window", "SECONDS"), .option("--max-age", "SECONDS"),
+                                           .textOrJSON]
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: ["--known-ids", "--policy", "--now", "--format", "--crash-loop", "--crash-window", "--max-age"])
-        else { return }
+        guard let parsed = try parse(arguments) else { return }
         let input = try LogInput(parsed.path())
         let path = input.shown
         guard FileManager.default.fileExists(atPath: input.path) else {

@@ -6,13 +6,15 @@ extension SessionsCommand {
     /// by their log.
     static func many(_ inputs: LogInputs, _ parsed: Arguments, format: OutputFormat) throws {
         let timelines = try inputs.inputs.map { try TimelineOutput.open($0.path, parsed) }
-        let logs = timelines.map(\.sessions)
-        let repeated = ViewStream.repeatedSessions(logs.map { sessions in
+        let every = timelines.map(\.sessions)
+        let selection = try Selection(parsed)
+        let logs = selection.apply(every)
+        let repeated = ViewStream.repeatedSessions(every.map { sessions in
             var ids = StringSet()
             for session in sessions { ids.insert(session.id) }
             return ids
         })
-        let many = AnalyticsOutput.ManyLogs(inputs, reports: logs.map { sessions in
+        let many = AnalyticsOutput.ManyLogs(inputs, reports: every.map { sessions in
             var report = ReadReport(mode: .tolerateTornTail)
             report.events = sessions.reduce(0) { $0 + $1.events }
             report.firstSeq = sessions.first?.firstSeq
@@ -24,9 +26,9 @@ extension SessionsCommand {
         switch format {
         case .text:
             let all = logs.joined()
-            let counts = Dictionary(grouping: all, by: \.ending).mapValues(\.count)
-            out.line("\(inputs.shown): \(counted(all.count, "session")): "
-                     + SessionEnd.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", "))
+            let total = every.reduce(0) { $0 + $1.count }
+            out.line(countsLine(inputs.shown, every.joined()))
+            if let note = selection.note(shown: all.count, of: total) { out.line(note) }
             let shown = inputs.inputs.map { Terminal.escaped($0.shown) }
             let logWidth = max(3, shown.map(\.count).max() ?? 0)
             let idWidth = max(7, all.map { Terminal.escaped($0.id).count }.max() ?? 0)

@@ -7,7 +7,8 @@ enum SessionsCommand: Subcommand {
     static let name = "sessions"
     static let summary = "List a log's sessions: start, end, how each ended, events, scenes."
     static let help = """
-        Usage: navlog sessions PATH ... [--format text|json] [--mode MODE] [--interval K] [--no-index]
+        Usage: navlog sessions PATH ... [--ending ENDING,...] [--limit N] [--format text|json]
+                              [--mode MODE] [--interval K] [--no-index]
 
         One row per session (a run of events with the same `session`; a `session.start` always begins
         a new one): its id, app version, first and last seq, start and end time, how it ended, its
@@ -27,6 +28,9 @@ enum SessionsCommand: Subcommand {
         several logs use is said on standard error, its sessions kept apart.
 
         Options:
+          --ending ENDING   Only the sessions that ended so: clean, background, unclean or open; several
+                            with commas or the option given again. The counts still count them all.
+          --limit N         At most N rows (the first N, in log order).
           --format FORMAT   text (default): an aligned table.
                             json: {"format": 2, "dropped_lines" (see --mode), "sessions": [{"id",
                             "app", "first_seq", "last_seq", "start", "end", "ending", "events",
@@ -38,10 +42,17 @@ enum SessionsCommand: Subcommand {
         \(TimelineOutput.optionsHelp)
         Exit status: 0, 64 on a usage error, 65 on a defect the mode does not tolerate, 66 when PATH
         does not exist, 74 on an I/O error.
+
+        Examples:
+          navlog sessions app.navlog
+          navlog sessions app.navlog --ending unclean --limit 10
+          navlog sessions logs/ --format json | jq '.logs[].sessions | length'
         """
 
+    static let options: [CommandOption] = [.choice("--ending", SessionEnd.self), .limit, .textOrJSON] + TimelineOutput.options
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--format"]), flags: TimelineOutput.flags) else {
+        guard let parsed = try parse(arguments) else {
             return
         }
         let inputs = try LogInputs(parsed)
@@ -50,13 +61,14 @@ enum SessionsCommand: Subcommand {
         let input = inputs.inputs[0]
         let path = input.shown
         let timeline = try TimelineOutput.open(input.path, parsed)
-        let sessions = timeline.sessions
+        let selection = try Selection(parsed)
+        let all = timeline.sessions
+        let sessions = selection.apply([all])[0]
         var out = StandardOutput()
         switch format {
         case .text:
-            let counts = Dictionary(grouping: sessions, by: \.ending).mapValues(\.count)
-            out.line("\(path): \(counted(sessions.count, "session")): "
-                     + SessionEnd.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", "))
+            out.line(countsLine(path, all))
+            if let note = selection.note(shown: sessions.count, of: all.count) { out.line(note) }
             // Escaped before padding, so that the columns line up.
             let idWidth = max(7, sessions.map { Terminal.escaped($0.id).count }.max() ?? 0)
             func pad(_ text: String, _ width: Int, right: Bool = false) -> String {

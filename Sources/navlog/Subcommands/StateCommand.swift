@@ -31,9 +31,11 @@ enum StateCommand: Subcommand {
         with --strict or a --scene not open, 66 when PATH or SEQ does not exist, 74 on an I/O error.
         """
 
+    static let options: [CommandOption] = [.option("--at", "SEQ"), .option("--at-time", "TS"), .option("--scene", "ID"), .textOrJSON,
+                                           .flag("--strict")] + TimelineOutput.options
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: TimelineOutput.options.union(["--at", "--at-time", "--scene", "--format"]),
-                                     flags: TimelineOutput.flags.union(["--strict"])) else { return }
+        guard let parsed = try parse(arguments) else { return }
         let input = try LogInput(parsed.path())
         let path = input.shown
         let format: OutputFormat = try parsed.choice("--format", default: .text)

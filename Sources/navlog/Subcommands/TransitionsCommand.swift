@@ -24,8 +24,10 @@ enum TransitionsCommand: Subcommand {
         \(AnalyticsOutput.optionsHelp)
         """
 
+    static let options: [CommandOption] = [.option("--steps", "N"), .option("--top", "M"), .limit] + AnalyticsOutput.options
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: AnalyticsOutput.options.union(["--steps", "--top"]), flags: AnalyticsOutput.flags) else { return }
+        guard let parsed = try parse(arguments) else { return }
         let input = try LogInputs(parsed)
         let path = input.shown
         let format = try AnalyticsOutput.style(parsed)

@@ -33,8 +33,10 @@ enum VerifyCommand: Subcommand {
         74 on an I/O error.
         """
 
+    static let options: [CommandOption] = [.recoveryMode, .textOrJSON, .option("--threads", "N")]
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: ["--mode", "--format", "--threads"]) else { return }
+        guard let parsed = try parse(arguments) else { return }
         let input = try LogInput(parsed.path())
         let path = input.shown
         let mode: RecoveryMode = try parsed.choice("--mode", default: .tolerateTornTail)

@@ -51,8 +51,10 @@ enum WatchCommand: Subcommand {
         (never because the log was removed).
         """
 
+    static let options: [CommandOption] = [.option("--from", "SEQ"), .flag("--from-end"), .option("--session", "ID"), .textOrJSON]
+
     static func run(_ arguments: [String]) async throws {
-        guard let parsed = try parse(arguments, options: ["--from", "--session", "--format"], flags: ["--from-end"]) else { return }
+        guard let parsed = try parse(arguments) else { return }
         let path = try parsed.path()
         let format: OutputFormat = try parsed.choice("--format", default: .text)
         guard format == .text || format == .json else { throw UsageError("--format must be text or json") }
@@ -61,7 +63,8 @@ enum WatchCommand: Subcommand {
         try refuseStreams(path)
         let start: SubscriptionStart = from.map { .seq($0) } ?? (parsed.has("--from-end") ? .end : .oldest)
         let sessions = Set(parsed.all("--session"))
-        let events = LogFollower(path: path, onWait: { wait in Diagnostics.print(waitingNotice(wait, path)) })
+        let terminal = isatty(STDERR_FILENO) == 1
+        let events = LogFollower(path: path, onWait: { wait in Diagnostics.print(waitingNotice(wait, path, terminal: terminal)) })
             .events(from: start).withStates()
 
         let watching = Task { () async throws -> Void in
@@ -106,11 +109,13 @@ enum WatchCommand: Subcommand {
         }
     }
 
-    /// The line standard error gets, once, when the watch begins to wait for the log at `path`.
-    nonisolated static func waitingNotice(_ wait: LogWait, _ path: String) -> String {
-        switch wait {
-        case .notCreated: "\(path): waiting for the log to be created"
-        case .removed: "\(path): the log was removed; waiting for it to come back (a log written anew in its place ends the watch)"
+    /// The note standard error gets, once, when the watch begins to wait for the log at `path`;
+    /// on a `terminal`, where someone watches it wait, it says how to stop.
+    nonisolated static func waitingNotice(_ wait: LogWait, _ path: String, terminal: Bool) -> Diagnostic {
+        let stop = terminal ? "; press Ctrl-C to stop" : ""
+        return switch wait {
+        case .notCreated: .note("no log here yet; waiting for it to appear\(stop)", at: path)
+        case .removed: .note("the log was removed; waiting for it to come back (a log written anew in its place ends the watch)\(stop)", at: path)
         }
     }
 

@@ -52,12 +52,12 @@ extension AnalyticsOutput {
         /// Warns on standard error of each session id several logs use.
         func warn() {
             for session in repeated.prefix(3) {
-                Diagnostics.print("navlog: warning: session \(session.session) is in \(session.logs.count) logs (\(session.logs.joined(separator: ", "))):"
-                                  + " counted apart, as \(session.names.joined(separator: ", "))")
+                Diagnostics.warning("session \(session.session) is in \(session.logs.count) logs (\(session.logs.joined(separator: ", "))):"
+                                + " counted apart, as \(session.names.joined(separator: ", "))")
             }
             if repeated.count > 3 {
-                Diagnostics.print("navlog: warning: and \(repeated.count - 3) more session ids in several logs, each counted apart"
-                                  + " (--format json lists them under repeated_sessions)")
+                Diagnostics.warning("and \(repeated.count - 3) more session ids in several logs, each counted apart"
+                                + " (--format json lists them under repeated_sessions)")
             }
         }
     }

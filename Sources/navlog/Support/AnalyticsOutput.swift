@@ -4,8 +4,11 @@ import NavigationHistory
 
 /// The options every analytics subcommand shares, and its output as a table, JSON or CSV.
 enum AnalyticsOutput {
-    static let options: Set<String> = ["--since", "--until", "--app", "--session", "--scene", "--format", "--mode", "--alias", "--idle"]
-    static let flags: Set<String> = ["--exact-csv"]
+    static let options: [CommandOption] = [
+        .option("--since", "TS"), .option("--until", "TS"), .option("--app", "VERSION"), .option("--session", "ID"), .option("--scene", "ID"),
+        .option("--alias", "REGEX=NAME"), .option("--idle", "DURATION"), .format(Format.allCases.map(\.rawValue)), .flag("--exact-csv"),
+        .recoveryMode,
+    ]
     static let optionsHelp = """
           --since TIME      Only views that began at or after this time (see TIME below).
           --until TIME      Only views that began before this time.
@@ -165,8 +168,8 @@ enum AnalyticsOutput {
     /// visible. They count, with a dwell of 0.
     static func warnOfClock(_ count: Int, path: String) {
         guard count > 0 else { return }
-        Diagnostics.print("\(path): warning: \(count) screen view\(count == 1 ? "" : "s") ended before \(count == 1 ? "it" : "they") began"
-                          + " (the clock went back while \(count == 1 ? "it was" : "they were") visible); counted, with a dwell of 0")
+        Diagnostics.warning("\(count) screen view\(count == 1 ? "" : "s") ended before \(count == 1 ? "it" : "they") began"
+                            + " (the clock went back while \(count == 1 ? "it was" : "they were") visible); counted, with a dwell of 0", at: path)
     }
 
     /// The common options' values: filters, path cleaning, idle splitting and the recovery mode

@@ -4,7 +4,14 @@ import NavigationHistory
 /// A usage error: wrong or missing arguments (exit 64).
 struct UsageError: Error {
     var message: String
-    init(_ message: String) { self.message = message }
+    /// Where to look, said after the message in parentheses; nil for the default,
+    /// "`navlog help SUBCOMMAND` shows the usage".
+    var hint: String?
+
+    init(_ message: String, hint: String? = nil) {
+        self.message = message
+        self.hint = hint
+    }
 }
 
 /// The parsed arguments of one subcommand: options by name, and positional arguments.
@@ -13,8 +20,10 @@ struct Arguments {
     private var values: [String: [String]] = [:]
     private(set) var helpRequested = false
 
-    /// Parses `arguments` given the options that take a value and the flags that do not.
-    init(_ arguments: [String], options: Set<String>, flags: Set<String> = []) throws {
+    /// Parses `arguments` given the options a subcommand declares.
+    init(_ arguments: [String], options declared: [CommandOption]) throws {
+        let options = Set(declared.filter(\.takesValue).map(\.name))
+        let flags = Set(declared.filter { !$0.takesValue }.map(\.name))
         var i = 0
         while i < arguments.count {
             let argument = arguments[i]
@@ -43,7 +52,9 @@ struct Arguments {
                         i += 1
                     }
                 } else {
-                    throw UsageError("unknown option \(name)")
+                    let known = declared.map(\.name) + ["--help"]
+                    let guess = Self.closestName(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
+                    throw UsageError("unknown option '\(name)'\(guess)", hint: "`navlog help SUBCOMMAND` lists them")
                 }
             } else {
                 positional.append(argument)
@@ -123,6 +134,35 @@ struct Arguments {
 }
 
 extension Arguments {
+    /// The name among `names` nearest to `typed`, when one is near enough to be what was meant:
+    /// at most a third of its letters (and at least one) inserted, deleted, replaced or swapped
+    /// with the next, the nearest first and, between equals, the first in `names`. Used for
+    /// unknown options and subcommands; `Suggestions.closest(to:among:limit:)` does the same for
+    /// names in option values.
+    static func closestName(to typed: String, among names: [String]) -> String? {
+        let scored = names.map { ($0, editDistance(typed, $0)) }.filter { $0.1 <= max(1, $0.0.count / 3) }
+        return scored.min { $0.1 < $1.1 }?.0
+    }
+
+    /// The edits that turn `a` into `b`: insertions, deletions, replacements and swaps of two
+    /// neighbours (the optimal string alignment distance).
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var before = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { current[j] = Swift.min(current[j], before[j - 2] + 1) }
+            }
+            (before, previous, current) = (previous, current, before)
+        }
+        return previous[b.count]
+    }
+
     /// The place of the first command-line argument that is not valid UTF-8, if any. Swift hands
     /// such an argument over with U+FFFD in place of its bad bytes: as a path it would name
     /// another file, so navlog refuses it rather than report that file missing.

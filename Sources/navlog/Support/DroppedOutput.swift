@@ -61,11 +61,11 @@ struct DroppedOutput {
         for (name, dropped) in logs {
             for entry in dropped.entries.prefix(DroppedLines.listed) { Diagnostics.warning(entry) }
             guard dropped.mode == .salvage, !dropped.isEmpty else { continue }
-            var line = "\(name): warning: \(counted(dropped.count, "line")) skipped (--mode salvage)"
+            var line = "\(counted(dropped.count, "line")) skipped (--mode salvage)"
             if dropped.count > DroppedLines.listed {
                 line += ", the first \(DroppedLines.listed) above; `navlog verify \(name) --mode salvage` lists them"
             }
-            Diagnostics.print(line)
+            Diagnostics.warning(line, at: name)
         }
     }
 

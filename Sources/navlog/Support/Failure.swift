@@ -1,3 +1,4 @@
+import Foundation
 import NavigationHistory
 
 /// Why navlog ends short of success: the exit status, and the diagnostics that say why (none
@@ -7,10 +8,11 @@ import NavigationHistory
 struct Failure: Error {
     /// The exit status, one of ``ExitCode``'s.
     var status: Int32
-    /// The lines for standard error, each a `path:line: error: message` or `navlog: error: message`.
-    var diagnostics: [String]
+    /// The lines for standard error, which ``Diagnostics`` writes each as `navlog SUBCOMMAND:
+    /// error: PLACE: message`.
+    var diagnostics: [Diagnostic]
 
-    init(status: Int32, diagnostics: [String] = []) {
+    init(status: Int32, diagnostics: [Diagnostic] = []) {
         self.status = status
         self.diagnostics = diagnostics
     }
@@ -18,24 +20,22 @@ struct Failure: Error {
     /// `error` as a failure of `subcommand` (nil before one was named): a usage error says how to
     /// get help, a library error names its file and line, anything else is an I/O error.
     init(_ error: any Error, subcommand: String?) {
-        let name = subcommand.map { "navlog \($0)" } ?? "navlog"
         switch error {
         case let failure as Failure:
             self = failure
         case let usage as UsageError:
-            self.init(status: ExitCode.usage, diagnostics: ["\(name): error: \(usage.message)"]
-                      + (subcommand.map { ["Run `navlog help \($0)` for usage."] } ?? []))
+            let help = subcommand.map { "navlog help \($0)" } ?? "navlog help"
+            let hint = (usage.hint ?? "`navlog help SUBCOMMAND` shows the usage").replacingOccurrences(of: "navlog help SUBCOMMAND", with: help)
+            self.init(status: ExitCode.usage, diagnostics: [.error(usage.message + " (\(hint))")])
         case let error as NavigationHistoryError:
-            let line = if let defect = error.defect {
-                "\(LogInput.shown(defect.file)):\(defect.line): error: \(error.message)"
-            } else if let path = error.path {
-                "\(LogInput.shown(path)): error: \(error.message)"
+            let place = if let defect = error.defect {
+                "\(LogInput.shown(defect.file)):\(defect.line)"
             } else {
-                "navlog: error: \(error.message)"
+                error.path.map(LogInput.shown)
             }
-            self.init(status: ExitCode.of(error), diagnostics: [line])
+            self.init(status: ExitCode.of(error), diagnostics: [.error(error.message, at: place)])
         default:
-            self.init(status: ExitCode.ioError, diagnostics: ["\(name): error: \(error)"])
+            self.init(status: ExitCode.ioError, diagnostics: [.error("\(error)")])
         }
     }
 }

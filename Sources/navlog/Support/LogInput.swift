@@ -94,7 +94,7 @@ final class LogInput {
         let opened = Locked(false)
         DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
             opened.withLock { done in
-                if !done { Diagnostics.print("\(path): waiting for a writer to open this FIFO (navlog reads a FIFO to its end, as cat does)") }
+                if !done { Diagnostics.note("waiting for a writer to open this FIFO (navlog reads a FIFO to its end, as cat does)", at: path) }
             }
         }
         var fd: Int32

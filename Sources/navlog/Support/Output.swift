@@ -146,35 +146,6 @@ struct StandardOutput {
 @available(*, unavailable, message: "print through StandardOutput or Diagnostics, which escape control characters")
 func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {}
 
-/// Diagnostics go to standard error as `navlog: message` or `path:line: error: message`, one line
-/// each, escaped (see ``Terminal``).
-enum Diagnostics {
-    /// Writes one line to standard error, escaped.
-    static func print(_ text: String) {
-        FileHandle.standardError.write(Data((Terminal.escaped(text) + "\n").utf8))
-    }
-
-    /// Writes a text of several lines that navlog itself wrote, such as the usage: each line
-    /// escaped, the line breaks kept.
-    static func paragraph(_ text: String) {
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) { print(String(line)) }
-    }
-
-    /// Redraws the progress line: `text`, escaped, at the start of the line, without a line break.
-    static func progress(_ text: String) {
-        FileHandle.standardError.write(Data(("\r" + Terminal.escaped(text)).utf8))
-    }
-
-    /// Writes a warning about `place` (a path, or `path:line`) when it is given.
-    static func warning(_ message: String, at place: String? = nil) {
-        print(place.map { "\($0): warning: \(message)" } ?? "navlog: warning: \(message)")
-    }
-
-    static func warning(_ defect: LogDefect) {
-        print("\(LogInput.shown(defect.file)):\(defect.line): warning: \(defect.kind): \(defect.detail)")
-    }
-}
-
 /// `count` and `noun`, the noun in the plural unless the count is 1: "1 session", "3,000 sessions".
 func counted(_ count: Int, _ noun: String) -> String {
     "\(TextFormat.count(count)) \(noun)\(count == 1 ? "" : "s")"

@@ -2,8 +2,7 @@ import NavigationHistory
 
 /// Opening a timeline with the options `state`, `replay` and `diff` share, and printing states.
 enum TimelineOutput {
-    static let options: Set<String> = ["--mode", "--interval"]
-    static let flags: Set<String> = ["--no-index"]
+    static let options: [CommandOption] = [.recoveryMode, .option("--interval", "K"), .flag("--no-index")]
     static let optionsHelp = """
           --mode MODE       Recovery mode, as in `navlog verify` (default tolerateTornTail); what it
                             drops is said on standard error, one line each (with salvage, the first
@@ -23,7 +22,7 @@ enum TimelineOutput {
         let timeline = try Timeline(path: path, interval: interval, mode: mode, indexFile: !parsed.has("--no-index") && mode != .salvage)
         try DroppedOutput(LogInput.shown(path), timeline.report).warn()
         if let problem = timeline.indexSaveError {
-            Diagnostics.print("\(LogInput.shown(path)): warning: the snapshot index could not be saved (\(problem)); it was built in memory")
+            Diagnostics.warning("the snapshot index could not be saved (\(problem)); it was built in memory", at: LogInput.shown(path))
         }
         return timeline
     }
