@@ -40,6 +40,9 @@ struct Column {
     static func duration(_ name: String, _ header: String) -> Column { Column(name, header, .milliseconds) }
     static func rate(_ name: String, _ header: String) -> Column { Column(name, header, .basisPoints) }
 
+    /// Whether text puts the column's values on the left: text and lists; numbers go right.
+    var leftAligned: Bool { kind == .text || kind == .list }
+
     /// `cell` as text shows it in this column.
     func text(_ cell: Cell) -> String {
         switch cell {
@@ -74,7 +77,8 @@ struct QueryTable {
         func row(_ values: [String]) -> String {
             values.enumerated().map { k, value in
                 let fill = String(repeating: " ", count: widths[k] - value.count)
-                return k == 0 ? value + fill : fill + value
+                guard columns[k].leftAligned else { return fill + value }
+                return k == values.count - 1 ? value : value + fill
             }.joined(separator: "  ")
         }
         out.line(row(columns.map(\.header)))
