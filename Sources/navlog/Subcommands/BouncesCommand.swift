@@ -19,9 +19,13 @@ enum BouncesCommand: Subcommand {
           --within DURATION  How soon the pop must come: 500ms, 5s, 1m, ... (default 5s; see
                              DURATION below).
         \(AnalyticsOutput.optionsHelp)
+
+        Examples:
+          navlog bounces app.jsonl
+          navlog bounces app.jsonl --within 3s --format csv
         """
 
-    static let options: [CommandOption] = [.option("--within", "DURATION"), .limit] + AnalyticsOutput.options
+    static let options: [CommandOption] = [.option("--within", "DURATION")] + AnalyticsOutput.options
 
     static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments) else { return }

@@ -7,7 +7,7 @@ enum DeepLinksCommand: Subcommand {
     static let summary = "Deep links per outcome and URL pattern, and how often users backed out past them."
     static let help = """
         Usage: navlog deeplinks PATH ... [--since TIME] [--until TIME] [--app V] [--session ID] [--scene ID]
-                                     [--format text|json|csv] [--mode MODE]
+                                     [--limit N] [--format text|json|csv] [--mode MODE]
 
         Per outcome (resolved, partial, unmatched) and URL pattern (the URL without query and
         fragment, each path segment holding a digit replaced by :id): the links opened, and how many
@@ -15,7 +15,11 @@ enum DeepLinksCommand: Subcommand {
         the link opened, before the session ended, the scene closed or another link replaced it.
 
         Options:
+          --limit N         At most N rows (the first N: the most links first).
         \(AnalyticsOutput.optionsHelp)
+
+        Examples:
+          navlog deeplinks app.jsonl --limit 10
         """
 
     static let options: [CommandOption] = [.limit] + AnalyticsOutput.options
@@ -32,7 +36,7 @@ enum DeepLinksCommand: Subcommand {
         read.unknownNames = try KnownNames.unknown(KnownNames.filtered(parsed), in: input.paths, mode: mode)
         try AnalyticsOutput.print(query: name, path: path, report: read, filter: filter, format: format,
                               table: QueryTable(columns: [.text("outcome"), .text("pattern"), .count("links"), .count("backed_out", "backed out")],
-                                                rows: rows.map { [.text($0.outcome), .text($0.pattern), .number(Int64($0.links)), .number(Int64($0.backedOut))] }))
+                                                rows: rows.prefix(try parsed.limit() ?? Int.max).map { [.text($0.outcome), .text($0.pattern), .number(Int64($0.links)), .number(Int64($0.backedOut))] }))
         return
     }
 

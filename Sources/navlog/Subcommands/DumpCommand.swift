@@ -5,7 +5,8 @@ enum DumpCommand: Subcommand {
     static let name = "dump"
     static let summary = "Print a log's events as normalized lines, optionally filtered."
     static let help = """
-        Usage: navlog dump PATH [--from SEQ] [--to SEQ] [--type TYPE ...] [--session ID ...] [--mode MODE]
+        Usage: navlog dump PATH [--from SEQ] [--to SEQ] [--type TYPE ...] [--session ID ...] [--limit N]
+                                [--mode MODE]
 
         Prints each event as a normalized line: the store's compact member order with a fresh crc,
         whatever order and whitespace the file used. Unknown types are printed with their members kept.
@@ -15,6 +16,7 @@ enum DumpCommand: Subcommand {
           --to SEQ        Last seq to print.
           --type TYPE     Only events of this type (repeatable).
           --session ID    Only events of this session (repeatable).
+          --limit N       At most N events (the first N that the other options keep).
           --mode MODE     Recovery mode, as in `navlog verify` (default tolerateTornTail).
 
         A defect the mode does not tolerate stops the dump with `path:line: error: ...` on standard
@@ -22,6 +24,10 @@ enum DumpCommand: Subcommand {
         at, once the events read are printed. A torn tail the default mode drops is said on
         standard error as `path:line: warning: kind: torn tail dropped: detail`.
         A type or session that the log never holds is said there too, with the closest it holds.
+
+        Examples:
+          navlog dump app.jsonl --type push --limit 20
+          navlog dump app.jsonl --session 4F2A --from 100 | navlog append copy --stdin
         """
 
     static let options: [CommandOption] = [.option("--from", "SEQ"), .option("--to", "SEQ"), .option("--type", "TYPE"), .option("--session", "ID"), .limit,
@@ -35,6 +41,8 @@ enum DumpCommand: Subcommand {
         let types = Set(parsed.all("--type"))
         let sessions = Set(parsed.all("--session"))
         let mode: RecoveryMode = try parsed.choice("--mode", default: .tolerateTornTail)
+        let limit = try parsed.limit() ?? Int.max
+        var written = 0
         var out = StandardOutput()
         var writer = JSONWriter(capacity: 1 << 16)
         let reader = LogReader(path: input.path, mode: mode)
@@ -43,7 +51,8 @@ enum DumpCommand: Subcommand {
             report = try reader.read { event in
                 guard event.seq >= from, event.seq <= to,
                       types.isEmpty || types.contains(event.type),
-                      sessions.isEmpty || sessions.contains(event.session) else { return }
+                      sessions.isEmpty || sessions.contains(event.session), written < limit else { return }
+                written += 1
                 LineEncoder.append(event, to: &writer)
                 if writer.bytes.count >= 1 << 16 {
                     out.write(writer.bytes)

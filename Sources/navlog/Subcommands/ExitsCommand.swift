@@ -6,8 +6,9 @@ enum ExitsCommand: Subcommand {
     static let name = "exits"
     static let summary = "Where sessions end: per screen, by how they ended; the paths before crashes."
     static let help = """
-        Usage: navlog exits PATH ... [--crash-paths K] [--since TIME] [--until TIME] [--app V] [--session ID]
-                                 [--scene ID] [--alias REGEX=NAME] [--idle DURATION] [--format text|json|csv]
+        Usage: navlog exits PATH ... [--crash-paths K] [--since TIME] [--until TIME] [--app V]
+                                 [--session ID] [--scene ID] [--alias REGEX=NAME] [--idle DURATION]
+                                 [--format text|json|csv]
 
         Per screen: the sessions whose last view (the one that began last) it was, split by how the
         session ended: clean (with a session.end), background (terminated in the background without
@@ -21,9 +22,13 @@ enum ExitsCommand: Subcommand {
           --crash-paths K   Also list the most common sequences of the last K screens before an
                             unclean end (not a background one), with their sessions ("crash_paths").
         \(AnalyticsOutput.optionsHelp)
+
+        Examples:
+          navlog exits app.jsonl
+          navlog exits app.jsonl --crash-paths 5 --format json
         """
 
-    static let options: [CommandOption] = [.option("--crash-paths", "K"), .limit] + AnalyticsOutput.options
+    static let options: [CommandOption] = [.option("--crash-paths", "K")] + AnalyticsOutput.options
 
     static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments) else { return }

@@ -14,13 +14,17 @@ enum ScreensCommand: Subcommand {
         route changes): its views, the sessions with at least one, and its dwell time — median, p90
         and total in milliseconds — over the views that did not crash (crashed views count as views).
         Dwell is the time a view was seen: its time in the background (scene.phase) is left out.
-        Quantiles are exact, by nearest rank (DuckDB's quantile_disc). Sorted by views, then screen.
+        Quantiles are exact: the nearest rank, a dwell that occurred. Sorted by views, then screen.
 
         Options:
         \(AnalyticsOutput.optionsHelp)
+
+        Examples:
+          navlog screens app.jsonl
+          navlog screens logs/ --app 2.1 --format csv > screens.csv
         """
 
-    static let options: [CommandOption] = [.limit] + AnalyticsOutput.options
+    static let options: [CommandOption] = AnalyticsOutput.options
 
     static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments) else { return }

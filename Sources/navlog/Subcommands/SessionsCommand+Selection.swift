@@ -12,7 +12,7 @@ extension SessionsCommand {
         init(_ parsed: Arguments) throws {
             let named = parsed.all("--ending").flatMap { $0.split(separator: ",").map(String.init) }
             endings = named.isEmpty ? nil : Set(try named.map { try Arguments.choice("--ending", $0) as SessionEnd })
-            limit = try parsed.integer("--limit", range: 1...Int.max)
+            limit = try parsed.limit()
         }
 
         /// Whether a session that ended so is kept.

@@ -7,8 +7,8 @@ enum TransitionsCommand: Subcommand {
     static let summary = "Counts of from → to between consecutive screen views of each path."
     static let help = """
         Usage: navlog transitions PATH ... [--since TIME] [--until TIME] [--app V] [--session ID] [--scene ID]
-                                   [--alias REGEX=NAME] [--idle DURATION]
-                                       [--format text|json|csv]
+                                   [--alias REGEX=NAME] [--idle DURATION] [--steps N [--top M]]
+                                   [--limit N] [--format text|json|csv]
 
         A path is the screen views of one (session, scene) in order; each pair of consecutive views is
         a transition from → to (a screen followed by itself counts: recipe → recipe is a real path).
@@ -21,7 +21,12 @@ enum TransitionsCommand: Subcommand {
         Options:
           --steps N         Position-keyed transitions over the first N views of each path.
           --top M           With --steps: screens kept per position (default 5).
+          --limit N         At most N rows (the first N, in the order above).
         \(AnalyticsOutput.optionsHelp)
+
+        Examples:
+          navlog transitions app.jsonl --limit 20
+          navlog transitions app.jsonl --steps 4 --top 5 --format json
         """
 
     static let options: [CommandOption] = [.option("--steps", "N"), .option("--top", "M"), .limit] + AnalyticsOutput.options
@@ -36,13 +41,13 @@ enum TransitionsCommand: Subcommand {
             let (flow, report, filter) = try AnalyticsOutput.run(FlowQuery(steps: steps, top: try parsed.integer("--top", range: 1...1000) ?? 5),
                                                                  over: input, parsed)
             try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, table: QueryTable(columns: [.ordinal("step"), .text("from"), .text("to"), .count("count")],
-                                                    rows: flow.map { [.number(Int64($0.step)), .text($0.from), .text($0.to), .number(Int64($0.count))] }),
+                                                    rows: flow.prefix(try parsed.limit() ?? Int.max).map { [.number(Int64($0.step)), .text($0.from), .text($0.to), .number(Int64($0.count))] }),
                                   extra: [("steps", steps)])
             return
         }
         let (rows, report, filter) = try AnalyticsOutput.run(TransitionsQuery(), over: input, parsed)
         try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, table: QueryTable(columns: [.text("from"), .text("to"), .count("count")],
-                                                rows: rows.map { [.text($0.from), .text($0.to), .number(Int64($0.count))] }))
+                                                rows: rows.prefix(try parsed.limit() ?? Int.max).map { [.text($0.from), .text($0.to), .number(Int64($0.count))] }))
         return
     }
 }

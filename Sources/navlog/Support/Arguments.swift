@@ -64,6 +64,9 @@ struct Arguments {
 
     func has(_ name: String) -> Bool { values[name] != nil }
 
+    /// The value of `--limit N`: at most N rows; nil when not given.
+    func limit() throws -> Int? { try integer("--limit", range: 1...Int.max) }
+
     func value(_ name: String) -> String? { values[name]?.last }
 
     func all(_ name: String) -> [String] { values[name] ?? [] }
