@@ -52,6 +52,10 @@ enum AppendCommand: Subcommand {
         invalid or the log's last segment is damaged before its tail, 74 on an I/O error (a full disk:
         nothing after the failure is appended), 75 when another writer has the log open, 128 + the
         signal's number (130 for Ctrl-C, 143 for SIGTERM) when a signal stopped it.
+
+        Examples:
+          navlog append logs/app --event '{"type":"session.start","launch":"cold"}'
+          navlog dump old.jsonl | navlog append logs/app --stdin
         """
 
     static let options: [CommandOption] = [.option("--event", "JSON"), .flag("--stdin"), .option("--session", "ID")]

@@ -15,6 +15,9 @@ enum DepthCommand: Subcommand {
 
         Options:
         \(AnalyticsOutput.optionsHelp)
+
+        Examples:
+          navlog depth app.jsonl --format json
         """
 
     static let options: [CommandOption] = AnalyticsOutput.options

@@ -19,6 +19,9 @@ enum DiffCommand: Subcommand {
         \(TimelineOutput.optionsHelp)
         Exit status: 0, 64 on a usage error, 65 on a defect the mode does not tolerate, 66 when PATH
         or a seq does not exist, 74 on an I/O error.
+
+        Examples:
+          navlog diff app.jsonl 100 200
         """
 
     static let options: [CommandOption] = [.textOrJSON] + TimelineOutput.options

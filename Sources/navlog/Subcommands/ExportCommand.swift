@@ -5,9 +5,10 @@ import NavigationHistory
 /// `navlog export PATH --table screen_views|transitions|deeplinks|sessions --format ndjson|csv [-o FILE] [--redact ...] [--salt S]`
 enum ExportCommand: Subcommand {
     static let name = "export"
-    static let summary = "Write a derived table (screen_views, transitions, deeplinks, sessions) as NDJSON or CSV."
+    static let summary = "Write a table (screen views, transitions, deep links, sessions) as NDJSON or CSV."
     static let help = """
-        Usage: navlog export PATH --table screen_views|transitions|deeplinks|sessions [--format ndjson|csv] [--exact-csv]
+        Usage: navlog export PATH --table screen_views|transitions|deeplinks|sessions
+                             [--format ndjson|csv] [--exact-csv]
                              [-o FILE] [--file-mode MODE] [--redact ids|params|urls ...] [--salt SALT]
                              [--since TIME] [--until TIME] [--app V] [--session ID] [--scene ID]
 
@@ -73,6 +74,10 @@ enum ExportCommand: Subcommand {
         \(TimeArgument.help)
 
         \(DurationArgument.help)
+
+        Examples:
+          navlog export app.jsonl --table screen_views -o views.ndjson
+          navlog export logs/ --table sessions --format csv -o sessions.csv
         """
 
     static let options: [CommandOption] = [.choice("--table", Export.Table.self), .file("-o"), .file("--output"), .option("--file-mode", "MODE"),

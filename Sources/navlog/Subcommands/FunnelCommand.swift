@@ -6,9 +6,9 @@ enum FunnelCommand: Subcommand {
     static let name = "funnel"
     static let summary = "How many sessions reach each step of a funnel of screens, and how fast."
     static let help = """
-        Usage: navlog funnel PATH ... --steps SCREEN,SCREEN,... [--mode ordered|strict|any] [--entry first|any]
-                             [--window DURATION] [--since TIME] [--until TIME] [--app V] [--session ID]
-                             [--scene ID] [--format text|json|csv]
+        Usage: navlog funnel PATH ... --steps SCREEN,SCREEN,... [--mode ordered|strict|any]
+                             [--entry first|any] [--window DURATION] [--since TIME] [--until TIME]
+                             [--app V] [--session ID] [--scene ID] [--format text|json|csv]
 
         A session reaches step i when views of steps 1..i occur within the window of the step-1 view
         that starts the attempt. Per step: the sessions reaching it, the drop-off from the step before,
@@ -24,6 +24,10 @@ enum FunnelCommand: Subcommand {
           --window DURATION How long after step 1 the other steps may come, such as 90s, 30m,
                             1h30m or 7d (default 1d; see DURATION below).
         \(AnalyticsOutput.optionsHelpWithoutMode)
+
+        Examples:
+          navlog funnel app.jsonl --steps home,recipe,reviews
+          navlog funnel logs/ --steps home,recipe,reviews --mode strict --format json
         """
 
     static let options: [CommandOption] = [.option("--steps", "LIST"), .choice("--entry", FunnelQuery.Entry.self), .option("--window", "DURATION")]

@@ -7,7 +7,8 @@ enum GenerateCommand: Subcommand {
     static let name = "generate"
     static let summary = "Write a realistic synthetic log, the same for the same seed."
     static let help = """
-        Usage: navlog generate --events N [--seed S] [--crash-rate R] [--segment-size BYTES] [--force] -o PATH
+        Usage: navlog generate --events N [--seed S] [--crash-rate R] [--segment-size BYTES] [--force]
+                               -o PATH
 
         Writes N events of a synthetic recipe app: four tabs each with its own stack, sheets with their
         own stacks, a split view and a second window on iPad sessions, deep links (resolved, partial,
@@ -38,6 +39,10 @@ enum GenerateCommand: Subcommand {
           --force               Replace a file that is not empty, or the log in a directory that holds
                                 one (its segments, index and torn tails; a directory holding other files
                                 is refused). Without it, such a PATH is refused (exit 64).
+
+        Examples:
+          navlog generate --events 100000 --seed 7 -o app.jsonl
+          navlog generate --events 1000000 --segment-size 8000000 -o logs/app
         """
 
     static let options: [CommandOption] = [.option("--events", "N"), .option("--seed", "S"), .option("--crash-rate", "R"),

@@ -21,6 +21,10 @@ enum PathsCommand: Subcommand {
           --top N           Print the N most common (default 20; 0 prints all). Sorted by
                             occurrences, then by the sequence.
         \(AnalyticsOutput.optionsHelp)
+
+        Examples:
+          navlog paths app.jsonl --length 3
+          navlog paths app.jsonl --from home --top 5
         """
 
     static let options: [CommandOption] = [.option("--length", "K"), .option("--from", "SCREEN"), .option("--to", "SCREEN"), .option("--top", "N")]

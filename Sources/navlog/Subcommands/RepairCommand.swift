@@ -21,6 +21,9 @@ enum RepairCommand: Subcommand {
         Exit status: 0 when the log was repaired or needed nothing, 64 on a usage error, 65 when the
         damage is not at the tail, 66 when PATH does not exist, 74 on an I/O error, 75 when a writer
         has the log open.
+
+        Examples:
+          navlog repair app.jsonl
         """
 
     static let options: [CommandOption] = []

@@ -33,6 +33,10 @@ enum ReplayCommand: Subcommand {
         Exit status: 0, 64 on a usage error, 65 on a defect the mode does not tolerate or an anomaly
         with --strict, 66 when PATH or the session does not exist (the closest ids are suggested), 74
         on an I/O error.
+
+        Examples:
+          navlog replay app.jsonl --session 4F2A
+          navlog replay app.jsonl --session 4F2A --from 40 --to 60 --format json
         """
 
     static let options: [CommandOption] = [.option("--session", "ID"), .option("--from", "SEQ"), .option("--to", "SEQ"), .textOrJSON,

@@ -12,9 +12,10 @@ import NavigationHistory
 /// `navlog report PATH ... -o report.html [--session ID ...] [--funnel a,b,c ...] [filters]`
 enum ReportCommand: Subcommand {
     static let name = "report"
-    static let summary = "Write one self-contained HTML page: flows, screens, funnels, crashes, a session replayer."
+    static let summary = "Write one HTML page: flows, screens, funnels, crashes and a session replayer."
     static let help = """
-        Usage: navlog report PATH ... -o FILE.html [--file-mode MODE] [--session ID ...] [--recent N] [--funnel A,B,C ...]
+        Usage: navlog report PATH ... -o FILE.html [--file-mode MODE] [--session ID ...] [--recent N]
+                                 [--funnel A,B,C ...]
                                  [--steps N] [--top M] [--crash-paths K] [--since TIME] [--until TIME]
                                  [--app V] [--scene ID] [--alias REGEX=NAME] [--idle DURATION]
 
@@ -65,6 +66,10 @@ enum ReportCommand: Subcommand {
         \(TimeArgument.help)
 
         \(DurationArgument.help)
+
+        Examples:
+          navlog report app.jsonl -o report.html
+          navlog report logs/ -o report.html --funnel home,recipe,reviews
         """
 
     static let options: [CommandOption] = [.file("-o"), .file("--output"), .option("--file-mode", "MODE"), .option("--recent", "N"),

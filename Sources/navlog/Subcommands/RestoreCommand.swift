@@ -46,6 +46,10 @@ enum RestoreCommand: Subcommand {
 
         Exit status: 0, 64 on a usage error, 65 when the end of the log is damaged, 66 when PATH does
         not exist, 74 on an I/O error.
+
+        Examples:
+          navlog restore app.jsonl
+          navlog restore app.jsonl --policy drop-missing --known-ids screens.txt --format json
         """
 
     static let options: [CommandOption] = [.file("--known-ids"), .choice("--policy", ["truncate", "drop-missing"]), .option("--now", "TS"),

@@ -2,7 +2,7 @@ import NavigationHistory
 
 import NavigationAnalytics
 
-/// `navlog sessions PATH ... [--format text|json]`
+/// `navlog sessions PATH ... [--ending ENDING] [--limit N] [--format text|json]`
 enum SessionsCommand: Subcommand {
     static let name = "sessions"
     static let summary = "List a log's sessions: start, end, how each ended, events, scenes."

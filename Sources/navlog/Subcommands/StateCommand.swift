@@ -9,9 +9,10 @@ enum StateCommand: Subcommand {
                                  [--strict] [--mode MODE] [--interval K] [--no-index]
 
         Prints every scene's tabs, stacks, sheets, split view and phase (in brackets, unless active)
-        after the event at SEQ (by default the log's last event). The state is rebuilt through the log's snapshot index, a file beside the log
-        (index.navidx in a log directory, FILE.navidx beside a single file) that is built on first use,
-        extended as the log grows, and rebuilt when it is missing, damaged or stale.
+        after the event at SEQ (by default the log's last event). The state is rebuilt through the
+        log's snapshot index, a file beside the log (index.navidx in a log directory, FILE.navidx
+        beside a single file) that is built on first use, extended as the log grows, and rebuilt
+        when it is missing, damaged or stale.
 
         Options:
           --at SEQ          The state after the event with this seq.
@@ -29,6 +30,10 @@ enum StateCommand: Subcommand {
 
         Exit status: 0, 64 on a usage error, 65 on a defect the mode does not tolerate, an anomaly
         with --strict or a --scene not open, 66 when PATH or SEQ does not exist, 74 on an I/O error.
+
+        Examples:
+          navlog state app.jsonl
+          navlog state app.jsonl --at 1200 --scene main --format json
         """
 
     static let options: [CommandOption] = [.option("--at", "SEQ"), .option("--at-time", "TS"), .option("--scene", "ID"), .textOrJSON,

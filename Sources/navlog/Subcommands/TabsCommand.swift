@@ -16,6 +16,9 @@ enum TabsCommand: Subcommand {
 
         Options:
         \(AnalyticsOutput.optionsHelp)
+
+        Examples:
+          navlog tabs app.jsonl
         """
 
     static let options: [CommandOption] = AnalyticsOutput.options

@@ -13,7 +13,7 @@ import Darwin
 /// `navlog watch PATH [--from SEQ | --from-end] [--session S] [--format text|json]`
 enum WatchCommand: Subcommand {
     static let name = "watch"
-    static let summary = "Follow a log live: each event as it is appended, with the screen its scene shows after it."
+    static let summary = "Follow a log live: each event as it is appended, and the screen it leaves visible."
     static let help = """
         Usage: navlog watch PATH [--from SEQ | --from-end] [--session ID ...] [--format text|json]
 
@@ -49,6 +49,10 @@ enum WatchCommand: Subcommand {
         defect in the log, a --from retention deleted, or a log changed underneath the watch (a
         repair, or a log written anew in its place), 66 when PATH is not a log, 74 on an I/O error
         (never because the log was removed).
+
+        Examples:
+          navlog watch logs/app
+          navlog watch logs/app --from-end --format json | jq .visible
         """
 
     static let options: [CommandOption] = [.option("--from", "SEQ"), .flag("--from-end"), .option("--session", "ID"), .textOrJSON]

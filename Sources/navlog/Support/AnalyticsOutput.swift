@@ -20,15 +20,15 @@ enum AnalyticsOutput {
           --idle DURATION   Also split a session wherever two consecutive events are at least this
                             far apart (e.g. 30m, see DURATION below); the later parts are named
                             SESSION#2, SESSION#3, ...
-          --format FORMAT   text (default): an aligned table under a header naming the log, its event
-                            range and the filters. json: {"format": 2, "dropped_lines",
-                            "unknown_names", "query", "rows": [...]}. csv: \(csvHelp)
+          --format FORMAT   text (default): an aligned table under a header naming the log, its
+                            event range and the filters. json: {"format": 2, "dropped_lines",
+                            "unknown_names", "query", "rows": [...]}.
+                            csv: \(csvHelp)
           --exact-csv       \(exactCSVHelp)
           --mode MODE       Recovery mode, as in `navlog verify` (default tolerateTornTail).
 
         Several PATHs, and directories of logs (each .jsonl file and log directory in them), give
-        one answer over all the logs: each is read on its own (small ones several at once, large
-        ones in turn on every core), and the answers merged, as the SQL of Tools/sql gives it over the logs' exports concatenated. A session id
+        one answer over all the logs, the same as over their exports put together. A session id
         that several logs use is said on standard error and its sessions kept apart, named ID@K
         in the K-th log after the first that uses it. The JSON adds "logs" ([{"path", "events",
         "first_seq", "last_seq"}]) and "repeated_sessions" ([{"session", "logs", "names"}]).
@@ -60,11 +60,10 @@ enum AnalyticsOutput {
 
     /// How CSV treats text cells, in the help of every subcommand that writes CSV.
     static let csvHelp = """
-        a header, then a line per row. A text cell beginning with =, +, -, @,
-                            tab or carriage return (a formula, to a spreadsheet) gets a ' in front
-                            (OWASP's rule; numbers never do); control characters and invisible or
-                            reordering ones (format characters, U+2028, U+2029) are written as
-                            \\u001b, \\u202e.
+        a header, then a line per row. A text cell beginning with =, +, -,
+                            @, tab or carriage return (a formula, to a spreadsheet) gets a ' in front
+                            (numbers never do); control characters and invisible or reordering
+                            ones (format characters, U+2028, U+2029) are written as \\u001b, \\u202e.
         """
     static let exactCSVHelp = """
         With --format csv: text cells exactly as in the log, without the ' and
