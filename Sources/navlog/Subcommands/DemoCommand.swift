@@ -4,7 +4,7 @@ import NavigationRouting
 import NavigationSimulation
 import RecipeApp
 
-/// `navlog demo [--events N] [--keep DIR]`
+/// `navlog demo [--events N] [--seed S] [--dir DIR]`
 enum DemoCommand: Subcommand {
     static let name = "demo"
     static let summary = "Generate a log, verify it, and show what the tools see."
@@ -20,11 +20,19 @@ enum DemoCommand: Subcommand {
         as `navlog state` and `navlog restore` see it, and the last session counts as ended in the
         background, not as a crash.
 
+        Everything stays in DIR for you to look at: DIR/log (the generated log), DIR/app (the app's
+        log) and DIR/report.html (`navlog report` of DIR/log). The demo ends with three commands to
+        try next on it: a report, the replay of a session that crashed, and a funnel.
+
         Options:
           --events N   How many events to generate (default 1000000).
           --seed S     The random seed (default 1).
-          --dir DIR    Where to write the log: a new or empty directory (default: a new temporary
-                       directory, removed afterwards).
+          --dir DIR    Where to write: a new or empty directory (default: navlog-demo in the current
+                       directory, or navlog-demo-2, -3, ... when that one is taken).
+
+        Examples:
+          navlog demo
+          navlog demo --dir demo --events 100000
         """
 
     static let options: [CommandOption] = [.option("--events", "N"), .option("--seed", "S"), .directory("--dir")]
@@ -34,13 +42,9 @@ enum DemoCommand: Subcommand {
         guard let parsed = try parse(arguments) else { return }
         let events = try parsed.integer("--events", range: 1...100_000_000) ?? 1_000_000
         let seed = try parsed.integer("--seed", range: 0...Int.max) ?? 1
-        let keep = parsed.value("--dir")
-        let directory = keep ?? NSTemporaryDirectory() + "navlog-demo-\(getpid())"
-        defer {
-            if keep == nil {
-                for scratch in [directory, directory + "-app"] { try? FileManager.default.removeItem(atPath: scratch) }
-            }
-        }
+        let root = try parsed.value("--dir") ?? freeDirectory()
+        try makeEmptyDirectory(root)
+        let directory = root + "/log"
 
         var generator = LogGenerator(seed: UInt64(seed))
         var clock = ContinuousClock.now
@@ -71,10 +75,49 @@ enum DemoCommand: Subcommand {
         try say("")
         try say("First events (normalized):")
         for event in first { try say("  " + String(decoding: LineEncoder.encode(event).dropLast(), as: UTF8.self)) }
-        try await appSide(in: directory + "-app")
+        try await appSide(in: root + "/app")
         if !report.isClean {
             throw Failure(status: ExitCode.dataError, diagnostics: [.error("the generated log has \(counted(report.defectCount, "defect"))")])
         }
+        try say("")
+        try await ReportCommand.run([directory, "-o", root + "/report.html"])
+        try say("Open \(root)/report.html in a browser. Try next:")
+        let crashed = try Timeline(path: directory).sessions.first { $0.ending == .unclean }
+        let log = shellQuoted(directory)
+        try say("  navlog report \(log) -o \(shellQuoted(root + "/report.html")) --funnel home,recipe,reviews")
+        try say(crashed.map { "  navlog replay \(log) --session \(shellQuoted($0.id))    # a session that crashed" }
+                ?? "  navlog sessions \(log) --ending unclean    # no session crashed in this log")
+        try say("  navlog funnel \(log) --steps home,recipe,reviews")
+    }
+
+    /// `navlog-demo` in the current directory, or the first of `navlog-demo-2`, `-3`, ... that
+    /// does not exist.
+    private static func freeDirectory() throws -> String {
+        for k in 1...1000 {
+            let name = k == 1 ? "navlog-demo" : "navlog-demo-\(k)"
+            if !FileManager.default.fileExists(atPath: name) { return name }
+        }
+        throw UsageError("navlog-demo ... navlog-demo-1000 are all taken here; give --dir DIR")
+    }
+
+    /// Makes `path` a directory, refusing one that holds anything: the demo writes only where
+    /// nothing would be replaced.
+    private static func makeEmptyDirectory(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue, (try? FileManager.default.contentsOfDirectory(atPath: path))?.isEmpty == true else {
+                throw UsageError("\(path) is not an empty directory; give --dir a new or empty directory")
+            }
+            return
+        }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// `text` as one word of a POSIX shell: as it is when it holds only safe characters, else in
+    /// single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let safe = text.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "/._-+=:@,".unicodeScalars.contains($0)) }
+        return safe && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// The recipe example: a scripted session through the Router, a kill in the background, and a
