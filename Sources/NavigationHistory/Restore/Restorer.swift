@@ -73,8 +73,21 @@ public struct Restorer: Sendable {
             case .nothingToRestore: "nothing to restore: the log holds no earlier session"
             case .crashLoop(let sessions):
                 "crash loop: the last \(sessions.count) session\(sessions.count == 1 ? "" : "s") (\(sessions.joined(separator: ", "))) each ended uncleanly soon after starting from a restored state; starting at the root"
-            case .stale(let age): "stale: the last state is \(age.components.seconds / 3600) hours old; starting at the root"
+            case .stale(let age): "stale: the last state is \(Self.age(age)) old; starting at the root"
             }
+        }
+
+        /// `age` in the largest whole unit a person reads it in: "30 days", "5 hours", "1 minute",
+        /// "12 seconds", rounded down.
+        static func age(_ age: Duration) -> String {
+            let seconds = max(0, age.components.seconds)
+            let (count, unit): (Int64, String) = switch seconds {
+            case 86_400...: (seconds / 86_400, "day")
+            case 3_600...: (seconds / 3_600, "hour")
+            case 60...: (seconds / 60, "minute")
+            default: (seconds, "second")
+            }
+            return "\(count) \(unit)\(count == 1 ? "" : "s")"
         }
     }
 

@@ -130,7 +130,7 @@ package enum Opening {
         func decoded(_ end: Int) -> String? {
             let line = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[start..<end])
             guard let good = try? LineDecoder.decode(line) else { return nil }
-            return "seq \(good.event.seq), \(linesFurther) lines further"
+            return "seq \(good.event.seq), \(linesFurther) line\(linesFurther == 1 ? "" : "s") further"
         }
         while true {
             let base = UnsafeRawBufferPointer(buffer)

@@ -113,7 +113,7 @@ extension ReportPage {
       const session = sessions[s], step = session.steps[index], items = [];
       const item = (text, mark, cls) => items.push(el("li", marked(cls ? { class: cls } : {}, mark), text));
       if (step.anomaly) item(says`Anomaly: ${step.anomaly} — the event changed nothing.`, null, "anomaly");
-      if (step.state) item(`The state was set whole: ${Object.keys(step.state.scenes).length} scene(s) open.`, "replaced");
+      if (step.state) item(`The state was set whole: ${Object.keys(step.state.scenes).length} scene${Object.keys(step.state.scenes).length === 1 ? "" : "s"} open.`, "replaced");
       for (const c of step.changes ?? []) {
         const where = () => c.sheet !== undefined ? says`${c.scene}, sheet ${c.stack}` : says`${c.scene}/${c.stack}`;
         const routes = list => joined(list.map(routeText), ", ");

@@ -31,6 +31,10 @@ enum VerifyCommand: Subcommand {
         Exit status: 0 when no defect was found (warnings such as an unknown type or a tolerated torn tail
         do not count), 1 when defects were found, 64 on a usage error, 66 when PATH does not exist,
         74 on an I/O error.
+
+        Examples:
+          navlog verify app.jsonl
+          navlog verify logs/app --mode salvage --format json
         """
 
     static let options: [CommandOption] = [.recoveryMode, .textOrJSON, .option("--threads", "N")]
@@ -65,7 +69,8 @@ enum VerifyCommand: Subcommand {
             }
             let range = report.firstSeq.map { "seq \($0)...\(report.lastSeq!)" } ?? "no events"
             let verdict = report.isClean ? "ok" : counted(report.defectCount, "defect")
-            out.line("\(path): \(verdict): \(counted(report.events, "event")), \(range), \(counted(report.sessions, "session")), \(counted(report.segments, "segment")) (mode \(mode.rawValue))")
+            out.line("\(path): \(verdict): \(counted(report.events, "event")), \(range), \(counted(report.sessions, "session")), \(counted(report.segments, "segment"))"
+                     + (mode == .tolerateTornTail && report.warnings.isEmpty ? "" : " (mode \(mode.rawValue))"))   // named when not the default, or when it tolerated a line
         case .json:
             try JSONOutput.write(Output(path: path, mode: mode, report: report), to: &out)
         }
