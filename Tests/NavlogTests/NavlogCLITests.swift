@@ -234,7 +234,7 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
     }
 
     @Test(arguments: ["verify", "dump", "state", "replay", "diff", "sessions", "restore", "screens", "transitions", "paths", "funnel",
-                      "exits", "bounces", "tabs", "depth", "deeplinks", "export", "report", "repair", "append", "watch", "generate", "demo", "help"])
+                      "exits", "bounces", "tabs", "depth", "deeplinks", "export", "report", "repair", "append", "watch", "generate", "demo", "completion", "version", "help"])
     func everySubcommandHasHelp(subcommand: String) throws {
         let flag = try NavlogRun(subcommand, "--help")
         #expect(flag.status == 0)
@@ -250,7 +250,7 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
     }
 
     @Test func demoRunsTheMainJobEndToEnd() throws {
-        let run = try NavlogRun("demo", "--events", "20000")
+        let run = try NavlogRun("demo", "--events", "20000", "--dir", dir + "/demo")
         #expect(run.status == 0)
         #expect(run.stdout.contains("Read and verified 20,000 events"))
         #expect(run.stdout.contains("no defects"))
@@ -258,7 +258,7 @@ func writeAll(_ bytes: [UInt8], to fd: Int32) {
     }
 
     @Test func demoShowsAKillInTheBackgroundRestoredWithoutACrashCounted() throws {
-        let run = try NavlogRun("demo", "--events", "1000")
+        let run = try NavlogRun("demo", "--events", "1000", "--dir", dir + "/demo-small")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("the last session ended background"))
         #expect(run.stdout.contains("crash-loop guard not fired, the same navigation: true"))
