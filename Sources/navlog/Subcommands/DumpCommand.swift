@@ -19,10 +19,10 @@ enum DumpCommand: Subcommand {
           --limit N       At most N events (the first N that the other options keep).
           --mode MODE     Recovery mode, as in `navlog verify` (default tolerateTornTail).
 
-        A defect the mode does not tolerate stops the dump with `path:line: error: ...` on standard
-        error and exit status 65; so does a line salvage skipped or the defect pointInTime stopped
-        at, once the events read are printed. A torn tail the default mode drops is said on
-        standard error as `path:line: warning: kind: torn tail dropped: detail`.
+        A defect the mode does not tolerate stops the dump with `navlog dump: error: path:line: ...`
+        on standard error and exit status 65; so does a line salvage skipped or the defect
+        pointInTime stopped at, once the events read are printed. A torn tail the default mode
+        drops is said on standard error as `navlog dump: warning: path:line: tornLine: ...`.
         A type or session that the log never holds is said there too, with the closest it holds.
 
         Examples:

@@ -55,8 +55,8 @@ struct DroppedOutput {
     }
 
     /// Says on standard error what each log's reading dropped, one line each: its first
-    /// ``DroppedLines/listed`` entries as `file:line: warning: kind: detail`; in `salvage`, then
-    /// how many lines it skipped in all (`log: warning: N lines skipped ...`).
+    /// ``DroppedLines/listed`` entries as warnings about `file:line`, `kind: detail`; in
+    /// `salvage`, then how many lines it skipped in all (`N lines skipped ...`, about the log).
     func warn() {
         for (name, dropped) in logs {
             for entry in dropped.entries.prefix(DroppedLines.listed) { Diagnostics.warning(entry) }
