@@ -73,6 +73,14 @@ import TestSupport
         }
     }
 
+    @Test func flowTransitionsNameScreensInTextAndNodesInCSV() throws {
+        let text = try NavlogRun("transitions", log, "--steps", "3", "--limit", "1")
+        let row = try #require(text.stdout.split(separator: "\n").last.map(String.init))
+        #expect(row.split(separator: " ").prefix(3) == ["1", "home", "category"], "\(text.stdout)")
+        let csv = try NavlogRun("transitions", log, "--steps", "3", "--limit", "1", "--format", "csv")
+        #expect(csv.stdout.split(separator: "\n").last?.hasPrefix("1,1_home,2_category,") == true, "\(csv.stdout)")
+    }
+
     @Test func verifyNamesTheModeOnlyWhenItMatters() throws {
         let plain = try NavlogRun("verify", log)
         #expect(plain.stdout.hasSuffix(", 1 segment\n"), "\(plain.stdout)")

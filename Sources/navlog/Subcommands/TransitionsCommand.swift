@@ -15,8 +15,9 @@ enum TransitionsCommand: Subcommand {
         One row per (from, to), sorted by count, then from and to.
 
         With --steps N, transitions are keyed by position for a flow (Sankey) diagram: over the first
-        N views of every path, one row per (step, from, to) with nodes named `p_screen`, and
-        `p_other` for a screen outside the --top M most common at its position (default 5).
+        N views of every path, one row per (step, from, to), a screen outside the --top M most common
+        at its position (default 5) named `other`. Text names each screen, its step being in the
+        step column; JSON and CSV name the nodes `p_screen` (`1_home`, `2_other`), one per position.
 
         Options:
           --steps N         Position-keyed transitions over the first N views of each path.
@@ -40,7 +41,7 @@ enum TransitionsCommand: Subcommand {
         if let steps = try parsed.integer("--steps", range: 2...1000) {
             let (flow, report, filter) = try AnalyticsOutput.run(FlowQuery(steps: steps, top: try parsed.integer("--top", range: 1...1000) ?? 5),
                                                                  over: input, parsed)
-            try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, table: QueryTable(columns: [.ordinal("step"), .text("from"), .text("to"), .count("count")],
+            try AnalyticsOutput.print(query: name, path: path, report: report, filter: filter, format: format, table: QueryTable(columns: [.ordinal("step"), .node("from"), .node("to"), .count("count")],
                                                     rows: flow.prefix(try parsed.limit() ?? Int.max).map { [.number(Int64($0.step)), .text($0.from), .text($0.to), .number(Int64($0.count))] }),
                                   extra: [("steps", steps)])
             return

@@ -13,6 +13,9 @@ struct Column {
         case text
         /// Screens, shown `a > b > c`.
         case list
+        /// A node of a flow, `2_category` (a position, then a screen): text shows the screen,
+        /// the position being in the step column.
+        case node
         /// A place (a step, a depth): the number as it is.
         case ordinal
         /// A count, with thousands separators.
@@ -35,23 +38,25 @@ struct Column {
 
     static func text(_ name: String) -> Column { Column(name, nil, .text) }
     static func list(_ name: String) -> Column { Column(name, nil, .list) }
+    static func node(_ name: String) -> Column { Column(name, nil, .node) }
     static func ordinal(_ name: String) -> Column { Column(name, nil, .ordinal) }
     static func count(_ name: String, _ header: String? = nil) -> Column { Column(name, header, .count) }
     static func duration(_ name: String, _ header: String) -> Column { Column(name, header, .milliseconds) }
     static func rate(_ name: String, _ header: String) -> Column { Column(name, header, .basisPoints) }
 
     /// Whether text puts the column's values on the left: text and lists; numbers go right.
-    var leftAligned: Bool { kind == .text || kind == .list }
+    var leftAligned: Bool { kind == .text || kind == .list || kind == .node }
 
     /// `cell` as text shows it in this column.
     func text(_ cell: Cell) -> String {
         switch cell {
+        case .text(let text) where kind == .node: return text.firstIndex(of: "_").map { String(text[text.index(after: $0)...]) } ?? text
         case .text(let text): return text
         case .list(let items): return items.joined(separator: " > ")
         case .number(nil): return "-"
         case .number(let n?):
             switch kind {
-            case .text, .list, .ordinal: return String(n)
+            case .text, .list, .node, .ordinal: return String(n)
             case .count: return TextFormat.count(Int(n))
             case .milliseconds: return TextFormat.duration(milliseconds: n)
             case .basisPoints: return TextFormat.rate(basisPoints: Int(n))
