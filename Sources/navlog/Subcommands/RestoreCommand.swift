@@ -37,8 +37,8 @@ enum RestoreCommand: Subcommand {
 
         A torn last line, or crash damage after the last good line, is left out as the store cuts
         it when it opens the log, and said on standard error (`navlog restore: warning: path:line:
-        kind: torn tail dropped: detail`) and in JSON as "dropped_lines": {"mode", "count", "first": [{"file",
-        "line", "offset", "kind", "detail"}]}.
+        kind: torn tail dropped: detail`) and in JSON as "dropped_lines": {"mode", "count", "first":
+        [{"file", "line", "offset", "kind", "detail"}]}.
 
         \(TimeArgument.help)
 
