@@ -81,6 +81,24 @@ import TestSupport
         #expect(csv.stdout.split(separator: "\n").last?.hasPrefix("1,1_home,2_category,") == true, "\(csv.stdout)")
     }
 
+    @Test func exitsOfAStillOpenSessionNamesTheScreenStateShowsVisible() throws {
+        let open = scratch.path + "/open.jsonl"
+        let lines = [
+            #"{"v":1,"seq":1,"ts":"2026-11-29T10:00:00.000Z","session":"s","type":"session.start","launch":"cold"}"#,
+            #"{"v":1,"seq":2,"ts":"2026-11-29T10:00:00.000Z","session":"s","type":"scene.open","scene":"main"}"#,
+            #"{"v":1,"seq":3,"ts":"2026-11-29T10:00:00.000Z","session":"s","type":"tab.select","scene":"main","tab":"home"}"#,
+            #"{"v":1,"seq":4,"ts":"2026-11-29T10:00:01.000Z","session":"s","type":"push","scene":"main","stack":"home","route":{"screen":"a"}}"#,
+            #"{"v":1,"seq":5,"ts":"2026-11-29T10:00:05.000Z","session":"s","type":"push","scene":"main","stack":"home","route":{"screen":"b"}}"#,
+        ]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: open, atomically: true, encoding: .utf8)
+        let state = try NavlogRun("state", open)
+        #expect(state.stdout.contains("      b  <- visible"), "\(state.stdout)")
+        let exits = try NavlogRun("exits", open, "--session", "s", "--format", "json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(exits.stdout.utf8)) as? [String: Any])
+        let rows = try #require(object["rows"] as? [[String: Any]])
+        #expect(rows.map { $0["screen"] as? String } == ["b"], "the screen the user sees as the log ends: \(exits.stdout)")
+    }
+
     @Test func verifyNamesTheModeOnlyWhenItMatters() throws {
         let plain = try NavlogRun("verify", log)
         #expect(plain.stdout.hasSuffix(", 1 segment\n"), "\(plain.stdout)")

@@ -136,12 +136,14 @@ public struct ScreenViewTracker: Sendable {
     }
 
     /// Ends the views still open at the end of the log, at the last event, and says how the last
-    /// session ended (``SessionEnd/open`` unless its `session.end` was seen).
+    /// session ended (``SessionEnd/open`` unless its `session.end` was seen). In a session still
+    /// open, a view the last event began is kept although it lasted 0 ms: it is the screen the
+    /// state shows as visible, and the user sees it still.
     public mutating func finish() -> (views: [ScreenView], lastSession: SessionEnd?) {
         guard let last, session != nil else { return ([], nil) }
         let ended = EndedViews()
         let end = ending.end(over: false)
-        endAll(at: last, ending: end, into: ended)   // in the order of their scenes
+        endAll(at: last, ending: end, keepInstant: end == .open, into: ended)   // in the order of their scenes
         return (ended.takeAll(), end)
     }
 
