@@ -137,4 +137,17 @@ import TestSupport
         let again = try NavlogRun("demo", "--events", "1000", "--dir", directory)
         #expect(again.status == 64 && again.stderr.contains("is not an empty directory"), "nothing is replaced: \(again.stderr)")
     }
+
+    @Test func restoreAndSessionsNameTheLastSessionOfALogTheSameWay() throws {
+        let log = NavlogCLITests.examples.appendingPathComponent("lifecycle.jsonl").path
+        let sessions = try NavlogRun("sessions", log, "--no-index")
+        let last = try #require(sessions.stdout.split(separator: "\n").last { $0.hasPrefix("s2 ") })
+        #expect(last.split(separator: " ").contains("open"), "\(last)")
+        let restore = try NavlogRun("restore", log, "--now", "2026-11-30T08:00:00Z")
+        #expect(restore.status == 0, "\(restore.stderr)")
+        #expect(restore.stdout.contains("(session s2, ended open, as the log ends in it; a launch now takes it as unclean:"),
+                "\(restore.stdout)")
+        let json = try NavlogRun("restore", log, "--now", "2026-11-30T08:00:00Z", "--format", "json")
+        #expect(json.stdout.contains(#""session":"s2","session_ending":"unclean""#), "the launch's verdict, which the guard counts")
+    }
 }

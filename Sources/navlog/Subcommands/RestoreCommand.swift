@@ -13,9 +13,11 @@ enum RestoreCommand: Subcommand {
         Works out, as the app's Restorer would at launch, the state to put the user back into: the
         state at the end of the last session, however it ended, read back only to the nearest
         snapshot, with routes that no longer resolve taken out. Prints it, the seq it was restored
-        from, how the last session ended (clean: with a `session.end`; background: terminated in
-        the background, not a crash; unclean: a crash or a kill in the foreground), the routes
-        dropped, and the guard that fired, if any. The log is not written to.
+        from, how the last session ended, the routes dropped, and the guard that fired, if any.
+        The log is not written to. The last session is named as `sessions` names it: clean (with a
+        `session.end`), else open, since the log ends in it; then what a launch now takes it for:
+        background (terminated in the background, not a crash) or unclean (a crash or a kill in
+        the foreground), the verdict the crash-loop guard counts and JSON's "session_ending" gives.
 
         Options:
           --known-ids FILE      The ids that still exist, one per line: a route with an id not listed
@@ -104,12 +106,13 @@ enum RestoreCommand: Subcommand {
         return
     }
 
-    /// How a session ended, in words: its name and what it means.
+    /// How the log's last session ended, in words: as `sessions` names it — open, since the log
+    /// ends in it, unless it ended cleanly — and what a launch now takes it for.
     static func described(_ ending: SessionEnd) -> String {
         switch ending {
         case .clean: "clean, with a session.end"
-        case .background: "background: terminated in the background, not a crash"
-        case .unclean: "unclean: terminated in the foreground, a crash or a kill"
+        case .background: "open, as the log ends in it; a launch now takes it as background: terminated in the background, not a crash"
+        case .unclean: "open, as the log ends in it; a launch now takes it as unclean: terminated in the foreground, a crash or a kill"
         case .open: "open: it may still be running"
         }
     }
