@@ -156,9 +156,10 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let said = run.stderr.split(separator: "\n").map(String.init)
         #expect(said.count == 3, "\(run.stderr)")
-        #expect(said.first?.hasPrefix("\(path):6: warning: invalidJSON: ") == true)
-        #expect(said.dropFirst().first?.hasPrefix("\(path):14: warning: missingMember: ") == true, "\(run.stderr)")
-        #expect(said.last == "\(path): warning: 2 lines skipped (--mode salvage)")
+        let prefix = "navlog \(command[0]): warning: \(path)"
+        #expect(said.first?.hasPrefix("\(prefix):6: invalidJSON: ") == true)
+        #expect(said.dropFirst().first?.hasPrefix("\(prefix):14: missingMember: ") == true, "\(run.stderr)")
+        #expect(said.last == "\(prefix): 2 lines skipped (--mode salvage)")
         let json = try NavlogRun([command[0], path] + command.dropFirst() + ["--mode", "salvage", "--format", "json"], stdin: nil)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let dropped = try #require(object["dropped_lines"] as? [String: Any])

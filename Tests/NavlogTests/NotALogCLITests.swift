@@ -26,7 +26,7 @@ import Testing
         let run = try NavlogRun([command[0], path] + command.dropFirst(), stdin: nil)
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stdout == "", "no answer at all: \(run.stdout.prefix(200))")
-        #expect(run.stderr.hasSuffix("\(path): error: not a navigation log: its one line is not an event (line 1: invalidJSON:"
+        #expect(run.stderr.hasSuffix("navlog \(command[0]): error: \(path): not a navigation log: its one line is not an event (line 1: invalidJSON:"
                                      + " unexpected 'h', expecting '{': each line must be one JSON object)\n"), "\(run.stderr)")
     }
 
@@ -35,14 +35,14 @@ import Testing
         for command in [["verify"], ["screens"], ["state", "--no-index"], ["export", "--table", "sessions"]] {
             let run = try NavlogRun([command[0], path] + command.dropFirst() + ["--mode", "salvage"], stdin: nil)
             #expect(run.status == 65, "\(command): \(run.stderr)")
-            #expect(run.stderr.contains("\(path): error: not a navigation log: none of its 3 lines read is an event (line 1: invalidJSON:"), "\(run.stderr)")
+            #expect(run.stderr.contains("navlog \(command[0]): error: \(path): not a navigation log: none of its 3 lines read is an event (line 1: invalidJSON:"), "\(run.stderr)")
         }
     }
 
     @Test func fromStandardInputTheFileIsNamedStdin() throws {
         let run = try NavlogRun(["screens", "-"], stdin: "hello\n")
         #expect(run.status == 65)
-        #expect(run.stderr.contains("stdin: error: not a navigation log"), "\(run.stderr)")
+        #expect(run.stderr.contains("navlog screens: error: stdin: not a navigation log"), "\(run.stderr)")
     }
 
     @Test func nothingIsWrittenForAFileThatIsNotALog() throws {
@@ -69,6 +69,6 @@ import Testing
         let real = try file("real.jsonl", lines + "hello\n")
         let run = try NavlogRun("screens", real)
         #expect(run.status == 0)
-        #expect(run.stderr == "\(real):26: warning: invalidJSON: torn tail dropped: unexpected 'h', expecting '{': each line must be one JSON object\n")
+        #expect(run.stderr == "navlog screens: warning: \(real):26: invalidJSON: torn tail dropped: unexpected 'h', expecting '{': each line must be one JSON object\n")
     }
 }

@@ -10,12 +10,14 @@ import Testing
     static let deepLinks = NavlogCLITests.examples.appendingPathComponent("deep-links.jsonl").path
 
     /// The warning of `message` about the example log.
-    static func warning(_ message: String, log: String = log) -> String { "\(log): warning: \(message)\n" }
+    static func warning(_ message: String, log: String = log, by command: String) -> String {
+        "navlog \(command): warning: \(log): \(message)\n"
+    }
 
     @Test func aFunnelStepNoViewShowsIsSaidWithTheClosestScreen() throws {
         let run = try NavlogRun("funnel", Self.log, "--steps", "home,categroy,recipe")
         #expect(run.status == 0)
-        #expect(run.stderr == Self.warning("no screen 'categroy' in this log; did you mean 'category'?"))
+        #expect(run.stderr == Self.warning("no screen 'categroy' in this log; did you mean 'category'?", by: "funnel"))
         let json = try NavlogRun("funnel", Self.log, "--steps", "home,categroy,recipe", "--format", "json")
         #expect(json.status == 0)
         #expect(json.stdout.hasPrefix(#"{"format":2,"dropped_lines":{"mode":"tolerateTornTail","count":0,"first":[]},"#
@@ -35,8 +37,8 @@ import Testing
         let arguments = [command[0], Self.log] + command.dropFirst() + ["--app", "3.2.1", "--session", "s2", "--scene", "mian", "--scene", "main"]
         let run = try NavlogRun(arguments, stdin: nil)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr == Self.warning("no app version '3.2.1' in this log; did you mean '3.2.0'?")
-                + Self.warning("no session 's2' in this log; did you mean 's1'?") + Self.warning("no scene 'mian' in this log; did you mean 'main'?"))
+        #expect(run.stderr == Self.warning("no app version '3.2.1' in this log; did you mean '3.2.0'?", by: command[0])
+                + Self.warning("no session 's2' in this log; did you mean 's1'?", by: command[0]) + Self.warning("no scene 'mian' in this log; did you mean 'main'?", by: command[0]))
         let json = try NavlogRun(arguments + ["--format", "json"], stdin: nil)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let unknown = try #require(object["unknown_names"] as? [[String: Any]])
@@ -75,13 +77,13 @@ import Testing
         let run = try NavlogRun("deeplinks", Self.deepLinks, "--scene", "mian", "--format", "json")
         #expect(run.status == 0)
         #expect(run.stdout.contains(#""unknown_names":[{"option":"--scene","kind":"scene","name":"mian","suggestions":["main"]}],"#), "\(run.stdout)")
-        #expect(run.stderr == Self.warning("no scene 'mian' in this log; did you mean 'main'?", log: Self.deepLinks))
+        #expect(run.stderr == Self.warning("no scene 'mian' in this log; did you mean 'main'?", log: Self.deepLinks, by: "deeplinks"))
     }
 
     @Test func theScreensOfPathsFromAndToAreLookedUp() throws {
         let run = try NavlogRun("paths", Self.log, "--length", "2", "--from", "hme", "--to", "recipe")
         #expect(run.status == 0)
-        #expect(run.stderr == Self.warning("no screen 'hme' in this log; did you mean 'home'?"))
+        #expect(run.stderr == Self.warning("no screen 'hme' in this log; did you mean 'home'?", by: "paths"))
     }
 
     /// Screens are looked up as the path cleaning names them: a step named after an alias is known.
@@ -90,14 +92,14 @@ import Testing
         #expect(cleaned.status == 0)
         #expect(cleaned.stderr == "")
         let gone = try NavlogRun("funnel", Self.log, "--steps", "home,recipe", "--alias", "^(recipe|author)$=content")
-        #expect(gone.stderr == Self.warning("no screen 'recipe' in this log"), "the alias replaced every recipe")
+        #expect(gone.stderr == Self.warning("no screen 'recipe' in this log", by: "funnel"), "the alias replaced every recipe")
     }
 
     /// Over several logs a name is known when any of them holds it.
     @Test func overSeveralLogsANameAnyOfThemHoldsIsKnown() throws {
         let run = try NavlogRun("screens", Self.log, Self.deepLinks, "--scene", "main", "--scene", "nosuch")
         #expect(run.status == 0)
-        #expect(run.stderr == "2 logs: warning: no scene 'nosuch' in these logs; did you mean 'main' or 'reader'?\n",
+        #expect(run.stderr == "navlog screens: warning: 2 logs: no scene 'nosuch' in these logs; did you mean 'main' or 'reader'?\n",
                 "of at most 3 names, all are named when none is close: \(run.stderr)")
     }
 
@@ -105,26 +107,26 @@ import Testing
         let dump = try NavlogRun("dump", Self.log, "--type", "pussh", "--session", "s1")
         #expect(dump.status == 0)
         #expect(dump.stdout == "")
-        #expect(dump.stderr == Self.warning("no event type 'pussh' in this log; did you mean 'push'?"))
+        #expect(dump.stderr == Self.warning("no event type 'pussh' in this log; did you mean 'push'?", by: "dump"))
         let export = try NavlogRun("export", Self.log, "--table", "screen_views", "--scene", "mian", "-o", "/dev/null")
         #expect(export.status == 0)
-        #expect(export.stderr == Self.warning("no scene 'mian' in this log; did you mean 'main'?"))
+        #expect(export.stderr == Self.warning("no scene 'mian' in this log; did you mean 'main'?", by: "export"))
         let page = FileManager.default.temporaryDirectory.appendingPathComponent("unknown-names-\(UUID()).html").path
         defer { try? FileManager.default.removeItem(atPath: page) }
         let report = try NavlogRun("report", Self.log, "-o", page, "--funnel", "home,categroy", "--app", "3.2")
         #expect(report.status == 0)
-        #expect(report.stderr.contains(Self.warning("no screen 'categroy' in this log; did you mean 'category'?")), "\(report.stderr)")
-        #expect(report.stderr.contains(Self.warning("no app version '3.2' in this log; did you mean '3.2.0'?")), "\(report.stderr)")
+        #expect(report.stderr.contains(Self.warning("no screen 'categroy' in this log; did you mean 'category'?", by: "report")), "\(report.stderr)")
+        #expect(report.stderr.contains(Self.warning("no app version '3.2' in this log; did you mean '3.2.0'?", by: "report")), "\(report.stderr)")
     }
 
     @Test func stateOfASceneNotOpenThenIsRefusedNamingTheOpenScenes() throws {
         let typo = try NavlogRun("state", Self.log, "--scene", "mian", "--no-index")
         #expect(typo.status == 65)
         #expect(typo.stdout == "")
-        #expect(typo.stderr == "\(Self.log): error: scene 'mian' is not open after seq 25; did you mean 'main'? (open then: 'main')\n")
+        #expect(typo.stderr == "navlog state: error: \(Self.log): scene 'mian' is not open after seq 25; did you mean 'main'? (open then: 'main')\n")
         let early = try NavlogRun("state", Self.log, "--scene", "main", "--at", "0", "--no-index", "--format", "json")
         #expect(early.status == 65)
-        #expect(early.stderr == "\(Self.log): error: scene 'main' is not open before the first event (no scene is open then)\n")
+        #expect(early.stderr == "navlog state: error: \(Self.log): scene 'main' is not open before the first event (no scene is open then)\n")
         let open = try NavlogRun("state", Self.log, "--scene", "main", "--no-index")
         #expect(open.status == 0)
         #expect(open.stdout.contains("scene main"))
@@ -133,6 +135,6 @@ import Testing
     @Test func replayOfAnUnknownSessionSuggestsTheClosest() throws {
         let run = try NavlogRun("replay", Self.log, "--session", "s2", "--no-index")
         #expect(run.status == 66)
-        #expect(run.stderr.contains("error: no session 's2' in this log; did you mean 's1'?"), "\(run.stderr)")
+        #expect(run.stderr.contains("no session 's2' in this log; did you mean 's1'?"), "\(run.stderr)")
     }
 }

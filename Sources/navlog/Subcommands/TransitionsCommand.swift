@@ -6,9 +6,9 @@ enum TransitionsCommand: Subcommand {
     static let name = "transitions"
     static let summary = "Counts of from → to between consecutive screen views of each path."
     static let help = """
-        Usage: navlog transitions PATH ... [--since TIME] [--until TIME] [--app V] [--session ID] [--scene ID]
-                                   [--alias REGEX=NAME] [--idle DURATION] [--steps N [--top M]]
-                                   [--limit N] [--format text|json|csv]
+        Usage: navlog transitions PATH ... [--since TIME] [--until TIME] [--app V] [--session ID]
+                                   [--scene ID] [--alias REGEX=NAME] [--idle DURATION]
+                                   [--steps N [--top M]] [--limit N] [--format text|json|csv]
 
         A path is the screen views of one (session, scene) in order; each pair of consecutive views is
         a transition from → to (a screen followed by itself counts: recipe → recipe is a real path).

@@ -137,33 +137,10 @@ struct Arguments {
 }
 
 extension Arguments {
-    /// The name among `names` nearest to `typed`, when one is near enough to be what was meant:
-    /// at most a third of its letters (and at least one) inserted, deleted, replaced or swapped
-    /// with the next, the nearest first and, between equals, the first in `names`. Used for
-    /// unknown options and subcommands; `Suggestions.closest(to:among:limit:)` does the same for
-    /// names in option values.
+    /// The name among `names` nearest to `typed`, when one is near enough to be what was meant,
+    /// as ``Suggestions`` judges it: for unknown options and subcommands.
     static func closestName(to typed: String, among names: [String]) -> String? {
-        let scored = names.map { ($0, editDistance(typed, $0)) }.filter { $0.1 <= max(1, $0.0.count / 3) }
-        return scored.min { $0.1 < $1.1 }?.0
-    }
-
-    /// The edits that turn `a` into `b`: insertions, deletions, replacements and swaps of two
-    /// neighbours (the optimal string alignment distance).
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var before = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { current[j] = Swift.min(current[j], before[j - 2] + 1) }
-            }
-            (before, previous, current) = (previous, current, before)
-        }
-        return previous[b.count]
+        Suggestions.closest(to: typed, among: names, limit: 1).first
     }
 
     /// The place of the first command-line argument that is not valid UTF-8, if any. Swift hands
