@@ -63,8 +63,8 @@ import NavigationSimulation
         #expect(endings["total"] == expected.count)
         #expect(endings["unclean"] == expected.filter { $0.ending == .unclean }.count)
         #expect(endings["open"] == expected.filter { $0.ending == .open }.count)
-        #expect(json["firstTs"] as? String == expected.map(\.start).min()!.description)
-        #expect(json["lastTs"] as? String == expected.map(\.end).max()!.description)
+        #expect(json["first_ts"] as? String == expected.map(\.start).min()!.description)
+        #expect(json["last_ts"] as? String == expected.map(\.end).max()!.description)
     }
 
     @Test func aRepeatedSessionIdIsReplayedFromItsOwnLog() throws {
@@ -84,7 +84,7 @@ import NavigationSimulation
         let b = logDirectory + "/" + UUID().uuidString + ".jsonl"
         FileManager.default.createFile(atPath: b, contents: Data(rewritten))
         let id = ids[3]
-        var options = ReportQuery.Options(recent: 0, sessions: [id, id + "@2"])
+        var options = ReportQuery.Options(recent: 0, crashed: 0, sessions: [id, id + "@2"])
         options.maximumSteps = 5000
         let report = try ReportQuery(options: options).run(over: [a, b])
         #expect(report.repeatedSessions.contains { $0.id == id && $0.logs == [0, 1] && $0.names == [id, id + "@2"] })
@@ -96,7 +96,7 @@ import NavigationSimulation
         let replays = try #require(try Self.object(report, path: "\(a) \(b)")["replays"] as? [[String: Any]])
         #expect(replays.map { $0["id"] as? String } == [id, id + "@2"])
         #expect(replays.map { $0["log"] as? String } == [a, b])
-        #expect(replays.map { $0["sessionInLog"] as? String } == [id, id])
+        #expect(replays.map { $0["session_in_log"] as? String } == [id, id])
         let steps = replays.map { ($0["steps"] as? [[String: Any]] ?? []).compactMap { $0["seq"] as? Int } }
         #expect(steps[0] == (try seqs(of: id, in: a)))
         #expect(steps[1] == (try seqs(of: id, in: b)))
@@ -115,7 +115,7 @@ import NavigationSimulation
         let latest = Array(byStart.suffix(7).reversed())
         #expect(Set(latest.map(\.log)) == [0, 1], "both logs among the latest")
         for paths in [[a, b], [b, a]] {
-            let report = try ReportQuery(options: ReportQuery.Options(recent: 7)).run(over: paths)
+            let report = try ReportQuery(options: ReportQuery.Options(recent: 7, crashed: 0)).run(over: paths)
             let replays = try #require(try Self.object(report)["replays"] as? [[String: Any]])
             #expect(replays.map { $0["id"] as? String } == latest.map(\.id))
             #expect(replays.map { $0["log"] as? String } == latest.map { [a, b][$0.log] })
@@ -125,7 +125,7 @@ import NavigationSimulation
 
     @Test func oneLogGivesTheReportOfThatLog() throws {
         let path = try Self.generatedLog(events: 3000, seed: 61)
-        let options = ReportQuery.Options(recent: 5, funnels: [["home", "recipe"]])
+        let options = ReportQuery.Options(recent: 5, crashed: 0, funnels: [["home", "recipe"]])
         let one = try ReportQuery(options: options).run(over: path)
         let listed = try ReportQuery(options: options).run(over: [path])
         #expect(listed.logs.isEmpty && listed.repeatedSessions.isEmpty)

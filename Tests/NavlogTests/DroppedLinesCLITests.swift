@@ -88,8 +88,8 @@ import Testing
             let html = try String(contentsOfFile: page, encoding: .utf8)
             let start = try #require(html.range(of: #"<script id="report-data" type="application/json">"#))
             let data = html[start.upperBound...]
-            #expect(data.hasPrefix(tail.isEmpty ? #"{"format":1,"dropped_lines":{"mode":"tolerateTornTail","count":0,"first":[]},"#
-                                               : #"{"format":1,"dropped_lines":{"mode":"tolerateTornTail","count":1,"first":[{"file":"\#(log)","line":26,"#),
+            #expect(data.hasPrefix(tail.isEmpty ? #"{"format":2,"dropped_lines":{"mode":"tolerateTornTail","count":0,"first":[]},"#
+                                               : #"{"format":2,"dropped_lines":{"mode":"tolerateTornTail","count":1,"first":[{"file":"\#(log)","line":26,"#),
                     "\(data.prefix(200))")
             #expect(html.contains(#"<p class="note" id="dropped-lines">"#), "the overview has its place for them")
         }

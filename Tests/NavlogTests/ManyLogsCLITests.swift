@@ -79,7 +79,7 @@ import Testing
         let repeated = try #require((object["repeated_sessions"] as? [[String: Any]])?.first)
         let id = try #require(repeated["session"] as? String)
         let page = scratch.path + "/many.html"
-        let run = try NavlogRun("report", a, b, again, "-o", page, "--recent", "3", "--session", id + "@3", "--session", id + "@1")
+        let run = try NavlogRun("report", a, b, again, "-o", page, "--crashed", "0", "--recent", "3", "--session", id + "@3", "--session", id + "@1")
         #expect(run.status == 0, "\(run.stderr)")
         // In its first log, a repeated id is named as it is: `ID@1` names nothing, and is said to.
         #expect(run.stderr.contains("navlog report: \(page): --session \(id)@1 names no session of the report"), "\(run.stderr)")
@@ -105,13 +105,13 @@ import Testing
         let replays = try #require(data["replays"] as? [[String: Any]])
         #expect(replays.count == 4)
         let named = try #require(replays.first)
-        #expect(named["id"] as? String == id + "@3" && named["log"] as? String == again && named["sessionInLog"] as? String == id)
+        #expect(named["id"] as? String == id + "@3" && named["log"] as? String == again && named["session_in_log"] as? String == id)
         let replay = try NavlogRun("replay", again, "--session", id, "--format", "json")
         let steps = try #require((try JSONSerialization.jsonObject(with: Data(replay.stdout.utf8)) as? [String: Any])?["steps"] as? [[String: Any]])
         #expect((named["steps"] as? [[String: Any]])?.map { $0["seq"] as? Int } == steps.map { $0["seq"] as? Int })
         // The directory of the logs gives the same page but for the paths as given.
         let together = scratch.path + "/together.html"
-        #expect(try NavlogRun("report", scratch.path + "/logs", "-o", together, "--recent", "3", "--session", id + "@3", "--session", id + "@1").status == 0)
+        #expect(try NavlogRun("report", scratch.path + "/logs", "-o", together, "--crashed", "0", "--recent", "3", "--session", id + "@3", "--session", id + "@1").status == 0)
         var same = try pageData(together)
         #expect(same["log"] as? String == scratch.path + "/logs")
         same["log"] = data["log"]
@@ -121,8 +121,8 @@ import Testing
     @Test func aDirectoryOfOneLogGivesThatLogsReportByteForByte() throws {
         let a = try generate("a.jsonl", seed: 9)
         let one = scratch.path + "/one.html", listed = scratch.path + "/listed.html"
-        let byPath = try NavlogRun("report", a, "-o", one, "--recent", "4")
-        let byDirectory = try NavlogRun("report", scratch.path + "/logs", "-o", listed, "--recent", "4")
+        let byPath = try NavlogRun("report", a, "-o", one, "--crashed", "0", "--recent", "4")
+        let byDirectory = try NavlogRun("report", scratch.path + "/logs", "-o", listed, "--crashed", "0", "--recent", "4")
         #expect(byPath.status == 0 && byDirectory.status == 0)
         #expect(FileManager.default.contents(atPath: one) == FileManager.default.contents(atPath: listed))
         #expect(byPath.stdout.replacingOccurrences(of: one, with: listed) == byDirectory.stdout)

@@ -12,7 +12,7 @@ import NavigationAnalytics
             "the replay of session s7 shows its first 412 of 1003 events (the page embeds at most 600 KiB of replays);"
                 + " `navlog replay app.jsonl --session s7` shows them all",
             "left out the replays of 2 sessions s6, s5 (the page embeds at most 600 KiB of replays);"
-                + " `navlog report app.jsonl -o r.html --session ID --recent 0` embeds one",
+                + " `navlog report app.jsonl -o r.html --session ID --crashed 0 --recent 0` embeds one",
         ])
     }
 

@@ -91,6 +91,17 @@ public struct ExitsQuery: ViewQuery, ScreenViewQuery {
         }
     }
 
+    /// The crash path one session of `views` makes when it ends uncleanly, as its counting finds
+    /// it: its last screens, and the seq of each one's view. What the report links a crash path
+    /// to a replay by.
+    func crashPath(of views: [BegunScreen]) -> (screens: [String], seqs: [Int]) {
+        var exits = ExitsQuery(crashPaths: crashPaths)
+        for view in views { exits.views.append(View(seq: view.seq, scene: exits.scenes.id(view.scene), screen: exits.screens.id(view.screen), crashed: false)) }
+        exits.scenes.sortInBeginOrder(&exits.views)
+        let last = exits.views.suffix(crashPaths)
+        return (last.map { exits.screens.names[Int($0.screen)] }, last.map(\.seq))
+    }
+
     /// Adds `times` exits from screen number `screen` of sessions that ended as `ending` says.
     private mutating func count(_ screen: Int, _ ending: SessionEnd, times: Int) {
         while tallies.count <= screen { tallies.append([0, 0, 0, 0]) }

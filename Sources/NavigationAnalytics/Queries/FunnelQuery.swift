@@ -136,24 +136,42 @@ public struct FunnelQuery: ViewQuery, ScreenViewQuery {
         defer { pending.removeAll(keepingCapacity: true) }
         guard !pending.isEmpty else { return }
         scenes.sortInBeginOrder(&pending)
-        var best: [Int64] = []   // times from step 1 of the best attempt, one per step reached
+        for (k, step) in bestAttempt().enumerated() {
+            reached[k] += 1
+            times[k].add(step.time)
+        }
+    }
+
+    /// The seqs of the views by which one session of `views` reaches each step, as its counting
+    /// finds them (as many as it reaches): what the report links a funnel's steps to a replay by.
+    func reachedSeqs(_ views: [BegunScreen]) -> [Int] {
+        var funnel = FunnelQuery(steps: steps, mode: mode, entry: entry, window: window)
+        for view in views {
+            funnel.pending.append(Pending(seq: view.seq, scene: funnel.scenes.id(view.scene), screen: funnel.screens.id(view.screen), start: view.start))
+        }
+        funnel.scenes.sortInBeginOrder(&funnel.pending)
+        return funnel.bestAttempt().map { funnel.pending[$0.view].seq }
+    }
+
+    /// The steps the best attempt of the session in ``pending`` (in the order its views began)
+    /// reaches: each one's view there, and its time from step 1.
+    private func bestAttempt() -> [(view: Int, time: Int64)] {
+        var best: [(view: Int, time: Int64)] = []
         for start in pending.indices where pending[start].screen == stepIDs[0] {
             let attempt = self.attempt(from: start)
             if attempt.count > best.count { best = attempt }
             if entry == .first || best.count == steps.count { break }
         }
-        for (k, time) in best.enumerated() {
-            reached[k] += 1
-            times[k].add(time)
-        }
+        return best
     }
 
-    /// The times from step 1 of the steps an attempt starting at view `start` reaches.
-    private func attempt(from start: Int) -> [Int64] {
+    /// The steps an attempt starting at view `start` reaches: each one's view, and its time from
+    /// step 1 (in `any` mode, the latest view so far of the steps reached).
+    private func attempt(from start: Int) -> [(view: Int, time: Int64)] {
         let views = pending
         let t0 = views[start].start
         let limit = t0 + window.milliseconds
-        var result: [Int64] = [0]
+        var result: [(view: Int, time: Int64)] = [(start, 0)]
         switch mode {
         case .ordered, .strict:
             var position = start
@@ -163,15 +181,15 @@ public struct FunnelQuery: ViewQuery, ScreenViewQuery {
                     while next < views.count, views[next].screen != step, views[next].start <= limit { next += 1 }
                 }
                 guard next < views.count, views[next].screen == step, views[next].start <= limit else { break }
-                result.append(views[next].start - t0)
+                result.append((next, views[next].start - t0))
                 position = next
             }
         case .any:
             var latest: Int64 = 0
             for step in stepIDs.dropFirst() {
-                guard let seen = views[(start + 1)...].first(where: { $0.screen == step && $0.start <= limit }) else { break }
-                latest = max(latest, seen.start - t0)
-                result.append(latest)
+                guard let seen = views.indices.dropFirst(start + 1).first(where: { views[$0].screen == step && views[$0].start <= limit }) else { break }
+                latest = max(latest, views[seen].start - t0)
+                result.append((seen, latest))
             }
         }
         return result

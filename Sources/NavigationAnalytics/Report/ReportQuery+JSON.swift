@@ -4,16 +4,21 @@ extension ReportQuery.Result {
     /// The report's data as one JSON object, the page's input, and what it leaves out of the
     /// sessions to replay.
     ///
-    /// The object's members are in a fixed order, its lists sorted as the queries sort them, so the
-    /// same log gives the same bytes however it was read. Replays come until they take
-    /// ``Options/maximumReplayBytes``.
+    /// Its first member is `"format": 2`; its members are named in snake_case, in a fixed order,
+    /// its lists sorted as the queries sort them, so that the same log gives the same bytes however
+    /// it was read. Rates are percentages (`bounce_pct`, `conversion_pct`): the queries' basis
+    /// points over 100, with at most 2 decimals, written in their shortest form (94.5, 100).
+    /// Replays come until they take ``Options/maximumReplayBytes``; each says why it is replayed
+    /// (`reason`: `named`, `crashed` or `recent`). Each crash path and each funnel step lists as
+    /// `replays` the moments of the replays written that show it — `{"session", "step"}`, the
+    /// step 0-based — where the path's first screen, or the step's screen, began.
     ///
     /// Gathered over several logs (``logs``), the object also lists them as `logs` — each
     /// log's `path`, `events`, `first_seq` and `last_seq` — and the session ids several use as
     /// `repeated_sessions` — each one's `session`, `logs` and `names` — as the analytics
-    /// subcommands' JSON does; `firstSeq` and `lastSeq` are null (seqs are a log's own), `firstTs`
-    /// and `lastTs` the earliest start and the latest end of a session, and each replay says its
-    /// `log` and its id there (`sessionInLog`).
+    /// subcommands' JSON does; `first_seq` and `last_seq` are null (seqs are a log's own),
+    /// `first_ts` and `last_ts` the earliest start and the latest end of a session, and each
+    /// replay says its `log` and its id there (`session_in_log`), which are null over one log.
     ///
     /// Second, after `format`, comes what the readings dropped, as the analytics subcommands' JSON
     /// has it: `dropped_lines`, `{"mode", "count", "first": [{"file", "line", "offset", "kind",
@@ -29,24 +34,27 @@ extension ReportQuery.Result {
     ///     default its path as read.
     public func json(path: String, filter: AnalyticsFilter, logNames: [String]? = nil,
                      fileName: (String) -> String = { $0 }) -> (bytes: [UInt8], leftOut: ReportQuery.LeftOut) {
-        var w = JSONWriter(capacity: 1 << 20)
         let names = logs.indices.map { k in logNames.flatMap { k < $0.count ? $0[k] : nil } ?? logs[k].path }
+        // The replays first, apart: the links to them name the steps written.
+        var replayed = JSONWriter(capacity: 1 << 20)
+        let (leftOut, links) = replays(into: &replayed, logNames: names)
+        var w = JSONWriter(capacity: replayed.bytes.count + (1 << 16))
         w.raw("{")
-        w.key("format", first: true); w.integer(1)
+        w.key("format", first: true); w.integer(2)
         w.key("dropped_lines"); w.dropped(logs.isEmpty ? [report.dropped] : logs.map(\.report.dropped), naming: fileName)
         w.key("log"); w.string(path)
         w.key("filters"); w.string(filter.summary)
         w.key("events"); w.integer(report.events)
         if logs.isEmpty {
-            w.key("firstSeq"); w.integer(report.firstSeq ?? 0)
-            w.key("lastSeq"); w.integer(report.lastSeq ?? 0)
-            w.key("firstTs"); if let first = sessions.first { w.timestamp(first.start) } else { w.raw("null") }
-            w.key("lastTs"); if let last = sessions.last { w.timestamp(last.end) } else { w.raw("null") }
+            w.key("first_seq"); w.integer(report.firstSeq ?? 0)
+            w.key("last_seq"); w.integer(report.lastSeq ?? 0)
+            w.key("first_ts"); if let first = sessions.first { w.timestamp(first.start) } else { w.raw("null") }
+            w.key("last_ts"); if let last = sessions.last { w.timestamp(last.end) } else { w.raw("null") }
         } else {
-            w.key("firstSeq"); w.raw("null")
-            w.key("lastSeq"); w.raw("null")
-            w.key("firstTs"); if let first = sessions.min(by: { $0.start < $1.start }) { w.timestamp(first.start) } else { w.raw("null") }
-            w.key("lastTs"); if let last = sessions.max(by: { $0.end < $1.end }) { w.timestamp(last.end) } else { w.raw("null") }
+            w.key("first_seq"); w.raw("null")
+            w.key("last_seq"); w.raw("null")
+            w.key("first_ts"); if let first = sessions.min(by: { $0.start < $1.start }) { w.timestamp(first.start) } else { w.raw("null") }
+            w.key("last_ts"); if let last = sessions.max(by: { $0.end < $1.end }) { w.timestamp(last.end) } else { w.raw("null") }
             manyLogs(names, into: &w)
         }
         var endings: [String: Int] = [:], apps: [String: Int] = [:], days: [String: Int] = [:]
@@ -63,14 +71,17 @@ extension ReportQuery.Result {
         w.array(apps.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) })) { w, app in
             w.raw("{"); w.key("app", first: true); w.string(app.key); w.key("sessions"); w.integer(app.value); w.raw("}")
         }
-        w.key("perDay")
+        w.key("per_day")
         w.array(days.sorted(by: { $0.key < $1.key })) { w, day in
             w.raw("{"); w.key("day", first: true); w.string(day.key); w.key("sessions"); w.integer(day.value); w.raw("}")
         }
+        // The flow's nodes by their screen (or `other`), the step saying where they are.
         w.key("flow")
         w.array(flow) { w, row in
-            w.raw("{"); w.key("step", first: true); w.integer(row.step); w.key("from"); w.string(row.from)
-            w.key("to"); w.string(row.to); w.key("count"); w.integer(row.count); w.raw("}")
+            w.raw("{"); w.key("step", first: true); w.integer(row.step)
+            w.key("from"); w.string(String(row.from.dropFirst("\(row.step)_".count)))
+            w.key("to"); w.string(String(row.to.dropFirst("\(row.step + 1)_".count)))
+            w.key("count"); w.integer(row.count); w.raw("}")
         }
         let bounceRows = Dictionary(uniqueKeysWithValues: bounces.map { ($0.screen, $0) })
         let exitRows = Dictionary(uniqueKeysWithValues: exits.rows.map { ($0.screen, $0) })
@@ -79,33 +90,42 @@ extension ReportQuery.Result {
             w.raw("{"); w.key("screen", first: true); w.string(row.screen)
             w.key("views"); w.integer(row.views)
             w.key("sessions"); w.integer(row.sessions)
-            w.key("medianMs"); if let m = row.dwellMedian { w.integer(Int(m)) } else { w.raw("null") }
-            w.key("p90Ms"); if let p = row.dwellP90 { w.integer(Int(p)) } else { w.raw("null") }
-            w.key("bounceBp"); w.integer(bounceRows[row.screen]?.rateBasisPoints ?? 0)
+            w.key("median_ms"); if let m = row.dwellMedian { w.integer(Int(m)) } else { w.raw("null") }
+            w.key("p90_ms"); if let p = row.dwellP90 { w.integer(Int(p)) } else { w.raw("null") }
+            w.key("bounce_pct"); w.reportPercent(bounceRows[row.screen]?.rateBasisPoints ?? 0)
             w.key("exits"); w.integer(exitRows[row.screen]?.exits ?? 0)
             w.key("unclean"); w.integer(exitRows[row.screen]?.unclean ?? 0)
             w.raw("}")
         }
         w.key("funnels")
-        w.array(funnels) { w, funnel in
-            w.array(funnel) { w, row in
+        w.array(zip(funnels, links.funnels)) { w, funnel in
+            w.array(zip(funnel.0, funnel.1)) { w, step in
+                let row = step.0
                 w.raw("{"); w.key("screen", first: true); w.string(row.screen); w.key("sessions"); w.integer(row.sessions)
-                w.key("dropOff"); w.integer(row.dropOff)
-                w.key("conversionBp"); if let c = row.conversionFromFirst { w.integer(c) } else { w.raw("null") }
-                w.key("medianMs"); if let m = row.medianMilliseconds { w.integer(Int(m)) } else { w.raw("null") }
+                w.key("drop_off"); w.integer(row.dropOff)
+                w.key("conversion_pct"); if let c = row.conversionFromFirst { w.reportPercent(c) } else { w.raw("null") }
+                w.key("median_ms"); if let m = row.medianMilliseconds { w.integer(Int(m)) } else { w.raw("null") }
+                w.key("replays"); w.moments(step.1)
                 w.raw("}")
             }
         }
-        w.key("crashPaths")
+        w.key("crash_paths")
         w.array(exits.crashPaths.prefix(20)) { w, row in
-            w.raw("{"); w.key("path", first: true); w.value(.array(row.screens.map { .string($0) })); w.key("sessions"); w.integer(row.sessions); w.raw("}")
+            w.raw("{"); w.key("path", first: true); w.value(.array(row.screens.map { .string($0) })); w.key("sessions"); w.integer(row.sessions)
+            w.key("replays"); w.moments(links.crashPaths[row.screens] ?? [])
+            w.raw("}")
         }
-        w.key("clockWentBack"); w.integer(clockWentBack)
+        w.key("clock_went_back"); w.integer(clockWentBack)
         w.key("recent"); w.integer(options.recent)
-        w.key("maximumSteps"); w.integer(options.maximumSteps)
-        w.key("maximumReplayBytes"); w.integer(options.maximumReplayBytes)
+        w.key("crashed"); w.integer(options.crashed)
+        w.key("maximum_steps"); w.integer(options.maximumSteps)
+        w.key("maximum_replay_bytes"); w.integer(options.maximumReplayBytes)
         w.key("named"); w.value(.array(options.sessions.sorted().map { .string($0) }))
-        let leftOut = replays(into: &w, logNames: names)
+        w.key("replays"); w.bytes += replayed.bytes
+        w.key("omitted")
+        w.array(leftOut.omitted) { w, session in
+            w.raw("{"); w.key("id", first: true); w.string(session.id); w.key("events"); w.integer(session.events); w.raw("}")
+        }
         w.raw("}")
         return (w.bytes, leftOut)
     }
@@ -129,17 +149,20 @@ extension ReportQuery.Result {
         }
     }
 
-    /// Writes the sessions to replay, as `"replays"` and `"omitted"`, until they take
-    /// ``Options/maximumReplayBytes``: each with its first state and its steps, each step what its
-    /// event changed (or, when it replaced the state, the state after it), what the scenes it
-    /// changed show after it (``visible(_:_:naming:into:)``), a scene's stacks when it made one and its
-    /// tabs when they changed (``ReplayTabs``); then the spans its scenes spent in the background
+    /// Writes the list of the sessions to replay until they take ``Options/maximumReplayBytes``:
+    /// each with its first state and its steps, each step what its event changed (or, when it
+    /// replaced the state, the state after it), what the scenes it changed show after it
+    /// (``visible(_:_:naming:into:)``), a scene's stacks when it made one and its tabs when they
+    /// changed (``ReplayTabs``); then the spans its scenes spent in the background
     /// (``ReplayAway``). Only what changed is sent, so that the page grows with the steps, not
     /// with their stacks. The page applies the changes in turn and draws what it is told.
-    private func replays(into w: inout JSONWriter, logNames: [String]) -> ReportQuery.LeftOut {
+    /// Returns what it left out, and where the replays written show each crash path and funnel step.
+    private func replays(into w: inout JSONWriter, logNames: [String]) -> (ReportQuery.LeftOut, ReportLinks) {
         var leftOut = ReportQuery.LeftOut()
-        let summaries = Dictionary(sessions.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-        w.key("replays"); w.raw("[")
+        var links = ReportLinks(funnels: options.funnels.map(\.count))
+        let exitsQuery = ExitsQuery(crashPaths: options.crashPaths), funnelQueries = options.funnels.map(ReportGathering.funnel)
+        let apps = Dictionary(sessions.map { ($0.id, $0.app) }, uniquingKeysWith: { _, last in last })
+        w.raw("[")
         let start = w.bytes.count
         var written = 0
         for replay in replays {
@@ -150,9 +173,11 @@ extension ReportQuery.Result {
             if written > 0 { w.raw(",") }
             written += 1
             w.raw("{"); w.key("id", first: true); w.string(replay.id)
-            if !logs.isEmpty { w.key("log"); w.string(logNames[replay.log]); w.key("sessionInLog"); w.string(replay.idInLog ?? replay.id) }
-            w.key("ending"); w.string(summaries[replay.id]?.ending.rawValue ?? "open")
-            w.key("app"); if let app = summaries[replay.id]?.app { w.string(app) } else { w.raw("null") }
+            w.key("log"); if logs.isEmpty { w.raw("null") } else { w.string(logNames[replay.log]) }
+            w.key("session_in_log"); if logs.isEmpty { w.raw("null") } else { w.string(replay.idInLog ?? replay.id) }
+            w.key("reason"); w.string(replay.reason.rawValue)
+            w.key("ending"); w.string(replay.end.rawValue)
+            w.key("app"); if let app = apps[replay.id] ?? nil { w.string(app) } else { w.raw("null") }
             w.key("events"); w.integer(replay.events)
             let origin = replay.replayed.first?.timestamp
             w.key("ts"); if let origin { w.timestamp(origin) } else { w.raw("null") }
@@ -167,10 +192,11 @@ extension ReportQuery.Result {
             var fold = DiffingFold(replay.start)
             var away = ReplayAway()
             away.restate(replay.start, at: 0)
-            var steps = 0
+            var steps = 0, stepOf: [Int: Int] = [:]
             for event in replay.replayed {
                 if w.bytes.count - start >= options.maximumReplayBytes { break }
                 if steps > 0 { w.raw(",") }
+                if stepOf[event.seq] == nil { stepOf[event.seq] = steps }
                 steps += 1
                 let changes = Self.step(event, since: origin ?? event.timestamp, folding: &fold, tabs: &tabs, into: &w)
                 if event.setsWholeState { away.restate(fold.after, at: steps - 1) } else { away.take(changes, at: steps - 1) }
@@ -183,159 +209,26 @@ extension ReportQuery.Result {
                 w.raw("}")
             }
             w.raw("}")
+            links.add(replay, steps: stepOf, exits: exitsQuery, funnels: funnelQueries)
             if steps < replay.events {
                 leftOut.cut.append(ReportQuery.LeftOut.Cut(id: replay.id, replayed: steps, events: replay.events, bytesRanOut: steps < replay.replayed.count,
                                                            log: replay.log, idInLog: replay.idInLog ?? replay.id))
             }
         }
         w.raw("]")
-        w.key("omitted")
-        w.array(leftOut.omitted) { w, session in
-            w.raw("{"); w.key("id", first: true); w.string(session.id); w.key("events"); w.integer(session.events); w.raw("}")
-        }
-        return leftOut
-    }
-
-    /// One step of a replay: the event — its seq, its time in milliseconds since `origin` (the
-    /// session's first event, the replay's `ts`; negative when the clock went back), what the
-    /// time axis marks it as, and its summary, which begins with its type — and what it changed,
-    /// folded into `fold`; and, for each scene whose tabs it changed (every scene, when it set the
-    /// state whole), the scene's tabs, as `tabs` finds them.
-    /// Returns what the event changed.
-    private static func step(_ event: NavigationEvent, since origin: Timestamp, folding fold: inout DiffingFold,
-                             tabs: inout ReplayTabs, into w: inout JSONWriter) -> [StateDiff.Change] {
-        // A stack is made by the event that first names it, and stays while its scene is open;
-        // popToRoot, an empty setPath or a deep link's empty path make one with no change in the
-        // diff. So a scene's stacks changed exactly when their number did.
-        let scene = event.action.scene
-        let stacksBefore = scene.flatMap { fold.after.scenes[$0]?.stacks.count } ?? 0
-        let (anomaly, changes) = fold.fold(event)
-        w.raw("{"); w.key("seq", first: true); w.integer(event.seq)
-        w.key("t"); w.integer(Int(event.timestamp.millisecondsSince1970 - origin.millisecondsSince1970))
-        if let mark = event.replayMark { w.key("mark"); w.string(mark) }
-        w.key("event"); w.string(event.summary)
-        if let anomaly { w.key("anomaly"); w.string(anomaly.kind.rawValue) }
-        if event.setsWholeState {
-            let scenes = fold.after.scenes.keys.sorted()
-            w.key("state"); w.state(fold.after)
-            w.key("visible"); visible(fold.after, scenes, naming: Set(scenes), into: &w)
-            _ = tabs.update(fold.after, scenes: fold.before.scenes.keys)   // scenes closed
-            _ = tabs.update(fold.after, scenes: scenes)
-            w.key("tabs"); Self.tabs(scenes, of: tabs, into: &w)
-        } else {
-            // A stack change names a sheet's stack by the sheet's id: the page gets the sheet's
-            // place, found as the fold finds it (the topmost sheet of that id).
-            w.key("changes")
-            w.array(changes) { w, change in
-                var sheet: Int?
-                if case .stack(let scene, let stack, _, _) = change {
-                    sheet = fold.after.scenes[scene]?.sheets.lastIndex { $0.id == stack }
-                }
-                w.change(change, sheet: sheet)
-            }
-            // The scene's stacks, empty ones too, when the event made one: no change says so.
-            if let scene, let stacks = fold.after.scenes[scene]?.stacks, stacks.count != stacksBefore {
-                w.key("stacks"); w.raw("{"); w.key(named: scene, first: true)
-                w.value(.array(stacks.keys.sorted().map { .string($0) }))
-                w.raw("}")
-            }
-            var scenes: [String] = []
-            for change in changes {
-                if let scene = change.scene, !scenes.contains(scene) { scenes.append(scene) }
-            }
-            var tabbed: Set<String> = []
-            for case .tab(let scene, _, _) in changes { tabbed.insert(scene) }
-            w.key("visible"); visible(fold.after, scenes, naming: tabbed, into: &w)
-            let changed = tabs.update(fold.after, scenes: scenes)
-            if !changed.isEmpty { w.key("tabs"); Self.tabs(changed, of: tabs, into: &w) }
-        }
-        w.raw("}")
-        return changes
-    }
-
-    /// The tabs of each of `scenes`, as an object of sorted lists.
-    private static func tabs(_ scenes: [String], of tabs: ReplayTabs, into w: inout JSONWriter) {
-        w.raw("{")
-        for (k, name) in scenes.enumerated() {
-            w.key(named: name, first: k == 0)
-            w.value(.array(tabs.tabs(of: name).map { .string($0) }))
-        }
-        w.raw("}")
-    }
-
-    /// What each of `scenes` shows in `state`, as the format defines it (null for a scene not
-    /// open), so that the page need not work it out: the visible route, where it comes from, the
-    /// route a back button names (``backRoute(of:in:)``; absent when there is none), the stack
-    /// shown when no sheet is (absent when it is the visible route's stack, or `main` for none),
-    /// as `under` the title and back label of each layer drawn beneath the visible one
-    /// (``ReplayLayers/covered(in:showing:)``; absent when there is none), as `columns` the split
-    /// view's columns beside its detail (``ReplayLayers/columns(of:)``; absent with no split
-    /// view), and for `roots`, the scenes whose tab changed, the root's name at the head of a
-    /// stack's trail (``ReplayLayers/rootName(of:)``): the page keeps it until it changes.
-    private static func visible(_ state: NavigationState, _ scenes: [String], naming roots: Set<String>, into w: inout JSONWriter) {
-        w.raw("{")
-        for (k, name) in scenes.enumerated() {
-            w.key(named: name, first: k == 0)
-            guard let scene = state.scenes[name] else {
-                w.raw("null")
-                continue
-            }
-            let screen = scene.visibleScreen
-            w.raw("{")
-            w.key("source", first: true); w.string(screen.source.rawValue)
-            w.key("stack"); if let stack = screen.stack { w.string(stack) } else { w.raw("null") }
-            w.key("route"); w.string(screen.route.text)
-            if let back = backRoute(of: screen, in: scene) { w.key("back"); w.string(back.text) }
-            if scene.currentStack != screen.stack ?? "main" { w.key("current"); w.string(scene.currentStack) }
-            if roots.contains(name) { w.key("root"); w.string(ReplayLayers.rootName(of: scene)) }
-            if let split = scene.split {
-                w.key("columns")
-                w.array(ReplayLayers.columns(of: split)) { w, column in
-                    w.raw("{"); w.key("column", first: true); w.string(column.column); w.key("title"); w.string(column.title); w.raw("}")
-                }
-            }
-            let covered = ReplayLayers.covered(in: scene, showing: screen)
-            if !covered.isEmpty {
-                w.key("under")
-                w.array(covered) { w, layer in
-                    w.raw("{"); w.key("title", first: true); w.string(layer.title)
-                    if let back = layer.back { w.key("back"); w.string(back) }
-                    w.raw("}")
-                }
-            }
-            w.raw("}")
-        }
-        w.raw("}")
-    }
-
-    /// The route a back button over `screen` names: the one below it on its stack, the sheet's
-    /// root under a sheet's first pushed route, the root (named by the selected tab, or `root`)
-    /// under a stack's first route; nil at a sheet's root, a split selection or a root, where
-    /// there is no going back.
-    static func backRoute(of screen: VisibleScreen, in scene: SceneState) -> Route? {
-        switch screen.source {
-        case .sheet:
-            guard let sheet = scene.sheets.last, !sheet.stack.isEmpty else { return nil }
-            return sheet.stack.count >= 2 ? sheet.stack[sheet.stack.count - 2] : sheet.root
-        case .stack:
-            guard let stack = screen.stack, let routes = scene.stacks[stack], !routes.isEmpty else { return nil }
-            return routes.count >= 2 ? routes[routes.count - 2] : Route(screen: ReplayLayers.rootName(of: scene))
-        case .splitContent, .splitSidebar, .root:
-            return nil
-        }
+        return (leftOut, links)
     }
 }
 
-extension StateDiff.Change {
-    /// The scene the change is in; nil for a change of the active scene.
-    fileprivate var scene: String? {
-        switch self {
-        case .sceneOpened(let scene), .sceneClosed(let scene), .tab(let scene, _, _), .stack(let scene, _, _, _),
-             .sheetPresented(let scene, _), .sheetDismissed(let scene, _), .split(let scene, _, _), .phase(let scene, _, _):
-            scene
-        case .activeScene:
-            nil
-        }
+extension JSONWriter {
+    /// A rate given in basis points as a percentage with at most 2 decimals, in its shortest form:
+    /// 9453 as 94.53, 9450 as 94.5, 10000 as 100.
+    fileprivate mutating func reportPercent(_ basisPoints: Int) {
+        let (whole, hundredths) = basisPoints.quotientAndRemainder(dividingBy: 100)
+        if basisPoints < 0 { raw("-") }
+        integer(abs(whole))
+        let part = abs(hundredths)
+        if part == 0 { return }
+        raw(part % 10 == 0 ? ".\(part / 10)" : part < 10 ? ".0\(part)" : ".\(part)")
     }
 }
-

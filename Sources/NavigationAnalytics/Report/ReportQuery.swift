@@ -18,6 +18,9 @@ public struct ReportQuery: Sendable {
     public struct Options: Sendable {
         /// How many of the latest sessions are replayed, besides those named.
         public var recent: Int
+        /// How many of the latest sessions that ended uncleanly are replayed, first, besides those
+        /// named.
+        public var crashed: Int
         /// The sessions replayed whatever their place in the log.
         public var sessions: Set<String>
         /// The funnels shown, each a list of screens (ordered, first entry: ``FunnelQuery``'s defaults).
@@ -33,13 +36,25 @@ public struct ReportQuery: Sendable {
         /// The bytes of replays the data holds at most: the sessions after are left out.
         public var maximumReplayBytes: Int
 
-        /// Options with the report's defaults: the 10 latest sessions, a flow of 5 steps of the top
-        /// 6 screens, crash paths of 3 screens, 2,000 steps a session and 16 MiB of replays.
-        public init(recent: Int = 10, sessions: Set<String> = [], funnels: [[String]] = [], steps: Int = 5, top: Int = 6,
+        /// Options with the report's defaults: the 10 latest sessions that crashed, then the 10
+        /// latest, a flow of 5 steps of the top 6 screens, crash paths of 3 screens, 2,000 steps a
+        /// session and 16 MiB of replays.
+        public init(recent: Int = 10, crashed: Int = 10, sessions: Set<String> = [], funnels: [[String]] = [], steps: Int = 5, top: Int = 6,
                     crashPaths: Int = 3, maximumSteps: Int = 2000, maximumReplayBytes: Int = 16 << 20) {
-            (self.recent, self.sessions, self.funnels, self.steps, self.top) = (recent, sessions, funnels, steps, top)
+            (self.recent, self.crashed, self.sessions, self.funnels, self.steps, self.top) = (recent, crashed, sessions, funnels, steps, top)
             (self.crashPaths, self.maximumSteps, self.maximumReplayBytes) = (crashPaths, maximumSteps, maximumReplayBytes)
         }
+    }
+
+    /// Why a session is replayed: named (``Options/sessions``), among the latest that ended
+    /// uncleanly (``Options/crashed``), or among the latest (``Options/recent``).
+    public enum Reason: String, Sendable {
+        /// Named with ``Options/sessions``.
+        case named
+        /// Among the latest that ended uncleanly.
+        case crashed
+        /// Among the latest.
+        case recent
     }
 
     /// What the report's data leaves out of the sessions it was to replay, to stay small.
@@ -120,7 +135,8 @@ public struct ReportQuery: Sendable {
         /// The options it was gathered with.
         public let options: Options
         var gathered: ReportGathering.Result
-        /// The sessions to replay with their events: the named ones, then the latest first.
+        /// The sessions to replay with their events: the named ones, then the latest that ended
+        /// uncleanly, then the latest, each latest first.
         var replays: [ReportReplay]
     }
 
@@ -153,8 +169,8 @@ public struct ReportQuery: Sendable {
     /// Every aggregate is the one the analytics queries give over the same logs: each log's last
     /// session ends as that log says, and a session id an earlier log used is kept apart, named
     /// `ID@K` in the K-th log (``Result/repeatedSessions``); ``Options/sessions`` may name it so.
-    /// The ``Options/recent`` sessions replayed are those that began last (by their first
-    /// event's time) among each log's latest. Over one path, the report of that log.
+    /// The ``Options/crashed`` and ``Options/recent`` sessions replayed are those that began last
+    /// (by their first event's time) among each log's latest. Over one path, the report of that log.
     ///
     /// ```swift
     /// let result = try ReportQuery().run(over: ["devices/a.navlog", "devices/b.jsonl"])

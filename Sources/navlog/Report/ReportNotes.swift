@@ -25,7 +25,7 @@ extension ReportQuery.LeftOut {
         if !omitted.isEmpty {
             let ids = omitted.map(\.id)
             notes.append("left out the replays of \(ids.count == 1 ? "session" : "\(ids.count) sessions") \(list(ids)) (the page embeds at most"
-                         + " \(bytes) of replays); `navlog report \(path) -o \(output) --session ID --recent 0` embeds one")
+                         + " \(bytes) of replays); `navlog report \(path) -o \(output) --session ID --crashed 0 --recent 0` embeds one")
         }
         return notes
     }

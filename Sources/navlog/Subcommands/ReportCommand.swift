@@ -15,7 +15,7 @@ enum ReportCommand: Subcommand {
     static let summary = "Write one HTML page: flows, screens, funnels, crashes and a session replayer."
     static let help = """
         Usage: navlog report PATH ... -o FILE.html [--file-mode MODE] [--session ID ...] [--recent N]
-                                 [--funnel A,B,C ...]
+                                 [--crashed N] [--funnel A,B,C ...]
                                  [--steps N] [--top M] [--crash-paths K] [--since TIME] [--until TIME]
                                  [--app V] [--scene ID] [--alias REGEX=NAME] [--idle DURATION]
 
@@ -31,12 +31,14 @@ enum ReportCommand: Subcommand {
           Funnels    each --funnel as bars with conversion and drop-off
           Crashes    the most common last K screens before an unclean end
           Replay     the chosen sessions, crashed first: a device per scene drawing what the user
-                     saw, what each event added, removed or replaced, a transcript to jump from;
-                     play at 1x, 4x or 16x, skipping idle gaps; a time axis marking deep links,
-                     restores, anomalies, time in the background and the crash. The keyboard
-                     drives it; FILE.html#session=ID&step=N opens at that moment. At most 2,000 events
-                     a session and 16 MiB of replays in all: the page and a note on standard error
-                     say what was left out, and how to see it
+                     saw, what each event added, removed or replaced, a transcript to jump from,
+                     the event and the state after it as JSON; play at 1x to 16x, skipping idle
+                     gaps; marks on the slider for deep links, restores, anomalies, time in the
+                     background and the crash. The keyboard drives it; FILE.html#session=ID&step=N
+                     opens at that moment, which the page copies as a link; each path before a
+                     crash and each funnel step links to the replays that show it. At most 2,000
+                     events a session and 16 MiB of replays in all: the page and a note on
+                     standard error say what was left out, and how to see it
 
         Several PATHs, and directories of logs, make one report of all their logs, as the
         analytics subcommands answer over them: each log is read on its own and every aggregate is
@@ -51,11 +53,13 @@ enum ReportCommand: Subcommand {
                            directory is refused.
           --file-mode MODE The permissions of FILE in octal (default 600: only you can read it), set
                            whatever the umask.
-          --session ID     Embed this session in the replayer (repeatable); ID@K names the session
-                           of a repeated id in the K-th log.
-          --recent N       Also embed the N most recent sessions (default 10): those last in the
-                           log; over several logs, those that began last (by the time of their
-                           first event) among each log's last N.
+          --session ID     Embed this session in the replayer, first (repeatable); ID@K names the
+                           session of a repeated id in the K-th log.
+          --crashed N      Then embed the N most recent sessions that ended uncleanly (default 10).
+          --recent N       Then the N most recent sessions (default 10), less those embedded as
+                           crashed: those last in the log; over several logs (for --crashed too),
+                           those that began last (by the time of their first event) among each
+                           log's last N.
           --funnel LIST    A funnel of screens, comma-separated (repeatable).
           --steps N        Steps of the flow diagram (default 5); --top M screens per step (default 6).
           --crash-paths K  Screens before an unclean end (default 3).
@@ -72,7 +76,8 @@ enum ReportCommand: Subcommand {
           navlog report logs/ -o report.html --funnel home,recipe,reviews
         """
 
-    static let options: [CommandOption] = [.file("-o"), .file("--output"), .option("--file-mode", "MODE"), .option("--recent", "N"),
+    static let options: [CommandOption] = [.file("-o"), .file("--output"), .option("--file-mode", "MODE"), .option("--crashed", "N"),
+                                           .option("--recent", "N"),
                                            .option("--funnel", "LIST"), .option("--steps", "N"), .option("--top", "M"),
                                            .option("--crash-paths", "K")]
         + AnalyticsOutput.options.removing("--format").removing("--exact-csv")
@@ -83,6 +88,7 @@ enum ReportCommand: Subcommand {
         guard let output = parsed.value("-o") ?? parsed.value("--output") else { throw UsageError("give the HTML file to write with -o FILE") }
         var settings = ReportQuery.Options()
         settings.recent = try parsed.integer("--recent", range: 0...1000) ?? 10
+        settings.crashed = try parsed.integer("--crashed", range: 0...1000) ?? 10
         settings.sessions = Set(parsed.all("--session"))
         settings.funnels = parsed.all("--funnel").map { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
         settings.steps = try parsed.integer("--steps", range: 2...50) ?? 5
