@@ -68,7 +68,7 @@ def replayed_states(browser, report):
     const states = [];
     data.replays.forEach((session, s) => session.steps.forEach((step, i) => {
       const at = navlogReplay.stateAt(s, i);
-      states.push({ session: session.sessionInLog ?? session.id, log: session.log ?? null, seq: step.seq, state: structuredClone(at.state),
+      states.push({ session: session.session_in_log ?? session.id, log: session.log ?? null, seq: step.seq, state: structuredClone(at.state),
                     visible: { ...at.visible } });
     }));
     document.body.append(Object.assign(document.createElement("pre"), { id: "check-states", textContent: JSON.stringify(states) }));
@@ -348,7 +348,7 @@ def many_logs(navlog, browser, check):
                                     re.S).group(1))
     named = data(report)["repeated_sessions"][0]["names"][1]
     replays = os.path.join(OUT, "many-replays.html")
-    ok, detail = compare_replays(navlog, browser, logs, replays, ["--recent", "5", "--session", named])
+    ok, detail = compare_replays(navlog, browser, logs, replays, ["--crashed", "0", "--recent", "5", "--session", named])
     check(f"every replayed step of the 5 latest sessions and {named} shows the state navlog gives from its own log ({detail})", ok, detail)
     chosen = [(replay["log"], replay["ts"]) for replay in data(replays)["replays"][1:]]
     check("the latest sessions are taken across the logs by the time they began, latest first",

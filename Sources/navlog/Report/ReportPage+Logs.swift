@@ -7,8 +7,8 @@ extension ReportPage {
     static let manyLogsTail: String = {
         let oneLog = "navlog replay ${data.log} --session ${session.id}"
         precondition(replayPlayback.contains(oneLog), "the replayer names navlog replay of the log")
-        let playback = replayPlayback.replacingOccurrences(of: oneLog, with: "navlog replay ${session.log} --session ${session.sessionInLog}")
-        return end(scripts: sections + manyLogs + replayState + replayDevice + replayTranscript + playback)
+        let playback = replayPlayback.replacingOccurrences(of: oneLog, with: "navlog replay ${session.log} --session ${session.session_in_log}")
+        return end(scripts: sections + manyLogs + charts + links + replayState + replayDevice + replayTranscript + replayPanels + playback)
     }()
 
     /// The overview's list of the logs read (open when there are at most 10), and the session ids
@@ -19,12 +19,13 @@ extension ReportPage {
     (() => {
       const logs = data.logs, repeated = data.repeated_sessions;
       document.getElementById("subtitle").replaceChildren(
-        says`${fmt(logs.length)} logs · ${fmt(data.events)} events · ${data.firstTs ?? ""} – ${data.lastTs ?? ""} · ${data.filters}`);
-      const head = el("tr", {}, ...["Log", "Events", "Seq"].map(label => el("th", { scope: "col" }, label)));
-      const rows = logs.map(log => el("tr", {}, el("td", {}, log.path), el("td", {}, fmt(log.events)),
-                                      el("td", {}, log.first_seq === null ? "no events" : `${log.first_seq}…${log.last_seq}`)));
+        says`${fmt(logs.length)} logs · ${fmt(data.events)} events · ${data.first_ts ?? ""} – ${data.last_ts ?? ""} · ${data.filters}`);
+      const head = el("tr", {}, ...[["Log", "text"], ["Events", "number"], ["Seq", "number"]].map(([label, align]) => el("th", { scope: "col", class: align }, label)));
+      const rows = logs.map(log => el("tr", {}, el("td", { class: "text" }, log.path), el("td", { class: "number" }, fmt(log.events)),
+                                      el("td", { class: "number" }, log.first_seq === null ? "no events" : `${log.first_seq}…${log.last_seq}`)));
       const table = el("table", {}, el("caption", { class: "muted" }, "Logs read, in the order given"), el("thead", {}, head), el("tbody", {}, ...rows));
-      const box = el("details", { id: "logs" }, el("summary", {}, `${fmt(logs.length)} logs read, ${fmt(data.events)} events`), table);
+      const box = el("details", { id: "logs" }, el("summary", {}, `${fmt(logs.length)} logs read, ${fmt(data.events)} events`),
+                     el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "Logs table, scrollable" }, table));
       box.open = logs.length <= 10;
       box.append(el("p", { class: "muted" }, `Every figure is over the ${fmt(logs.length)} logs, each read on its own. The latest ` +
         "sessions replayed are those that began last across them; each replay is read from its own log."));

@@ -1,6 +1,7 @@
 extension ReportPage {
-    /// The replayer's controls: playback at 1×, 4× and 16× with idle gaps skipped, the keyboard,
-    /// and the URL fragment that follows the position.
+    /// The replayer's controls: playback at 1× to 16× with idle gaps skipped, the keyboard, and
+    /// the URL fragment that follows the position; a session opens at its first step that shows
+    /// a screen.
     static let replayPlayback = #"""
     // Playback reads time from `window.navlogClock` when the page is given one before its scripts
     // run (a test's virtual clock: now() in ms, later(fn, ms) → id, cancel(id)), else the browser's.
@@ -27,7 +28,8 @@ extension ReportPage {
         shownSession = -1; listed = []; place = new Map(); current = -1;
         rowsBox.replaceChildren(); rowsBox.style.height = "0"; transcript.removeAttribute("aria-activedescendant");
         axis.replaceChildren(); axis.removeAttribute("aria-label"); document.getElementById("legend").replaceChildren();
-        for (const id of ["devices", "changes", "scenes"]) document.getElementById(id).replaceChildren();
+        document.getElementById("axis-ends").replaceChildren();
+        for (const id of ["devices", "changes", "scenes", "raw-event", "raw-state"]) document.getElementById(id).replaceChildren();
         for (const id of ["step-label", "clock-label", "transcript-count", "replay-cut"]) document.getElementById(id).textContent = "";
         range.removeAttribute("aria-valuetext");
         document.getElementById("event").replaceChildren(session ? says`Session ${session.id} has no event in this page's replay.` : "No session to replay.");
@@ -52,13 +54,12 @@ extension ReportPage {
            says`navlog replay ${data.log} --session ${session.id} shows them all.`,
            session.ending === "unclean" ? " The session crashed after its last event, beyond this replay." : ""]
         : []));
-      const devices = Object.keys(state.scenes).sort().map(name => drawDevice(s, index, name, state.scenes[name], shown[name] ?? {}, tabs[name] ?? [], roots[name] ?? "root", state.active === name, changes));
-      document.getElementById("devices").replaceChildren(...(devices.length ? devices : [el("p", { class: "muted" }, "No open scene.")]));
+      drawDevices(s, Object.keys(state.scenes).sort().map(name =>
+        drawDevice(s, index, name, state.scenes[name], shown[name] ?? {}, tabs[name] ?? [], roots[name] ?? "root", state.active === name, changes)));
       document.getElementById("changes").replaceChildren(...describeChanges(s, index));
       document.getElementById("scenes").replaceChildren(...drawStacks(state, shown, changes));
+      drawRaw(s, index);
       keepInView(index);
-      const now = document.getElementById("axis-now");
-      if (now) now.style.left = `${axisAt(s, index)}%`;
       fragmentFollows();
     };
     const choose = (session, step) => {
@@ -142,10 +143,10 @@ extension ReportPage {
     // measured with the times and speed playback last started with, kept in `player`.
     speedSelect.addEventListener("change", replay);
     skipIdle.addEventListener("change", replay);
-    select.addEventListener("change", () => { follow = true; document.getElementById("replay-missing").textContent = ""; choose(Number(select.value), 0); });
+    select.addEventListener("change", () => { follow = true; document.getElementById("replay-missing").textContent = ""; choose(Number(select.value), outline(Number(select.value)).firstShown); });
     for (const filter of [filterEnding, filterApp, filterLength]) filter.addEventListener("change", () => {
       const shown = listSessions(shownSession);
-      if (!shown.includes(shownSession) && shown.length) choose(shown[0], 0);
+      if (!shown.includes(shownSession) && shown.length) choose(shown[0], outline(shown[0]).firstShown);
     });
     typeFilter.addEventListener("change", filterTranscript);
     screenFilter.addEventListener("input", filterTranscript);
@@ -194,15 +195,16 @@ extension ReportPage {
         const omitted = data.omitted.some(s => s.id === asked);
         document.getElementById("replay-missing").replaceChildren(says`Session ${asked} is not in this page: `,
           omitted ? "it was left out to keep the page small. "
-                  : `the page replays the sessions named with --session and the ${fmt(data.recent)} most recent. `,
-          says`To add it: navlog report ${data.log} -o FILE --session ${asked}`, omitted ? " --recent 0." : ".");
+                  : `the page replays the sessions named with --session, the ${fmt(data.crashed)} most recent that crashed and the ${fmt(data.recent)} most recent. `,
+          says`To add it: navlog report ${data.log} -o FILE --session ${asked}`, omitted ? " --crashed 0 --recent 0." : ".");
       }
       if (sessions.length === 0) { listSessions(-1); document.getElementById("event").textContent = "No session to replay."; return; }
       const first = wanted >= 0 ? wanted : order[0];
       if (!admitted(first)) for (const filter of [filterEnding, filterApp, filterLength]) filter.value = "";   // a link shows its session
       listSessions(first);
-      const step = Number(fragment.get("step") ?? 1);   // not a number (step=abc): the first step
-      choose(first, wanted >= 0 && Number.isFinite(step) ? Math.max(0, step - 1) : 0);
+      // Without a step (or step=abc), the first step that shows a screen.
+      const step = fragment.get("step") === null ? NaN : Number(fragment.get("step"));
+      choose(first, wanted >= 0 && Number.isFinite(step) ? Math.max(0, step - 1) : outline(first).firstShown);
     };
     window.addEventListener("hashchange", openFragment);
     openFragment();

@@ -43,7 +43,8 @@ extension ReportPage {
       return sign + (h > 0 ? `${h}:${String(m % 60).padStart(2, "0")}:${String(s).padStart(2, "0")}` : `${m}:${String(s).padStart(2, "0")}.${tenths}`);
     };
 
-    // Finding sessions: crashed ones first, then as embedded (those named, then the latest);
+    // Finding sessions: crashed ones first, then as embedded (those named, the latest that
+    // crashed, the latest);
     // filtered by how they ended, the app's version and their length.
     const rank = { unclean: 0, open: 1, background: 2, clean: 3 };
     const order = sessions.map((s, i) => i).sort((a, b) => (rank[sessions[a].ending] ?? 4) - (rank[sessions[b].ending] ?? 4) || a - b);
@@ -68,20 +69,24 @@ extension ReportPage {
       return shown;
     };
     (() => {
-      const named = sessions.filter(s => data.named.includes(s.id)).map(s => s.id), recent = sessions.length - named.length;
-      const crashed = sessions.filter(s => s.ending === "unclean").length;
+      const by = reason => sessions.filter(s => s.reason === reason);
+      const named = by("named").map(s => s.id), crashed = by("crashed").length, recent = by("recent").length;
+      const parts = [named.length ? says`${joined(named, ", ")} named with --session` : null,
+                     crashed ? `the ${crashed === 1 ? "latest session" : fmt(crashed) + " latest sessions"} that crashed (--crashed ${fmt(data.crashed)})` : null,
+                     recent ? `the ${recent === 1 ? "latest" : fmt(recent) + " latest"} ${crashed ? "others " : ""}(--recent ${fmt(data.recent)})` : null].filter(Boolean);
+      const all = sessions.filter(s => s.ending === "unclean").length;
       document.getElementById("replay-embedded").replaceChildren(...(sessions.length === 0
         ? [says`This page embeds no session. To embed one: navlog report ${data.log} -o FILE --session ID.`]
-        : [`This page embeds ${sessions.length === 1 ? "one session" : fmt(sessions.length) + " sessions"}`,
-           named.length ? says`: ${joined(named, ", ")} named with --session` : "",
-           recent ? `${named.length ? ", and" : ":"} the ${recent === 1 ? "latest" : fmt(recent) + " latest"} (--recent ${fmt(data.recent)})` : "",
-           says`; ${crashed} crashed. To embed another: navlog report ${data.log} -o FILE --session ID (repeatable; --recent 0 embeds only those).`]));
+        : [`This page embeds ${sessions.length === 1 ? "one session" : fmt(sessions.length) + " sessions"}, crashed ones first: `,
+           ...parts.flatMap((part, k) => (k === 0 ? [part] : [k === parts.length - 1 ? " and " : ", ", part])),
+           `; ${fmt(all)} crashed. `,
+           says`To embed another: navlog report ${data.log} -o FILE --session ID (repeatable; --crashed 0 --recent 0 embeds only those).`]));
     })();
     if (data.omitted.length > 0) {
       document.getElementById("replay-omitted").replaceChildren(
-        `Left out to keep the page under ${fmt(data.maximumReplayBytes / 1048576)} MiB of replays: `,
+        `Left out to keep the page under ${fmt(data.maximum_replay_bytes / 1048576)} MiB of replays: `,
         joined(data.omitted.map(s => says`${s.id} (${fmtEvents(s.events)})`), ", "),
-        says`. To replay one here: navlog report ${data.log} -o FILE --session ID --recent 0.`);
+        says`. To replay one here: navlog report ${data.log} -o FILE --session ID --crashed 0 --recent 0.`);
     }
 
     // The state after a step: the changes applied as given.
@@ -151,12 +156,13 @@ extension ReportPage {
       memo.at = at; memo.index = index;
       return at;
     };
-
     // What a session's steps come to over its length, found once a session: the spans each scene
     // spent in the background, as the library found them (from the step it went there to the
     // step it came back, closed or was restated; null while it never did), and when each step
     // plays, as recorded and with idle gaps over 3 s shortened to 1 s. A clock that went back
-    // plays as no time passing. Each step gets its type, the first word of its summary.
+    // plays as no time passing; how many scenes it has open at once at most, and the first step
+    // after which one is open (0 when none ever is), where a replay opens. Each step gets its
+    // type, the first word of its summary.
     const outlines = new Map();
     const outline = s => {
       if (outlines.has(s)) return outlines.get(s);
@@ -168,7 +174,14 @@ extension ReportPage {
         recorded.push(recorded[i - 1] + gap);
         skipping.push(skipping[i - 1] + (gap > 3000 ? 1000 : gap));
       }
-      const result = { spans, recorded, skipping };
+      let open = Object.keys(session.start.state.scenes).length, scenes = open, shown = -1;
+      session.steps.forEach((step, i) => {
+        if (step.state) open = Object.keys(step.state.scenes).length;
+        else for (const c of step.changes) open += c.change === "sceneOpened" ? 1 : c.change === "sceneClosed" ? -1 : 0;
+        scenes = Math.max(scenes, open);
+        if (shown < 0 && open > 0) shown = i;
+      });
+      const result = { spans, recorded, skipping, scenes, firstShown: Math.max(0, shown) };
       outlines.set(s, result);
       return result;
     };

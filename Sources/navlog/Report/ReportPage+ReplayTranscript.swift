@@ -118,13 +118,13 @@ extension ReportPage {
       keepInView(current);
     };
 
-    // The time axis: deep links, restores, anomalies and the unclean end at their steps, and the
-    // spans scenes spent in the background, placed by time (as recorded, a clock gone back taken
-    // as no time passing), as its ends are labelled; the slider places steps evenly. Its legend's
-    // buttons go to the next mark of their kind, for the keyboard.
+    // The marks on the slider's track, each where the slider is at its step: deep links,
+    // restores, anomalies and the unclean end, and the spans scenes spent in the background; its
+    // ends labelled with the session's times. The legend's buttons go to the next mark of their
+    // kind, for the keyboard.
     const axisAt = (s, i) => {
-      const { recorded } = outline(s), total = recorded[recorded.length - 1];
-      return total > 0 ? recorded[i] / total * 100 : recorded.length > 1 ? i / (recorded.length - 1) * 100 : 0;
+      const n = sessions[s].steps.length;
+      return n > 1 ? i / (n - 1) * 100 : 0;
     };
     const drawAxis = s => {
       const session = sessions[s], n = session.steps.length, at = i => axisAt(s, i);
@@ -143,9 +143,8 @@ extension ReportPage {
           parts.push(el("span", { class: `tick ${cls}`, style: `left:${at(i)}%`, "data-index": i, title: plain(`${badges(session, i).map(b => b[1]).join(", ")} at step ${i + 1}`) }));
         }
       });
-      parts.push(el("span", { class: "now", id: "axis-now" }));
-      parts.push(el("span", { class: "ends", "aria-hidden": "true" }, el("span", {}, "0:00.0"), el("span", {}, fmtClock(recorded[n - 1]))));
       axis.replaceChildren(...parts);
+      document.getElementById("axis-ends").replaceChildren(el("span", {}, "0:00.0"), el("span", {}, fmtClock(recorded[n - 1])));
       const words = [["deeplink", "deep link", "deep links"], ["restore", "restore", "restores"], ["anomaly", "anomaly", "anomalies"],
                      ["background", "background gap", "background gaps"], ["unclean", "unclean end", "unclean ends"]];
       const count = k => places[k].length;
@@ -158,17 +157,5 @@ extension ReportPage {
         return el("li", {}, button);
       }));
     };
-    axis.addEventListener("click", e => {
-      if (!sessions[shownSession]) return;
-      const { recorded } = outline(shownSession), n = recorded.length, box = axis.getBoundingClientRect();
-      let index = e.target.dataset?.index !== undefined ? Number(e.target.dataset.index) : 0;
-      if (e.target.dataset?.index === undefined) {   // the step nearest the time clicked
-        const x = (e.clientX - box.left) / box.width * 100;
-        while (index + 1 < n && axisAt(shownSession, index + 1) <= x) index++;
-        if (index + 1 < n && axisAt(shownSession, index + 1) - x < x - axisAt(shownSession, index)) index++;
-      }
-      go(Math.max(0, Math.min(n - 1, index)));
-    });
-
     """#
 }

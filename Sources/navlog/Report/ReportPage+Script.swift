@@ -1,11 +1,11 @@
 extension ReportPage {
     /// The page after its data: the scripts that render it, and the page's end.
-    static let tail = end(scripts: sections + replayState + replayDevice + replayTranscript + replayPlayback)
+    static let tail = end(scripts: sections + charts + links + replayState + replayDevice + replayTranscript + replayPanels + replayPlayback)
 
     /// The page after its data: `scripts`, and the page's end.
     static func end(scripts: String) -> String { "</script>\n<script>\n" + scripts + "</script>\n</body>\n</html>\n" }
 
-    /// The overview, the flow, the screens, the funnels and the paths before a crash.
+    /// The page's helpers for showing values of the log, the overview and the screens.
     static let sections = """
     "use strict";
     window.onerror = (message, source, line) => { document.getElementById("errors").textContent += `${message} (line ${line})\\n`; };
@@ -67,9 +67,15 @@ extension ReportPage {
     };
     const fmt = n => n === null || n === undefined ? "–" : n.toLocaleString("en");
     const seconds = ms => ms === null || ms === undefined ? "–" : (ms / 1000).toFixed(1) + " s";
+    const percent = pct => pct === null || pct === undefined ? "–" : pct.toFixed(1) + " %";
+    // Where a section has nothing to show, it says so.
+    const nothing = (root, text) => root.replaceChildren(el("p", { class: "muted empty" }, text));
+    // A link to a moment of a replay the page holds (`step` 0-based), named by its session.
+    const momentLink = m => el("a", { href: `#session=${encodeURIComponent(m.session)}&step=${m.step + 1}`, class: "moment" },
+      says`${m.session} (step ${m.step + 1})`);
 
     document.getElementById("subtitle").replaceChildren(
-      says`${data.log} · ${fmt(data.events)} events (seq ${data.firstSeq}…${data.lastSeq}) · ${data.firstTs ?? ""} – ${data.lastTs ?? ""} · ${data.filters}`);
+      says`${data.log} · ${fmt(data.events)} events (seq ${data.first_seq}…${data.last_seq}) · ${data.first_ts ?? ""} – ${data.last_ts ?? ""} · ${data.filters}`);
 
     // Overview
     const overview = document.getElementById("overview");
@@ -78,6 +84,9 @@ extension ReportPage {
                                   ["Open", data.sessions.open]]) {
       overview.append(el("li", {}, el("strong", {}, fmt(value)), label));
     }
+    if (data.sessions.total === 0) document.getElementById("empty-log").textContent = data.events === 0
+      ? "The log holds no event, so no session: there is nothing to show."
+      : "No session in this log passes the filters: there is nothing to show.";
     // What the reading dropped, under the figures that leave it out.
     (() => {
       const dropped = data.dropped_lines, first = dropped.first, more = dropped.count - first.length;
@@ -98,83 +107,22 @@ extension ReportPage {
       }
       document.getElementById("dropped-lines").replaceChildren(el("span", {}, text + " navlog verify says what is wrong with each line."));
     })();
-    document.getElementById("apps").replaceChildren("App versions: ", joined(data.apps.map(a => says`${a.app} (${fmt(a.sessions)})`), ", "));
+    document.getElementById("apps").replaceChildren("App versions: ",
+      data.apps.length ? joined(data.apps.map(a => says`${a.app} (${fmt(a.sessions)})`), ", ") : "none (no session)");
+    // Screens table, sortable; its text column left-aligned, its numbers right-aligned.
     (() => {
-      const days = data.perDay, width = Math.max(320, days.length * 14), height = 120;
-      const max = Math.max(1, ...days.map(d => d.sessions));
-      const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height + 20}`, width, height: height + 20, role: "img", "aria-label": "Sessions per day" });
-      days.forEach((d, i) => {
-        const h = d.sessions / max * height;
-        const rect = svgEl("rect", { class: "bar", x: i * 14, y: height - h, width: 12, height: h });
-        const title = svgEl("title"); title.textContent = `${d.day}: ${d.sessions} sessions`;
-        rect.append(title); svg.append(rect);
-      });
-      const caption = svgEl("text", { x: 0, y: height + 16 }); caption.textContent = `Sessions per day, ${days[0]?.day ?? ""} – ${days[days.length - 1]?.day ?? ""}`;
-      svg.append(caption);
-      document.getElementById("per-day").append(svg);
-    })();
-
-    // Flow (Sankey-style): columns by step, links sized by count.
-    (() => {
-      const links = data.flow;
-      const columns = new Map();
-      const add = (name, step, count) => {
-        if (!columns.has(step)) columns.set(step, new Map());
-        const col = columns.get(step); col.set(name, Math.max(col.get(name) ?? 0, 0) + count);
-      };
-      // A node's size is the larger of what flows in and what flows out.
-      const inflow = new Map(), outflow = new Map();
-      for (const l of links) {
-        outflow.set(l.from, (outflow.get(l.from) ?? 0) + l.count);
-        inflow.set(l.to, (inflow.get(l.to) ?? 0) + l.count);
-      }
-      for (const l of links) { add(l.from, l.step, 0); add(l.to, l.step + 1, 0); }
-      for (const col of columns.values()) for (const name of col.keys()) col.set(name, Math.max(inflow.get(name) ?? 0, outflow.get(name) ?? 0));
-      const lastStep = Math.max(0, ...columns.keys());
-      const colWidth = 190, nodeWidth = 12, height = 420, gap = 8;
-      const svg = svgEl("svg", { viewBox: `0 0 ${lastStep * colWidth + 60} ${height + 20}`, width: lastStep * colWidth + 60, height: height + 20,
-                                 role: "img", "aria-label": "Flow of screens by step" });
-      const positions = new Map();
-      for (const [step, col] of [...columns.entries()].sort((a, b) => a[0] - b[0])) {
-        const total = [...col.values()].reduce((a, b) => a + b, 0) || 1;
-        let y = 0;
-        const scale = (height - gap * col.size) / total;
-        for (const [name, count] of [...col.entries()].sort((a, b) => b[1] - a[1])) {
-          const h = Math.max(2, count * scale), x = (step - 1) * colWidth;
-          positions.set(name, { x, y, h, out: 0, in: 0, scale });
-          const g = svgEl("g", { class: "flow-node" });
-          g.append(svgEl("rect", { x, y, width: nodeWidth, height: h }));
-          const label = svgEl("text", { x: x + nodeWidth + 4, y: y + Math.min(h / 2 + 4, h + 10) }); label.textContent = plain(`${name.replace(/^\\d+_/, "")} (${count})`);
-          const title = svgEl("title"); title.textContent = plain(`${name}: ${count}`);
-          g.append(label, title); svg.append(g);
-          y += h + gap;
-        }
-      }
-      for (const l of links) {
-        const a = positions.get(l.from), b = positions.get(l.to);
-        if (!a || !b) continue;
-        const w = Math.max(1, l.count * Math.min(a.scale, b.scale));
-        const y1 = a.y + a.out + w / 2, y2 = b.y + b.in + w / 2; a.out += w; b.in += w;
-        const x1 = a.x + nodeWidth, x2 = b.x, mid = (x1 + x2) / 2;
-        const path = svgEl("path", { class: "link", d: `M${x1},${y1} C${mid},${y1} ${mid},${y2} ${x2},${y2}`, "stroke-width": w });
-        const title = svgEl("title"); title.textContent = plain(`${l.from} → ${l.to}: ${l.count}`);
-        path.append(title); svg.prepend(path);
-      }
-      document.getElementById("flow").append(svg);
-    })();
-
-    // Screens table, sortable.
-    (() => {
-      const columns = [["screen", "Screen"], ["views", "Views"], ["sessions", "Sessions"], ["medianMs", "Dwell median"], ["p90Ms", "Dwell p90"],
-                       ["bounceBp", "Bounce rate"], ["exits", "Exits"], ["unclean", "Unclean exits"]];
-      const cell = (row, key) => key.endsWith("Ms") ? seconds(row[key]) : key === "bounceBp" ? (row[key] / 100).toFixed(1) + " %" : fmt(row[key]);
+      const columns = [["screen", "Screen"], ["views", "Views"], ["sessions", "Sessions"], ["median_ms", "Dwell median"], ["p90_ms", "Dwell p90"],
+                       ["bounce_pct", "Bounce rate"], ["exits", "Exits"], ["unclean", "Unclean exits"]];
+      const cell = (row, key) => key.endsWith("_ms") ? seconds(row[key]) : key === "bounce_pct" ? percent(row[key]) : fmt(row[key]);
+      const align = key => (key === "screen" ? "text" : "number");
+      if (data.screens.length === 0) return nothing(document.getElementById("screens"), "No screen was viewed: the log holds no screen view.");
       let sortKey = "views", descending = true;
       const table = el("table"), thead = el("thead"), tbody = el("tbody");
       const headRow = el("tr");
       for (const [key, label] of columns) {
         const button = el("button", { type: "button" }, label);
         button.addEventListener("click", () => { descending = sortKey === key ? !descending : key !== "screen"; sortKey = key; render(); });
-        headRow.append(el("th", { scope: "col", "data-key": key }, button));
+        headRow.append(el("th", { scope: "col", "data-key": key, class: align(key) }, button));
       }
       thead.append(headRow); table.append(el("caption", { class: "muted" }, "Per screen"), thead, tbody);
       const render = () => {
@@ -182,42 +130,18 @@ extension ReportPage {
           const x = a[sortKey] ?? -1, y = b[sortKey] ?? -1;
           return (x < y ? -1 : x > y ? 1 : 0) * (descending ? -1 : 1) || (a.screen < b.screen ? -1 : 1);
         });
-        tbody.replaceChildren(...rows.map(row => el("tr", {}, ...columns.map(([key]) => el("td", {}, cell(row, key))))));
+        tbody.replaceChildren(...rows.map(row => el("tr", {}, ...columns.map(([key]) => el("td", { class: align(key) }, cell(row, key))))));
         for (const th of headRow.children) th.setAttribute("aria-sort", th.dataset.key === sortKey ? (descending ? "descending" : "ascending") : "none");
       };
       render();
       document.getElementById("screens").append(table);
-      if (data.clockWentBack > 0) {
-        const one = data.clockWentBack === 1;
-        document.getElementById("clock-went-back").textContent = `${fmt(data.clockWentBack)} view${one ? "" : "s"} ended before ` +
-          `${one ? "it" : "they"} began: the device's clock went back while ${one ? "it was" : "they were"} visible. ` +
-          `${one ? "It counts as a view" : "They count as views"}, with a dwell of 0.`;
-      }
     })();
-
-    // Funnels.
-    (() => {
-      const root = document.getElementById("funnels");
-      if (data.funnels.length === 0) root.append(el("p", { class: "muted" }, "No funnel given (navlog report --funnel a,b,c)."));
-      for (const funnel of data.funnels) {
-        const box = el("div", { role: "group", "aria-label": plain("Funnel " + funnel.map(s => s.screen).join(" → ")) });
-        const first = funnel[0]?.sessions || 1;
-        for (const step of funnel) {
-          const share = step.sessions / first * 100;
-          box.append(el("div", { class: "funnel-step" }, el("span", {}, step.screen),
-            el("div", { class: "funnel-bar", style: `width:${share}%`, role: "img", "aria-label": `${share.toFixed(1)} %` }),
-            el("span", {}, `${fmt(step.sessions)} (${step.conversionBp === null ? "–" : (step.conversionBp / 100).toFixed(1) + " %"}), −${fmt(step.dropOff)}`)));
-        }
-        root.append(box);
-      }
-    })();
-
-    // Crash-adjacent paths.
-    (() => {
-      const list = document.getElementById("crash-paths");
-      if (data.crashPaths.length === 0) list.append(el("li", {}, "No unclean ends."));
-      for (const p of data.crashPaths) list.append(el("li", {}, says`${joined(p.path, " → ")} — ${fmt(p.sessions)} sessions`));
-    })();
+    if (data.clock_went_back > 0) {
+      const count = data.clock_went_back, one = count === 1;
+      document.getElementById("clock-went-back").textContent = `${fmt(count)} view${one ? "" : "s"} ended before ` +
+        `${one ? "it" : "they"} began: the device's clock went back while ${one ? "it was" : "they were"} visible. ` +
+        `${one ? "It counts as a view" : "They count as views"}, with a dwell of 0.`;
+    }
 
     """
 }

@@ -21,21 +21,45 @@ extension ReportPage {
     .cards li { border: 1px solid var(--line); border-radius: .5rem; padding: .5rem .9rem; min-width: 8rem; }
     .cards strong { display: block; font-size: 1.4rem; }
     svg { max-width: 100%; height: auto; }
-    .scroll { overflow-x: auto; } .scroll svg { max-width: none; }   /* zoomed in, scroll rather than shrink text */
+    .scroll { overflow-x: auto; max-width: 100%; } .scroll svg { max-width: none; }   /* narrow or zoomed in, scroll rather than shrink text */
+    .scroll table th, .scroll table td { white-space: nowrap; }
+    .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+    .empty { font-style: italic; }
+    h3 { font-size: 1.05rem; margin: 1rem 0 .3rem; }
+    .chart { max-width: 60rem; }
+    .per-day .grid { stroke: var(--line); } .per-day .axis-line, .per-day .tick-mark { stroke: var(--muted); }
+    svg text.axis-label { fill: var(--muted); } svg text.step-name { font-weight: 600; fill: var(--muted); }
     svg text { fill: var(--fg); font-size: 12px; }
     .bar { fill: var(--bar); } .link { fill: none; stroke: var(--bar); stroke-opacity: .35; } .link:hover { stroke-opacity: .7; }
     .flow-node rect { fill: var(--accent); }
     table { border-collapse: collapse; width: 100%; max-width: 60rem; }
     th, td { padding: .3rem .6rem; border-bottom: 1px solid var(--line); text-align: right; }
-    th:first-child, td:first-child { text-align: left; }
+    th:first-child, td:first-child, th.text, td.text { text-align: left; } th.number, td.number { text-align: right; }
     th button { font: inherit; font-weight: 600; background: none; border: 0; color: var(--accent); cursor: pointer; padding: 0; }
     :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
     #replay:focus-visible { outline: none; }   /* focused only so that its keys stay within it */
-    .funnel-step { display: grid; grid-template-columns: 10rem 1fr 12rem; gap: .5rem; align-items: center; max-width: 60rem; margin: .2rem 0; }
+    /* A funnel step: its screen, its bar in a track as long as step 1's, its count; the replays
+       that reach it below. Narrow, the track takes a row of its own, so that bars keep their length. */
+    .funnel { margin: .5rem 0 1rem; }
+    .funnel-step { display: grid; grid-template-columns: 10rem minmax(8rem, 1fr) 12rem; gap: .1rem .5rem; align-items: center; max-width: 60rem; margin: .3rem 0; }
+    .funnel-screen { overflow-wrap: anywhere; }
+    .funnel-track { background: var(--accent-soft); border-radius: .2rem; }
     .funnel-bar { background: var(--bar); height: 1.2rem; border-radius: .2rem; min-width: 2px; }
+    .funnel-step .moments { grid-column: 2 / -1; font-size: .85rem; }
+    .moments a { overflow-wrap: anywhere; }
+    #crash-paths li { margin: .2rem 0; } #crash-paths .moments { display: block; font-size: .85rem; }
+    @media (max-width: 40rem) {
+      body { padding: .75rem .75rem 2rem; }
+      .funnel-step { grid-template-columns: minmax(0, 1fr) auto; }
+      .funnel-track, .funnel-step .moments { grid-column: 1 / -1; }
+    }
     .controls { display: flex; flex-wrap: wrap; gap: .5rem .75rem; align-items: center; margin: .5rem 0; }
     .controls button, .controls select { font: inherit; padding: .2rem .7rem; border: 1px solid var(--line); border-radius: .4rem; background: var(--accent-soft); color: var(--fg); cursor: pointer; }
-    .controls select { background: var(--bg); }
+    .controls select { background: var(--bg); max-width: 100%; }
+    #session-select { min-width: 0; flex: 0 1 auto; text-overflow: ellipsis; }
+    .link-row { margin: 0; min-height: 0; display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
+    .link-row input { font: .85rem ui-monospace, SFMono-Regular, Menlo, monospace; flex: 1 1 20rem; min-width: 0; max-width: 60rem; }
+    #event { min-height: 3em; overflow-wrap: anywhere; }
     #play[data-playing] { background: var(--accent); color: var(--bg); }
     .controls input[type=search] { font: inherit; padding: .15rem .4rem; border: 1px solid var(--line); border-radius: .4rem; background: var(--bg); color: var(--fg); width: 9rem; }
     .scenes { display: flex; flex-wrap: wrap; gap: 1rem; }
@@ -62,6 +86,12 @@ extension ReportPage {
     .side { flex: 1 1 16rem; min-width: min(100%, 16rem); }
     .side h3, .transcript-box h3 { font-size: 1.05rem; margin: 0 0 .3rem; }
     .transcript-box { flex: 1 1 22rem; min-width: min(100%, 20rem); max-width: 40rem; }
+    .raw { flex: 1 1 100%; min-width: 0; }
+    .raw summary { cursor: pointer; font-weight: 600; }
+    .raw-panes { display: flex; flex-wrap: wrap; gap: 1rem; }
+    .raw-panes section { flex: 1 1 20rem; min-width: 0; }
+    .raw h4 { margin: .4rem 0 .2rem; font-size: .95rem; }
+    .raw pre { margin: 0; max-height: 24rem; overflow: auto; font-size: .8rem; background: var(--surface); border: 1px solid var(--line); border-radius: .4rem; padding: .5rem; }
 
     /* A device: a phone (a tablet for a split view) drawing what the scene showed. */
     .device { margin: 0; width: 18.5rem; max-width: 100%; }
@@ -69,6 +99,8 @@ extension ReportPage {
     .device figcaption { font-size: .9rem; margin-bottom: .3rem; }
     .bezel { position: relative; background: var(--bezel); border-radius: 2.2rem; padding: .7rem; box-shadow: 0 .4rem 1.2rem var(--shade); }
     .device.split .bezel { border-radius: 1.4rem; }
+    .device.slot .bezel { background: none; box-shadow: none; outline: 2px dashed var(--line); outline-offset: -2px; }
+    .device.slot .screen { background: none; }
     .device.acted .bezel { box-shadow: 0 0 0 3px var(--accent), 0 .4rem 1.2rem var(--shade); }
     .screen { position: relative; height: 30rem; border-radius: 1.6rem; overflow: hidden; background: var(--screen); display: flex; flex-direction: column; }
     .device.split .screen { border-radius: .8rem; height: 24rem; }
@@ -107,15 +139,22 @@ extension ReportPage {
 
     /* Playback, the time axis and the transcript. */
     .timeline { max-width: 60rem; }
-    .timeline input[type=range] { width: 100%; margin: 0; }
-    .axis { position: relative; height: 1.6rem; margin: 0 .5rem; border-top: 1px solid var(--line); cursor: pointer; }
-    .axis .span, .legend .span { position: absolute; top: .15rem; height: .5rem; background: var(--muted); opacity: .45; border-radius: .2rem; min-width: 2px; }
-    .axis .tick, .legend .tick { position: absolute; top: .05rem; width: .7rem; height: .7rem; margin-left: -.35rem; border-radius: 50%; }
+    /* The slider, drawn here so that its thumb is 1rem wide: the marks lie on its track, inset by
+       half the thumb, so that at a step the thumb rings its mark. */
+    .scrubber { position: relative; }
+    .scrubber input[type=range] { -webkit-appearance: none; appearance: none; display: block; width: 100%; height: 1.8rem; margin: 0; background: transparent; cursor: pointer; }
+    .scrubber input[type=range]::-webkit-slider-runnable-track { height: .4rem; border-radius: .2rem; background: var(--line); }
+    .scrubber input[type=range]::-moz-range-track { height: .4rem; border-radius: .2rem; background: var(--line); }
+    .scrubber input[type=range]::-webkit-slider-thumb { -webkit-appearance: none; appearance: none; width: 1rem; height: 1rem; margin-top: -.3rem; border-radius: 50%;
+                                                        background: var(--accent); border: 2px solid var(--bg); position: relative; z-index: 1; }
+    .scrubber input[type=range]::-moz-range-thumb { width: 1rem; height: 1rem; border-radius: 50%; background: var(--accent); border: 2px solid var(--bg); }
+    .axis { position: absolute; top: 0; bottom: 0; left: .5rem; right: .5rem; pointer-events: none; }
+    .axis .span, .legend .span { position: absolute; top: calc(50% - .25rem); height: .5rem; background: var(--muted); opacity: .55; border-radius: .2rem; min-width: 2px; }
+    .axis .tick, .legend .tick { position: absolute; top: calc(50% - .35rem); width: .7rem; height: .7rem; margin-left: -.35rem; border-radius: 50%; }
+    .timeline .ends { display: flex; justify-content: space-between; font-size: .7rem; color: var(--muted); margin: 0 .5rem; }
     .tick.deeplink { background: var(--accent); } .tick.restore { background: var(--good); border-radius: .1rem; }
     .tick.anomaly { background: var(--warn); clip-path: polygon(50% 0, 100% 100%, 0 100%); border-radius: 0; }
     .tick.unclean { background: var(--bad); clip-path: polygon(20% 0, 50% 30%, 80% 0, 100% 20%, 70% 50%, 100% 80%, 80% 100%, 50% 70%, 20% 100%, 0 80%, 30% 50%, 0 20%); border-radius: 0; }
-    .axis .now { position: absolute; top: -.1rem; bottom: .3rem; width: 2px; background: var(--accent); }
-    .axis .ends { position: absolute; top: .7rem; left: 0; right: 0; display: flex; justify-content: space-between; font-size: .7rem; color: var(--muted); }
     .legend { display: flex; flex-wrap: wrap; gap: .2rem 1rem; font-size: .8rem; color: var(--muted); margin: .1rem 0 .4rem; padding: 0; list-style: none; }
     .legend .tick, .legend .span { position: static; display: inline-block; margin: 0 .3rem 0 0; vertical-align: -.05rem; }
     .legend .span { width: 1rem; }

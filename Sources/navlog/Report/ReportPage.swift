@@ -62,8 +62,10 @@ enum ReportPage {
         </header>
         <main>
         <section aria-labelledby="overview-h"><h2 id="overview-h">Overview</h2><ul class="cards" id="overview"></ul>
+        <p class="note" id="empty-log"></p>
         <p class="note" id="dropped-lines"></p>
-        <p class="muted" id="apps"></p><div id="per-day"></div></section>
+        <p class="muted" id="apps"></p>
+        <h3 id="per-day-h">Sessions per day</h3><div id="per-day" class="chart"></div></section>
         <section aria-labelledby="flow-h"><h2 id="flow-h">Flow from session start</h2>
         <p class="muted">The most common screens at each step of a path, the rest as “other”. Hover a link for its count.</p><div id="flow" class="scroll" tabindex="0" role="region" aria-label="Flow diagram, scrollable"></div></section>
         <section aria-labelledby="screens-h"><h2 id="screens-h">Screens</h2><p class="muted">Sort by a column with its button.</p>
@@ -72,7 +74,7 @@ enum ReportPage {
         <section aria-labelledby="crash-h"><h2 id="crash-h">Before a crash</h2><p class="muted">The last screens of sessions that ended uncleanly: terminated in the foreground. An end in the background is not a crash.</p><ol id="crash-paths"></ol></section>
         <section aria-labelledby="replay-h" id="replay" tabindex="-1"><h2 id="replay-h">Session replay</h2>
         <p class="muted" id="replay-embedded"></p>
-        <div class="controls" role="group" aria-label="Find a session">
+        <div class="controls" id="session-controls" role="group" aria-label="Find a session">
         <label for="session-select">Session</label><select id="session-select"></select>
         <label for="filter-ending">Ended</label><select id="filter-ending"><option value="">any way</option><option value="unclean">unclean (crash)</option><option value="background">in the background</option><option value="clean">clean</option><option value="open">open</option></select>
         <label for="filter-app">App</label><select id="filter-app"><option value="">any version</option></select>
@@ -86,23 +88,21 @@ enum ReportPage {
         <button type="button" id="play" aria-keyshortcuts="Space">▶ Play</button>
         <button type="button" id="prev" aria-label="Previous event" aria-keyshortcuts="ArrowLeft">◀ Previous</button>
         <button type="button" id="next" aria-label="Next event" aria-keyshortcuts="ArrowRight">Next ▶</button>
-        <label for="speed">Speed</label><select id="speed" aria-keyshortcuts="+ -"><option value="1">1×</option><option value="4">4×</option><option value="16">16×</option></select>
+        <label for="speed">Speed</label><select id="speed" aria-keyshortcuts="+ -"><option value="1">1×</option><option value="2">2×</option><option value="4">4×</option><option value="8">8×</option><option value="16">16×</option></select>
         <label><input type="checkbox" id="skip-idle" checked> Skip idle (gaps over 3 s play as 1 s)</label>
         <output id="step-label" for="step"></output><output id="clock-label" class="muted"></output>
+        <button type="button" id="copy-link">Copy link to this step</button>
         </div>
+        <p class="link-row"><input type="text" id="step-link" readonly hidden aria-label="Link to this step"> <output id="link-status" role="status"></output></p>
         <div class="timeline">
-        <input type="range" id="step" min="0" value="0" aria-label="Step" aria-keyshortcuts="Home End">
-        <div class="axis" id="axis" role="img"></div>
+        <div class="scrubber"><div class="axis" id="axis" role="img"></div><input type="range" id="step" min="0" value="0" aria-label="Step" aria-keyshortcuts="Home End"></div>
+        <div class="ends" id="axis-ends" aria-hidden="true"></div>
         <ul class="legend" id="legend"></ul>
         </div>
         <p class="muted">Keys, once you click in the replayer or move to one of its controls: Space plays or pauses, ← and → step, Home and End go to the first and last event, + and − change the speed.</p>
         <p id="event" aria-live="polite"></p>
         <div class="replay-grid">
         <div class="devices" id="devices" role="region" aria-label="What the user saw, one device per scene"></div>
-        <div class="side">
-        <section aria-labelledby="changes-h"><h3 id="changes-h">What changed</h3><ul id="changes"></ul></section>
-        <section aria-labelledby="stacks-h"><h3 id="stacks-h">Stacks</h3><div class="scenes" id="scenes"></div></section>
-        </div>
         <section class="transcript-box" aria-labelledby="transcript-h"><h3 id="transcript-h">Transcript</h3>
         <div class="controls" role="group" aria-label="Filter the transcript">
         <label for="transcript-type">Type</label><select id="transcript-type"><option value="">all</option></select>
@@ -111,6 +111,14 @@ enum ReportPage {
         </div>
         <div class="transcript" id="transcript" role="listbox" tabindex="0" aria-label="Transcript: every event of the session"></div>
         </section>
+        <div class="side">
+        <section aria-labelledby="changes-h"><h3 id="changes-h">What changed</h3><ul id="changes"></ul></section>
+        <section aria-labelledby="stacks-h"><h3 id="stacks-h">Stacks</h3><div class="scenes" id="scenes"></div></section>
+        </div>
+        <details class="raw" id="raw-json"><summary>The event and the state after it, as JSON</summary>
+        <div class="raw-panes"><section aria-labelledby="raw-event-h"><h4 id="raw-event-h">The event, as the log holds it</h4><pre id="raw-event" tabindex="0"></pre></section>
+        <section aria-labelledby="raw-state-h"><h4 id="raw-state-h">The state after it</h4><pre id="raw-state" tabindex="0"></pre></section></div>
+        </details>
         </div>
         </section>
         <pre id="errors" role="alert"></pre>
