@@ -265,7 +265,7 @@ def invisible_characters(navlog, browser, check):
     def marked(code):
         return f'<span class="invisible" title="U+{code}, a character that shows nothing or reorders the text around it">⟨U+{code}⟩</span>'
     pay = "<bdi>pay" + marked("202E") + "gnp.exe</bdi>"
-    check("the screens table shows U+202E marked, the name isolated", f"<td>{pay}</td>" in shown, re.findall(r"<tbody>.*?</tbody>", shown, re.S)[:1])
+    check("the screens table shows U+202E marked, the name isolated", f'<td class="text">{pay}</td>' in shown, re.findall(r"<tbody>.*?</tbody>", shown, re.S)[:1])
     device = re.search(r'<div class="layer"[^>]*data-visible="true"[^>]*>.*?<div class="big">(.*?)</div>((?:<div class="params">.*?</div>)*)', shown, re.S)
     check("the replayer's device shows the screen, its id and its param marked",
           bool(device) and device.group(1) == pay and "id <bdi>x" + marked("2028") + "y</bdi>" in device.group(2)
@@ -329,7 +329,7 @@ def many_logs(navlog, browser, check):
     errors = re.findall(r'<pre id="errors"[^>]*>(.*?)</pre>', dom, re.S)
     check("and renders without errors", 'data-ready="true"' in dom and errors == [""], str(errors))
     listed = re.search(r'<details id="logs"[^>]*>(.*?)</details>', dom, re.S)
-    rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td>", listed.group(1)) if listed else []
+    rows = re.findall(r'<tr><td class="text">(.*?)</td><td class="number">(.*?)</td>', listed.group(1)) if listed else []
     counts = [(log, f"{json.loads(subprocess.run([navlog, 'verify', log, '--format', 'json'], check=True, capture_output=True, text=True).stdout)['events']:,}")
               for log in logs]
     check("its overview lists each log with the events it gave", rows == counts, f"{rows} against {counts}")

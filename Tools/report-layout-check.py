@@ -13,7 +13,7 @@ hand-written one whose first session crashes with two scenes open, at each width
     names each of its steps, and its nodes by their screen alone;
   - the replayer embeds the crashed session first and opens it at the first step that shows a
     screen; the marks sit on the slider's track where the slider is at their step; the speeds
-    are 1x to 16x; the raw panel shows the event and the state after it as JSON; "Copy link to
+    are 1x to 16x; the raw panel, opened, shows the event and the state after it as JSON; "Copy link to
     this step" gives the page's address with #session=ID&step=N; the devices and the transcript
     do not move when the second scene opens;
   - each "Before a crash" path links to the replay's step, which the link opens;
@@ -72,6 +72,8 @@ setTimeout(async () => {
       const expected = r.left + 8 + (n > 1 ? i / (n - 1) : 0) * (r.width - 16);   // the thumb is 1rem wide
       return [Math.round(Math.abs(x - expected) * 10) / 10, y > r.top && y < r.bottom];
     });
+    document.getElementById("raw-json").open = true;
+    await new Promise(done => setTimeout(done, 50));
     const step = Number(range.value), replay = data.replays[Number(document.getElementById("session-select").value)];
     results.raw = { event: JSON.parse(document.getElementById("raw-event").textContent), state: JSON.parse(document.getElementById("raw-state").textContent),
                     seq: replay.steps[step].seq, session: replay.id };

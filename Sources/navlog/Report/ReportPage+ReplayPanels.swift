@@ -3,16 +3,24 @@ extension ReportPage {
     /// link to the step shown, and the room kept for every scene a session opens.
     static let replayPanels = #"""
     // The raw event, as navlog writes its line (the members every line begins with put back
-    // from the replay), and the state after it, as navlog's JSON has it.
+    // from the replay), and the state after it, as navlog's JSON has it: drawn while the panel
+    // is open, each value of the log `visibly`.
+    const rawPanel = document.getElementById("raw-json");
+    const asJSON = value => {
+      const fragment = document.createDocumentFragment();
+      JSON.stringify(value, null, 2).split("\n").forEach((line, k) => { if (k > 0) fragment.append("\n"); fragment.append(visibly(line)); });
+      return fragment;
+    };
     const drawRaw = (s, index) => {
       const eventBox = document.getElementById("raw-event"), stateBox = document.getElementById("raw-state");
       const step = sessions[s]?.steps[index];
-      if (!step) { eventBox.textContent = ""; stateBox.textContent = ""; return; }
+      if (!step || !rawPanel.open) { eventBox.replaceChildren(); stateBox.replaceChildren(); return; }
       const session = sessions[s];
       const line = { v: 1, seq: step.seq, ts: stepTs(session, step), session: session.session_in_log ?? session.id, ...step.line };
-      eventBox.textContent = JSON.stringify(line, null, 2);
-      stateBox.textContent = JSON.stringify(stateAt(s, index).state, null, 2);
+      eventBox.replaceChildren(asJSON(line));
+      stateBox.replaceChildren(asJSON(stateAt(s, index).state));
     };
+    rawPanel.addEventListener("toggle", () => drawRaw(shownSession, Number(range.value)));
 
     // Devices for the scenes open at a step, and a slot kept for each other scene the session
     // has open at once at some step: the replayer does not move when a second scene opens.
