@@ -22,7 +22,8 @@ Checks, on the report of Schemas/examples/valid/sheets.jsonl and of a generated 
   - a log whose names, ids, params, tabs and path hold invisible and reordering characters
     (U+202E, zero-width ones, U+2028) and markup: the page holds none of those characters outside
     its data, and shows each as a marker (⟨U+202E⟩) inside a <bdi> — in the screens table, the
-    session picker, the replayer's device, stacks and transcript — and the markup as text;
+    session picker, the replayer's device, stacks, transcript and raw panel (its event's line read
+    from a block of its own) — and the markup as text;
   - the overview of a log with a torn tail says the line dropped, its file and line (and stderr
     says it); in salvage mode, how many lines were skipped and where; of a clean log, nothing;
   - a report over three generated logs, one repeating another's session ids, renders, lists the
@@ -257,7 +258,7 @@ def invisible_characters(navlog, browser, check):
     browse(browser, url, "--window-size=1280,2400", "--screenshot=" + os.path.join(OUT, "invisible.png"))
     errors = re.findall(r'<pre id="errors"[^>]*>(.*?)</pre>', dom, re.S)
     check("a log of invisible and reordering characters renders without errors", 'data-ready="true"' in dom and errors == [""], str(errors))
-    shown = re.sub(r'<script id="report-data".*?</script>', "", dom, flags=re.S)
+    shown = re.sub(r'<script id="report-(?:data|lines)".*?</script>', "", dom, flags=re.S)   # the data, and the lines of the raw panel
     seen = re.sub(r' data-[a-z-]+="[^"]*"', "", shown)   # the page's own keys hold values exactly, and are not shown
     raw = sorted({f"U+{ord(c):04X}" for c in seen if c in "\u202e\u200b\u200d\u2066\u2028\ufeff"})
     check("and holds none of them outside its data and keys, in text or attributes", not raw, str(raw))
@@ -282,6 +283,15 @@ def invisible_characters(navlog, browser, check):
     title = re.search(r"<title>(.*?)</title>", shown)
     check("the page's title marks the path's U+202E", bool(title) and "invisible-pay⟨U+202E⟩gnp.jsonl" in title.group(1), title.group(1) if title else "")
     check("a screen named with markup is shown as text", "<img" not in shown and "&lt;img src=x onerror=alert(1)&gt;" in shown)
+    # The raw panel, opened, reads the event's line from its block and marks it as the page does.
+    opened = os.path.join(OUT, "invisible-raw.html")
+    with open(opened, "w", encoding="utf-8") as f:
+        f.write(open(report, encoding="utf-8").read().replace("</body>", '<script>document.getElementById("raw-json").open = true;</script>\n</body>'))
+    raw_dom = browse(browser, "file://" + opened + "#session=s%E2%80%8B1&step=4", "--dump-dom", "--virtual-time-budget=5000").stdout
+    event = re.search(r'<pre id="raw-event"[^>]*>(.*?)</pre>', re.sub(r'<script id="report-(?:data|lines)".*?</script>', "", raw_dom, flags=re.S), re.S)
+    check("the raw panel shows the event's line, crc and all, U+202E marked",
+          bool(event) and '"type": "push"' in event.group(1) and '"crc": "' in event.group(1) and "pay" + marked("202E") + "gnp.exe" in event.group(1),
+          event.group(0) if event else "no raw event")
 
 
 def dropped_lines(navlog, browser, check, example):

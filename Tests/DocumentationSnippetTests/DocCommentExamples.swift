@@ -45,8 +45,8 @@ enum DocCommentExamples {
 
     static func report() throws {
         let result = try ReportQuery(options: .init(funnels: [["home", "recipe"]])).run(over: "app.jsonl")
-        let (data, leftOut) = result.json(path: "app.jsonl", filter: AnalyticsFilter())
-        print(data.count, leftOut.omitted.count)
+        let (data, lines, leftOut) = result.json(path: "app.jsonl", filter: AnalyticsFilter())
+        print(data.count, lines.count, leftOut.omitted.count)
     }
 
     static func reportOfManyLogs() throws {

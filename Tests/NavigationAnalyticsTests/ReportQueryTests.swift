@@ -13,16 +13,17 @@ import NavigationSimulation
         return directory
     }
 
-    /// The time the report's data of `log` takes to gather and write, the data and what it left out.
+    /// The time the report's data of `log` takes to gather and write, the data, its replays' lines
+    /// and what it left out.
     static func report(_ log: StressLog, in directory: String, options: ReportQuery.Options = ReportQuery.Options())
-        throws -> (time: Duration, json: [UInt8], leftOut: ReportQuery.LeftOut) {
+        throws -> (time: Duration, json: [UInt8], lines: [UInt8], leftOut: ReportQuery.LeftOut) {
         let path = directory + "/\(UUID().uuidString).jsonl"
         try log.write(to: path)
-        var written: (bytes: [UInt8], leftOut: ReportQuery.LeftOut) = ([], ReportQuery.LeftOut())
+        var written: (bytes: [UInt8], lines: [UInt8], leftOut: ReportQuery.LeftOut) = ([], [], ReportQuery.LeftOut())
         let time = try ContinuousClock().measure {
             written = try ReportQuery(options: options).run(over: path).json(path: path, filter: AnalyticsFilter())
         }
-        return (time, written.bytes, written.leftOut)
+        return (time, written.bytes, written.lines, written.leftOut)
     }
 
     /// A replay embeds what each step changed: the page grows with the steps it replays, not with
@@ -34,7 +35,7 @@ import NavigationSimulation
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // Times are the best of three, and of up to eight while the larger log is over its bound: a
         // neighbour's load falls on some runs, a cost that grows with stacks or scenes on every one.
-        func best(_ log: StressLog, within bound: Duration? = nil) throws -> (time: Duration, json: [UInt8], leftOut: ReportQuery.LeftOut) {
+        func best(_ log: StressLog, within bound: Duration? = nil) throws -> (time: Duration, json: [UInt8], lines: [UInt8], leftOut: ReportQuery.LeftOut) {
             var best = try Self.report(log, in: directory)
             for run in 1..<8 where run < 3 || bound.map({ best.time >= $0 }) == true {
                 let next = try Self.report(log, in: directory)
@@ -45,8 +46,7 @@ import NavigationSimulation
         let shallow = try best(.longSessions(sessions: 10, pushes: 900))
         let deep = try best(.longSessions(sessions: 10, pushes: 1800), within: shallow.time * 3 + .milliseconds(100))
         #expect(deep.json.count < shallow.json.count * 21 / 10, "\(shallow.json.count) bytes, then \(deep.json.count)")
-        // 18,000 steps: what each changed, and its event's own members for the raw event panel.
-        #expect(deep.json.count < 7 << 20)
+        #expect(deep.json.count < 5 << 20)
         #expect(deep.time < shallow.time * 3 + .milliseconds(100), "\(shallow.time), then \(deep.time)")
         // 2,000 steps replayed of each: as many steps over twice the scenes.
         let few = try best(.manyScenes(1000))
@@ -77,7 +77,7 @@ import NavigationSimulation
         #expect(((last["steps"] as? [Any])?.count ?? 0) < 1003)
         #expect(report.leftOut.cut.map(\.id) == [last["id"] as? String] && report.leftOut.cut.allSatisfy(\.bytesRanOut))
         #expect(report.leftOut.omitted.map(\.id) == omitted.compactMap { $0["id"] as? String })
-        #expect(report.json.count < (600 << 10) + (64 << 10), "the replays stop at the cap")
+        #expect(report.json.count + report.lines.count < (600 << 10) + (64 << 10), "the replays and their lines stop at the cap")
         #expect(json["recent"] as? Int == 10 && json["maximum_replay_bytes"] as? Int == 600 << 10)
 
         // A session longer than a session's limit is cut at it.
@@ -210,7 +210,7 @@ import NavigationSimulation
         .deletingLastPathComponent().appendingPathComponent("Schemas/examples/valid/lifecycle-endings.jsonl").path
 
     @Test func theOverviewCountsEachOfTheFourEndingsAndACrashOnlyWhenUnclean() throws {
-        let (bytes, _) = try ReportQuery(options: ReportQuery.Options()).run(over: Self.example)
+        let (bytes, _, _) = try ReportQuery(options: ReportQuery.Options()).run(over: Self.example)
             .json(path: Self.example, filter: AnalyticsFilter())
         let json = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
         let sessions = try #require(json["sessions"] as? [String: Int])

@@ -25,7 +25,7 @@ import NavigationAnalytics
         let path = NSTemporaryDirectory() + "navlog-replay-steps-\(UUID().uuidString).jsonl"
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (bytes, _) = try ReportQuery(options: ReportQuery.Options(sessions: ["a"])).run(over: path).json(path: path, filter: AnalyticsFilter())
+        let (bytes, _, _) = try ReportQuery(options: ReportQuery.Options(sessions: ["a"])).run(over: path).json(path: path, filter: AnalyticsFilter())
         let json = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
         let replays = try #require(json["replays"] as? [[String: Any]])
         let a = try #require(replays.first { $0["id"] as? String == "a" })
@@ -151,5 +151,26 @@ import NavigationAnalytics
         #expect(columns(3) == [["column": "sidebar", "title": "sidebar"], ["column": "content", "title": "recipe(1){a=1,b=2}"]])
         #expect(columns(4) == [["column": "content", "title": "recipe(1){a=1,b=2}"]])
         #expect(columns(5) == [])
+    }
+
+    /// The raw panel's lines are kept apart from the data the page reads to draw: a list for each
+    /// replay, a line for each step, each its event as navlog writes its line, `crc` and all, less
+    /// the `v`, `seq`, `ts` and `session` its replay says.
+    @Test func eachStepsEventLineIsKeptApartFromTheDataAsNavlogWritesIt() throws {
+        let path = NSTemporaryDirectory() + "navlog-replay-lines-\(UUID().uuidString).jsonl"
+        try (Self.lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (bytes, lines, _) = try ReportQuery(options: ReportQuery.Options(sessions: ["a"])).run(over: path).json(path: path, filter: AnalyticsFilter())
+        #expect(!String(decoding: bytes, as: UTF8.self).contains(#""line""#), "the data holds no line")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        let replays = try #require(json["replays"] as? [[String: Any]])
+        let perReplay = try #require(try JSONSerialization.jsonObject(with: Data(lines)) as? [[[String: Any]]])
+        #expect(perReplay.map(\.count) == replays.map { ($0["steps"] as? [Any])?.count ?? -1 })
+        let a = try #require(replays.firstIndex { $0["id"] as? String == "a" }.map { perReplay[$0] })
+        #expect(a.map { $0["type"] as? String }
+                == ["session.start", "scene.open", "tab.select", "push", "push", "sheet.present", "push", "deeplink", "setPath", "pop"])
+        #expect(a.allSatisfy { ($0["crc"] as? String)?.count == 8 && $0["v"] == nil && $0["seq"] == nil && $0["ts"] == nil && $0["session"] == nil })
+        #expect(a[0]["app"] as? String == "2.1" && a[3]["route"] as? [String: String] == ["screen": "category", "id": "desserts"])
+        #expect(a[9]["count"] as? Int == 4)
     }
 }

@@ -69,13 +69,13 @@ import NavigationAnalytics
     @Test func theDataIsFormat2InSnakeCaseWithRatesAsPercentages() throws {
         let (json, bytes) = try Self.data(ReportQuery.Options(funnels: [["home", "recipe", "reviews"]]))
         #expect(String(decoding: bytes.prefix(11), as: UTF8.self) == #"{"format":2"#)
-        // Every member the report names (not those of a log's line or a state, which are the log's).
+        // Every member the report names (not those of a state, which are the log's).
         var names: Set<String> = []
         func collect(_ value: Any) {
             if let object = value as? [String: Any] {
                 for (key, member) in object {
                     names.insert(key)
-                    if !["line", "state", "visible", "tabs", "stacks"].contains(key) { collect(member) }
+                    if !["state", "visible", "tabs", "stacks"].contains(key) { collect(member) }
                 }
             } else if let list = value as? [Any] { list.forEach(collect) }
         }

@@ -1,8 +1,8 @@
 import NavigationHistory
 
 extension ReportQuery.Result {
-    /// The report's data as one JSON object, the page's input, and what it leaves out of the
-    /// sessions to replay.
+    /// The report's data as one JSON object, the page's input; the lines of the events its
+    /// replays step through, apart; and what it leaves out of the sessions to replay.
     ///
     /// Its first member is `"format": 2`; its members are named in snake_case, in a fixed order,
     /// its lists sorted as the queries sort them, so that the same log gives the same bytes however
@@ -20,6 +20,12 @@ extension ReportQuery.Result {
     /// `first_ts` and `last_ts` the earliest start and the latest end of a session, and each
     /// replay says its `log` and its id there (`session_in_log`), which are null over one log.
     ///
+    /// The lines are a JSON array holding, for each replay written, an array of its steps' events
+    /// each as navlog writes its line, `crc` and all, less the `v`, `seq`, `ts` and `session` the
+    /// replay already says (``JSONWriter/line(of:)``): the page reads them only to show an event
+    /// raw, so they are kept out of the data it reads to draw. They count towards
+    /// ``Options/maximumReplayBytes``.
+    ///
     /// Second, after `format`, comes what the readings dropped, as the analytics subcommands' JSON
     /// has it: `dropped_lines`, `{"mode", "count", "first": [{"file", "line", "offset", "kind",
     /// "detail"}]}` (``DroppedLines``).
@@ -33,11 +39,11 @@ extension ReportQuery.Result {
     ///   - fileName: The name the page gives a file of a log (where a line was dropped); by
     ///     default its path as read.
     public func json(path: String, filter: AnalyticsFilter, logNames: [String]? = nil,
-                     fileName: (String) -> String = { $0 }) -> (bytes: [UInt8], leftOut: ReportQuery.LeftOut) {
+                     fileName: (String) -> String = { $0 }) -> (bytes: [UInt8], lines: [UInt8], leftOut: ReportQuery.LeftOut) {
         let names = logs.indices.map { k in logNames.flatMap { k < $0.count ? $0[k] : nil } ?? logs[k].path }
         // The replays first, apart: the links to them name the steps written.
-        var replayed = JSONWriter(capacity: 1 << 20)
-        let (leftOut, links) = replays(into: &replayed, logNames: names)
+        var replayed = JSONWriter(capacity: 1 << 20), lines = JSONWriter(capacity: 1 << 20)
+        let (leftOut, links) = replays(into: &replayed, lines: &lines, logNames: names)
         var w = JSONWriter(capacity: replayed.bytes.count + (1 << 16))
         w.raw("{")
         w.key("format", first: true); w.integer(2)
@@ -127,7 +133,7 @@ extension ReportQuery.Result {
             w.raw("{"); w.key("id", first: true); w.string(session.id); w.key("events"); w.integer(session.events); w.raw("}")
         }
         w.raw("}")
-        return (w.bytes, leftOut)
+        return (w.bytes, lines.bytes, leftOut)
     }
 
     /// Writes `logs` and `repeated_sessions`, as the analytics subcommands' JSON has them, the
@@ -155,22 +161,23 @@ extension ReportQuery.Result {
     /// (``visible(_:_:naming:into:)``), a scene's stacks when it made one and its tabs when they
     /// changed (``ReplayTabs``); then the spans its scenes spent in the background
     /// (``ReplayAway``). Only what changed is sent, so that the page grows with the steps, not
-    /// with their stacks. The page applies the changes in turn and draws what it is told.
+    /// with their stacks. The page applies the changes in turn and draws what it is told. Writes
+    /// the steps' events into `lines`, an array for each replay written.
     /// Returns what it left out, and where the replays written show each crash path and funnel step.
-    private func replays(into w: inout JSONWriter, logNames: [String]) -> (ReportQuery.LeftOut, ReportLinks) {
+    private func replays(into w: inout JSONWriter, lines: inout JSONWriter, logNames: [String]) -> (ReportQuery.LeftOut, ReportLinks) {
         var leftOut = ReportQuery.LeftOut()
         var links = ReportLinks(funnels: options.funnels.map(\.count))
         let exitsQuery = ExitsQuery(crashPaths: options.crashPaths), funnelQueries = options.funnels.map(ReportGathering.funnel)
         let apps = Dictionary(sessions.map { ($0.id, $0.app) }, uniquingKeysWith: { _, last in last })
-        w.raw("[")
-        let start = w.bytes.count
+        w.raw("["); lines.raw("[")
+        let start = w.bytes.count + lines.bytes.count
         var written = 0
         for replay in replays {
-            guard w.bytes.count - start < options.maximumReplayBytes else {
+            guard w.bytes.count + lines.bytes.count - start < options.maximumReplayBytes else {
                 leftOut.omitted.append(ReportQuery.LeftOut.Omitted(id: replay.id, events: replay.events))
                 continue
             }
-            if written > 0 { w.raw(",") }
+            if written > 0 { w.raw(","); lines.raw(",") }
             written += 1
             w.raw("{"); w.key("id", first: true); w.string(replay.id)
             w.key("log"); if logs.isEmpty { w.raw("null") } else { w.string(logNames[replay.log]) }
@@ -188,20 +195,21 @@ extension ReportQuery.Result {
             w.key("visible"); Self.visible(replay.start, scenes, naming: Set(scenes), into: &w)
             w.key("tabs"); Self.tabs(tabs.update(replay.start, scenes: scenes), of: tabs, into: &w)
             w.raw("}")
-            w.key("steps"); w.raw("[")
+            w.key("steps"); w.raw("["); lines.raw("[")
             var fold = DiffingFold(replay.start)
             var away = ReplayAway()
             away.restate(replay.start, at: 0)
             var steps = 0, stepOf: [Int: Int] = [:]
             for event in replay.replayed {
-                if w.bytes.count - start >= options.maximumReplayBytes { break }
-                if steps > 0 { w.raw(",") }
+                if w.bytes.count + lines.bytes.count - start >= options.maximumReplayBytes { break }
+                if steps > 0 { w.raw(","); lines.raw(",") }
                 if stepOf[event.seq] == nil { stepOf[event.seq] = steps }
                 steps += 1
                 let changes = Self.step(event, since: origin ?? event.timestamp, folding: &fold, tabs: &tabs, into: &w)
+                lines.line(of: event)
                 if event.setsWholeState { away.restate(fold.after, at: steps - 1) } else { away.take(changes, at: steps - 1) }
             }
-            w.raw("]")
+            w.raw("]"); lines.raw("]")
             w.key("away")
             w.array(away.spans) { w, span in
                 w.raw("{"); w.key("scene", first: true); w.string(span.scene); w.key("from"); w.integer(span.from)
@@ -215,7 +223,7 @@ extension ReportQuery.Result {
                                                            log: replay.log, idInLog: replay.idInLog ?? replay.id))
             }
         }
-        w.raw("]")
+        w.raw("]"); lines.raw("]")
         return (leftOut, links)
     }
 }

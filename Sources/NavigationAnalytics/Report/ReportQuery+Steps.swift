@@ -3,11 +3,10 @@ import NavigationHistory
 extension ReportQuery.Result {
     /// One step of a replay: the event — its seq, its time in milliseconds since `origin` (the
     /// session's first event, the replay's `ts`; negative when the clock went back), what the
-    /// time axis marks it as, its summary, which begins with its type, and as `line` the event
-    /// as navlog writes its line, `crc` and all, less the `v`, `seq`, `ts` and `session` the
-    /// replay already says (``JSONWriter/line(of:)``) — and what it changed,
+    /// time axis marks it as, its summary, which begins with its type — and what it changed,
     /// folded into `fold`; and, for each scene whose tabs it changed (every scene, when it set the
-    /// state whole), the scene's tabs, as `tabs` finds them.
+    /// state whole), the scene's tabs, as `tabs` finds them. The event's line is written apart
+    /// (``JSONWriter/line(of:)``).
     /// Returns what the event changed.
     static func step(_ event: NavigationEvent, since origin: Timestamp, folding fold: inout DiffingFold,
                              tabs: inout ReplayTabs, into w: inout JSONWriter) -> [StateDiff.Change] {
@@ -21,7 +20,6 @@ extension ReportQuery.Result {
         w.key("t"); w.integer(Int(event.timestamp.millisecondsSince1970 - origin.millisecondsSince1970))
         if let mark = event.replayMark { w.key("mark"); w.string(mark) }
         w.key("event"); w.string(event.summary)
-        w.key("line"); w.line(of: event)
         if let anomaly { w.key("anomaly"); w.string(anomaly.kind.rawValue) }
         if event.setsWholeState {
             let scenes = fold.after.scenes.keys.sorted()
@@ -138,7 +136,7 @@ extension JSONWriter {
     /// The line of `event` as navlog writes it, as a JSON object from its `type` on: the `v`
     /// (always 1), `seq`, `ts` and `session` that begin every line are left out, the replay
     /// holding them (the page puts them back), so that the page grows by the event's own members.
-    fileprivate mutating func line(of event: NavigationEvent) {
+    mutating func line(of event: NavigationEvent) {
         var line = JSONWriter(capacity: 256)
         LineEncoder.append(event, to: &line)
         if line.bytes.last == 0x0A { line.bytes.removeLast() }

@@ -11,7 +11,7 @@ import NavigationHistory
 ///
 /// ```swift
 /// let result = try ReportQuery(options: .init(funnels: [["home", "recipe"]])).run(over: "app.jsonl")
-/// let (data, leftOut) = result.json(path: "app.jsonl", filter: AnalyticsFilter())
+/// let (data, lines, leftOut) = result.json(path: "app.jsonl", filter: AnalyticsFilter())
 /// ```
 public struct ReportQuery: Sendable {
     /// What the report shows, and its limits.
@@ -33,7 +33,8 @@ public struct ReportQuery: Sendable {
         public var crashPaths: Int
         /// The events of one session replayed at most.
         public var maximumSteps: Int
-        /// The bytes of replays the data holds at most: the sessions after are left out.
+        /// The bytes of replays, their steps' lines too, the data holds at most: the sessions after are
+        /// left out.
         public var maximumReplayBytes: Int
 
         /// Options with the report's defaults: the 10 latest sessions that crashed, then the 10

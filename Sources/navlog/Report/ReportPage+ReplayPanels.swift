@@ -4,8 +4,12 @@ extension ReportPage {
     static let replayPanels = #"""
     // The raw event, as navlog writes its line (the members every line begins with put back
     // from the replay), and the state after it, as navlog's JSON has it: drawn while the panel
-    // is open, each value of the log `visibly`.
+    // is open, each value of the log `visibly`. The lines, each replay's in a list, are in a
+    // block of their own, parsed when the panel first opens: a page that is not asked for them
+    // does not pay for them.
     const rawPanel = document.getElementById("raw-json");
+    let lines = null;
+    const lineOf = (s, index) => (lines ??= JSON.parse(document.getElementById("report-lines").textContent))[s][index];
     const asJSON = value => {
       const fragment = document.createDocumentFragment();
       JSON.stringify(value, null, 2).split("\n").forEach((line, k) => { if (k > 0) fragment.append("\n"); fragment.append(visibly(line)); });
@@ -16,7 +20,7 @@ extension ReportPage {
       const step = sessions[s]?.steps[index];
       if (!step || !rawPanel.open) { eventBox.replaceChildren(); stateBox.replaceChildren(); return; }
       const session = sessions[s];
-      const line = { v: 1, seq: step.seq, ts: stepTs(session, step), session: session.session_in_log ?? session.id, ...step.line };
+      const line = { v: 1, seq: step.seq, ts: stepTs(session, step), session: session.session_in_log ?? session.id, ...lineOf(s, index) };
       eventBox.replaceChildren(asJSON(line));
       stateBox.replaceChildren(asJSON(stateAt(s, index).state));
     };

@@ -7,14 +7,21 @@ import Foundation
 /// back label, a split view's columns, a scene's tabs, a trail's root name, the spans in the
 /// background. The page draws what it is told.
 enum ReportPage {
-    /// The HTML page around `data` (the report's JSON); over several logs (`manyLogs`), with
-    /// the overview listing them (``manyLogsTail``).
-    static func html(title: String, data: [UInt8], manyLogs: Bool = false) -> [UInt8] {
-        // Inside <script>, markup such as "</script>" or "<!--" would change how the page is parsed:
-        // write every <, > and & as a JSON \u escape (they only occur inside JSON strings).
+    /// The HTML page around `data` (the report's JSON) and `lines` (its replays' lines, in a
+    /// block of their own that the page parses only when the raw panel first opens); over several
+    /// logs (`manyLogs`), with the overview listing them (``manyLogsTail``).
+    static func html(title: String, data: [UInt8], lines: [UInt8], manyLogs: Bool = false) -> [UInt8] {
+        Array(head(title).utf8) + safe(data) + Array(#"</script>\#n<script id="report-lines" type="application/json">"#.utf8)
+            + safe(lines) + Array((manyLogs ? manyLogsTail : tail).utf8)
+    }
+
+    /// `json` as the text of a <script>: markup such as "</script>" or "<!--" would change how the
+    /// page is parsed, so every <, > and & is written as a JSON \u escape (they only occur inside
+    /// JSON strings).
+    private static func safe(_ json: [UInt8]) -> [UInt8] {
         var safe: [UInt8] = []
-        safe.reserveCapacity(data.count + 64)
-        for byte in data {
+        safe.reserveCapacity(json.count + 64)
+        for byte in json {
             switch byte {
             case UInt8(ascii: "<"): safe += Array("\\u003c".utf8)
             case UInt8(ascii: ">"): safe += Array("\\u003e".utf8)
@@ -22,7 +29,7 @@ enum ReportPage {
             default: safe.append(byte)
             }
         }
-        return Array(head(title).utf8) + safe + Array((manyLogs ? manyLogsTail : tail).utf8)
+        return safe
     }
 
     /// `text` in the page's markup: `&`, `<` and `>` as references, and each character that

@@ -120,10 +120,10 @@ enum ReportCommand: Subcommand {
         let given = inputs.isMany ? parsed.positional.joined(separator: " ") : path
         let names = inputs.inputs.map(\.shown)
         if inputs.isMany { warn(data, inputs, named: settings.sessions) }
-        let (json, leftOut) = data.json(path: given, filter: filter, logNames: names, fileName: LogInput.shown)
+        let (json, lines, leftOut) = data.json(path: given, filter: filter, logNames: names, fileName: LogInput.shown)
         // Before the page is written: a file that is not a log leaves no page behind.
         let dropped = try DroppedOutput(inputs, reports: inputs.isMany ? data.logs.map(\.report) : [data.report])
-        let page = ReportPage.html(title: path, data: json, manyLogs: inputs.isMany)
+        let page = ReportPage.html(title: path, data: json, lines: lines, manyLogs: inputs.isMany)
         try file.write(page)
         try file.commit()
         for note in leftOut.notes(settings, path: given, output: output, logs: inputs.isMany ? names : []) {
