@@ -25,14 +25,6 @@ import Testing
         #expect(TextFormat.rate(basisPoints: basisPoints) == text)
     }
 
-    /// JSON and CSV write a rate exactly, as the percentage its basis points make, shortest form.
-    @Test(arguments: [(Int64(0), "0"), (5, "0.05"), (50, "0.5"), (99, "0.99"), (100, "1"), (1040, "10.4"), (3548, "35.48"), (9450, "94.5"),
-                      (9453, "94.53"), (10_000, "100"), (1_234_567, "12345.67"), (-1040, "-10.4"), (-5, "-0.05")])
-    func ratesInJSONAndCSVArePercentagesExactFromBasisPointsWithoutTrailingZeros(basisPoints: Int64, text: String) {
-        #expect(Percent.text(basisPoints: basisPoints) == text)
-        #expect(Double(text) == Double(basisPoints) / 100, "the double SQL computes as bp / 100.0")
-    }
-
     @Test(arguments: [(0, "0"), (999, "999"), (1000, "1,000"), (47_046_899, "47,046,899"), (100_000, "100,000"), (-1_234_567, "-1,234,567"),
                       (Int.min, "-9,223,372,036,854,775,808")])
     func countsHaveThousandsSeparators(count: Int, text: String) {

@@ -98,7 +98,7 @@ extension ReportQuery.Result {
             w.key("sessions"); w.integer(row.sessions)
             w.key("median_ms"); if let m = row.dwellMedian { w.integer(Int(m)) } else { w.raw("null") }
             w.key("p90_ms"); if let p = row.dwellP90 { w.integer(Int(p)) } else { w.raw("null") }
-            w.key("bounce_pct"); w.reportPercent(bounceRows[row.screen]?.rateBasisPoints ?? 0)
+            w.key("bounce_pct"); w.raw(Percent.text(basisPoints: Int64(bounceRows[row.screen]?.rateBasisPoints ?? 0)))
             w.key("exits"); w.integer(exitRows[row.screen]?.exits ?? 0)
             w.key("unclean"); w.integer(exitRows[row.screen]?.unclean ?? 0)
             w.raw("}")
@@ -109,7 +109,7 @@ extension ReportQuery.Result {
                 let row = step.0
                 w.raw("{"); w.key("screen", first: true); w.string(row.screen); w.key("sessions"); w.integer(row.sessions)
                 w.key("drop_off"); w.integer(row.dropOff)
-                w.key("conversion_pct"); if let c = row.conversionFromFirst { w.reportPercent(c) } else { w.raw("null") }
+                w.key("conversion_pct"); if let c = row.conversionFromFirst { w.raw(Percent.text(basisPoints: Int64(c))) } else { w.raw("null") }
                 w.key("median_ms"); if let m = row.medianMilliseconds { w.integer(Int(m)) } else { w.raw("null") }
                 w.key("replays"); w.moments(step.1)
                 w.raw("}")
@@ -225,18 +225,5 @@ extension ReportQuery.Result {
         }
         w.raw("]"); lines.raw("]")
         return (leftOut, links)
-    }
-}
-
-extension JSONWriter {
-    /// A rate given in basis points as a percentage with at most 2 decimals, in its shortest form:
-    /// 9453 as 94.53, 9450 as 94.5, 10000 as 100.
-    fileprivate mutating func reportPercent(_ basisPoints: Int) {
-        let (whole, hundredths) = basisPoints.quotientAndRemainder(dividingBy: 100)
-        if basisPoints < 0 { raw("-") }
-        integer(abs(whole))
-        let part = abs(hundredths)
-        if part == 0 { return }
-        raw(part % 10 == 0 ? ".\(part / 10)" : part < 10 ? ".0\(part)" : ".\(part)")
     }
 }
