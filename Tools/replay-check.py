@@ -283,7 +283,7 @@ EXPECTED = [
      [["removed", "main/home: recipe(tiramisu)"]], [["removed", "recipe(tiramisu)"]]),
     # A scene's tabs are the stacks it has had selected: the restored state selects home; its
     # search stack was never selected in the replay.
-    (("s2", 1), {"main": device("category(desserts)", "home", "home")}, [["replaced", "The state was set whole: 1 scene(s) open."]], []),
+    (("s2", 1), {"main": device("category(desserts)", "home", "home")}, [["replaced", "The state was set whole: 1 scene open."]], []),
     (("s2", 6), {"main": device("category(desserts)", "home", "home"),
                  "side": device("reviews(apple-pie)", "root", mark="added", columns=["sidebar", "content", "detail"])},
      [["added", "side/main: reviews(apple-pie)"]], [["added", "reviews(apple-pie)"]]),

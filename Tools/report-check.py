@@ -303,7 +303,7 @@ def dropped_lines(navlog, browser, check, example):
     page = os.path.join(OUT, "torn.html")
     run = subprocess.run([navlog, "report", torn, "-o", page], check=True, capture_output=True, text=True)
     check("the report of a log with a torn tail says on stderr the line it dropped",
-          f"{torn}:{len(lines) + 1}: warning: tornLine: torn tail dropped:" in run.stderr, run.stderr)
+          f"navlog report: warning: {torn}:{len(lines) + 1}: tornLine: torn tail dropped:" in run.stderr, run.stderr)
     def note(page):
         dom = browse(browser, "file://" + page, "--dump-dom", "--virtual-time-budget=5000").stdout
         errors = re.findall(r'<pre id="errors"[^>]*>(.*?)</pre>', dom, re.S)

@@ -71,4 +71,15 @@ import Testing
         #expect(run.status == 0)
         #expect(run.stderr == "navlog screens: warning: \(real):26: invalidJSON: torn tail dropped: unexpected 'h', expecting '{': each line must be one JSON object\n")
     }
+
+    @Test func aLogWhoseFirstLineIsDamagedIsADefectNotANonLog() throws {
+        // The reading stops at the damage, so it does not know that no line after it is an event.
+        let lines = try String(contentsOf: NavlogCLITests.examples.appendingPathComponent("tabs-and-stacks.jsonl"), encoding: .utf8)
+        let damaged = try file("damaged.jsonl", "hello\n" + lines)
+        let run = try NavlogRun("verify", damaged)
+        #expect(run.status == 1, "\(run.stdout) \(run.stderr)")
+        #expect(run.stdout.contains("\(damaged):1: invalidJSON:") && !run.stderr.contains("not a navigation log"), "\(run.stderr)")
+        let salvage = try NavlogRun("verify", damaged, "--mode", "salvage")
+        #expect(!salvage.stderr.contains("not a navigation log"), "salvage reads the events after it: \(salvage.stderr)")
+    }
 }

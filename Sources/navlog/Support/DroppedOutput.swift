@@ -1,3 +1,4 @@
+import Foundation
 import NavigationHistory
 
 /// What the readings of a command dropped (``DroppedLines``), said the same way by every reading
@@ -34,11 +35,25 @@ struct DroppedOutput {
     /// file, a log with no events yet.
     static func refuseNotALog(_ name: String, events: Int, dropped: DroppedLines) throws {
         guard events == 0, let first = dropped.entries.first(where: { $0.kind != .tornLine }) else { return }
+        // A reading that stopped at a line with more after it does not know that none is an event:
+        // that is a defect to report, not a verdict on the file.
+        guard dropped.mode == .salvage || !dropped.entries.contains(where: { $0.kind == .unreadTail }) && !hasLines(after: first) else { return }
         let detail = first.detail.hasPrefix(tornPrefix) ? String(first.detail.dropFirst(tornPrefix.count)) : first.detail
         let lines = dropped.count == 1 ? "its one line is not an event" : "none of its \(TextFormat.count(dropped.count)) lines read is an event"
         throw NavigationHistoryError(code: .corruptLog,
                                      message: "not a navigation log: \(lines) (line \(first.line): \(first.kind): \(detail))",
                                      path: name)
+    }
+
+    /// Whether the file of `line` holds bytes after that line.
+    private static func hasLines(after line: LogDefect) -> Bool {
+        guard let size = FileSystem.status(line.file)?.size, size > line.offset,
+              let handle = FileHandle(forReadingAtPath: line.file) else { return false }
+        defer { try? handle.close() }
+        guard (try? handle.seek(toOffset: UInt64(line.offset))) != nil,
+              let bytes = try? handle.read(upToCount: LineDecoder.maximumLineLength + 2) else { return false }
+        guard let newline = bytes.firstIndex(of: 0x0A) else { return bytes.count < size - line.offset }
+        return line.offset + (newline - bytes.startIndex) + 1 < size
     }
 
     /// How a tolerating reading's entry of a torn tail begins.
