@@ -26,14 +26,28 @@ public struct Retention: Sendable, Hashable {
     /// Old segments last written longer ago than this are deleted.
     public var maxAge: Duration?
 
+    /// When set, retention follows shipping: a sealed segment acknowledged by
+    /// ``EventLog/markShipped(_:)`` is deleted (oldest first, and only while no older one is
+    /// unshipped), an unshipped one is kept while the unshipped segments together take at most
+    /// this many bytes, and past that the oldest unshipped ones are deleted and counted
+    /// (``PendingShipments/droppedUnshipped``), never silently. ``maxBytes`` and ``maxAge`` are
+    /// then not applied.
+    public var maxUnshippedBytes: Int?
+
     /// Creates a retention policy; by default everything is kept.
-    public init(maxBytes: Int? = nil, maxAge: Duration? = nil) {
+    public init(maxBytes: Int? = nil, maxAge: Duration? = nil, maxUnshippedBytes: Int? = nil) {
         self.maxBytes = maxBytes
         self.maxAge = maxAge
+        self.maxUnshippedBytes = maxUnshippedBytes
     }
 
     /// Keep every segment.
     public static let keepAll = Retention()
+
+    /// Keep what is not shipped yet, up to `cap` bytes of it (by default 32 MiB); delete what is.
+    public static func untilShipped(keepingUnshippedUpTo cap: Int = 32 << 20) -> Retention {
+        Retention(maxUnshippedBytes: max(0, cap))
+    }
 }
 
 extension Duration {

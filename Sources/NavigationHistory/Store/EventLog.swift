@@ -90,7 +90,7 @@ public final class EventLog {
 
     /// A step of the store where a crash is simulated in tests.
     package enum FaultPoint: Sendable, Hashable {
-        case segmentTemporaryWritten, segmentRenamed, segmentDirectorySynced, segmentDeleted, beforeWrite, beforeSync
+        case segmentTemporaryWritten, segmentRenamed, segmentDirectorySynced, segmentDeleted, beforeWrite, beforeSync, shippingCursorWritten
     }
 
     /// Opens the log in `directory`, creating it when missing.

@@ -83,6 +83,18 @@ public actor Recorder {
         try await queue.perform { try $0.seal() }
     }
 
+    /// The sealed segments not shipped yet, as ``EventLog/pendingShipments()`` lists them, on the
+    /// writer thread (also after a failure made the log read-only).
+    public func pendingShipments() async throws -> PendingShipments {
+        try await queue.perform { try $0.pendingShipments() }
+    }
+
+    /// Records that `shipment` was delivered, as ``EventLog/markShipped(_:)`` does, on the writer
+    /// thread: call it only once the other side acknowledged it.
+    public func markShipped(_ shipment: Shipment) async throws {
+        try await queue.perform { try $0.markShipped(shipment) }
+    }
+
     /// Makes everything recorded durable, stops the writer and releases the log.
     ///
     /// - Returns: The last durable `seq`.

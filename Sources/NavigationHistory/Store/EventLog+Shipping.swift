@@ -1,0 +1,44 @@
+/// Shipping: the sealed segments not yet delivered off the device, and their acknowledgement.
+extension EventLog {
+    /// The sealed segments not acknowledged yet, oldest first — every segment but the current one
+    /// is sealed (``seal()``) — each read from its first and last lines only, and what retention
+    /// deleted unshipped. Works on a log made read-only by a failure too.
+    ///
+    /// - Throws: `corruptLog` when a sealed segment's first or last line is not an event; `io`.
+    public func pendingShipments() throws -> PendingShipments {
+        var cursor = ShippingCursor(), problem: String?
+        do { cursor = try ShippingCursor.read(directory: directory) } catch let error as NavigationHistoryError where error.code != .io {
+            problem = "\(error.path ?? ShippingCursor.fileName): \(error.message); every sealed segment is listed again"
+        }
+        var shipments: [Shipment] = []
+        for number in try Opening.segmentNumbers(directory) where number < segmentNumber && !cursor.isShipped(number) {
+            let path = segmentPath(number)
+            guard let size = FileSystem.status(path)?.size else { continue }   // deleted since the listing
+            let bounds = try SegmentBounds.read(path, size: size)
+            shipments.append(Shipment(fileName: Opening.segmentName(number), path: path, segment: number, byteSize: size,
+                                      seqs: bounds.seqs, firstTimestamp: bounds.firstTimestamp, lastTimestamp: bounds.lastTimestamp))
+        }
+        return PendingShipments(shipments: shipments, droppedUnshipped: cursor.loss, cursorProblem: problem)
+    }
+
+    /// Records, durably, that `shipment` was delivered: call it only once the other side has
+    /// acknowledged it (an HTTP 2xx). A crash before this call ships the segment again — delivery
+    /// is at least once, and the fleet side removes the duplicate. With a retention that follows
+    /// shipping, the segments it may now delete are deleted (unless a failure made the log
+    /// read-only).
+    ///
+    /// - Throws: `invalidEvent` when `shipment` is not a sealed segment of this log; `noInput`
+    ///   when `SHIPPED` is a symbolic link, hard-linked or not a regular file; `io`.
+    public func markShipped(_ shipment: Shipment) throws {
+        guard shipment.path == segmentPath(shipment.segment), shipment.segment < segmentNumber else {
+            throw NavigationHistoryError(code: .invalidEvent, message: "\(shipment.fileName) is not a sealed segment of this log", path: directory)
+        }
+        var cursor = ShippingCursor()
+        do { cursor = try ShippingCursor.read(directory: directory) } catch let error as NavigationHistoryError where error.code == .corruptLog {
+            // Written anew: what it said is lost, so the other segments ship again.
+        }
+        cursor.markShipped(shipment.segment)
+        try cursor.write(directory: directory)
+        if let cap = options.retention.maxUnshippedBytes, (try? checkWritable()) != nil { try applyShippingRetention(cap: cap) }
+    }
+}
