@@ -154,7 +154,7 @@ package enum FileSystem {
     }
 
     /// Makes the directory's entries (created, renamed or removed files) durable.
-    static func syncDirectory(_ path: String) throws {
+    package static func syncDirectory(_ path: String) throws {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw error("cannot open the directory", path) }
         defer { close(fd) }
@@ -174,7 +174,7 @@ package enum FileSystem {
         if sync { try file.sync() }
     }
 
-    static func rename(_ from: String, _ to: String) throws {
+    package static func rename(_ from: String, _ to: String) throws {
         guard Foundation.rename(from, to) == 0 else { throw error("cannot rename to \(to)", from) }
     }
 
@@ -206,7 +206,7 @@ package enum FileSystem {
     }
 
     /// The directory holding `path` (`.` for a bare name).
-    static func parent(of path: String) -> String {
+    package static func parent(of path: String) -> String {
         var trimmed = path
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let slash = trimmed.lastIndex(of: "/") else { return "." }
@@ -273,7 +273,7 @@ package enum FileSystem {
     }
 
     /// The whole of the regular file `path`, or nil when it holds more than `limit` bytes.
-    static func contents(_ path: String, atMost limit: Int) throws -> [UInt8]? {
+    package static func contents(_ path: String, atMost limit: Int) throws -> [UInt8]? {
         let fd = try openRegular(path, O_RDONLY, "cannot open")
         defer { close(fd) }
         var info = stat()
