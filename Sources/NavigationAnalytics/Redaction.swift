@@ -1,3 +1,5 @@
+import NavigationHistory
+
 /// The values a redacted export replaces, and what replaces them.
 ///
 /// A redacted value becomes a stable salted hash, `h:` and the first 16 hex digits of SHA-256 of
@@ -21,7 +23,7 @@ struct Redactor: Sendable {
     /// `value`'s salted hash, or nil without a salt.
     func value(_ value: String) -> String? {
         guard let salt else { return nil }
-        return "h:" + String(SHA256.hex(Array((salt + "\u{0}" + value).utf8)).prefix(16))
+        return "h:" + String(SHA256.digest(Array((salt + "\u{0}" + value).utf8)).hex.prefix(16))
     }
 
     /// A URL with its userinfo dropped, each path segment and the query and fragment redacted.

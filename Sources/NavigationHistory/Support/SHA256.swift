@@ -1,5 +1,5 @@
-/// SHA-256 (FIPS 180-4), for the digest of a shipped segment: the toolchain has no hash of its
-/// own on Linux, and the package takes no dependency.
+/// SHA-256 (FIPS 180-4), for the digest of a shipped segment and the salted hashes that redact
+/// ids: the toolchain has no cryptographic hash on Linux, and the package takes no dependency.
 ///
 /// ```swift
 /// var hash = SHA256()
