@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavigationHistory
+import NavigationSimulation
 import TestSupport
 
 /// `navlog ship` on the built binary: what a device on a cable uses to ship its segments.
@@ -78,5 +79,25 @@ import TestSupport
         let file = try NavlogRun("ship", log + "/" + Opening.segmentName(1), "--to", dir + "/outbox", "--device", "phone-3")
         #expect(file.status == 66, "\(file.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/escape") && !FileManager.default.fileExists(atPath: dir + "/outbox/phone-3"))
+    }
+
+    @Test func verifySaysWhatRetentionDeletedBeforeItWasShipped() throws {
+        let path = dir + "/capped"
+        var generator = LogGenerator(seed: 9)
+        let log = try EventLog(directory: path, options: .init(durability: .none, retention: .untilShipped(keepingUnshippedUpTo: 30_000)))
+        for _ in 0..<8 {
+            try log.append(contentsOf: (0..<150).map { _ in generator.next() })
+            try log.seal()
+        }
+        let loss = try log.pendingShipments().droppedUnshipped
+        try log.close()
+        #expect(loss.segments > 0)
+        let text = try NavlogRun("verify", path)
+        #expect(text.status == 0, "a deletion the policy made is not a defect: \(text.stdout)")
+        #expect(text.stdout.contains("\(path): warning: retention deleted \(loss.segments) segments ("), "\(text.stdout)")
+        let json = try NavlogRun("verify", path, "--format", "json")
+        let seqs = loss.seqs.map { "[\($0.lowerBound),\($0.upperBound)]" }.joined(separator: ",")
+        #expect(json.stdout.contains(#""dropped_unshipped":{"segments":\#(loss.segments),"bytes":\#(loss.bytes),"seqs":[\#(seqs)]}"#),
+                "\(json.stdout)")
     }
 }

@@ -41,4 +41,15 @@ extension EventLog {
         try cursor.write(directory: directory)
         if let cap = options.retention.maxUnshippedBytes, (try? checkWritable()) != nil { try applyShippingRetention(cap: cap) }
     }
+
+    /// What retention deleted unshipped in the log directory `directory`, read from its `SHIPPED`
+    /// file without opening the log (nothing when it has none), and what was wrong with the file
+    /// when it could not be read.
+    package static func unshippedLoss(in directory: String) -> (loss: UnshippedLoss, problem: String?) {
+        do { return (try ShippingCursor.read(directory: directory).loss, nil) } catch let error as NavigationHistoryError {
+            return (.none, "\(error.path ?? ShippingCursor.fileName): \(error.message)")
+        } catch {
+            return (.none, "\(ShippingCursor.fileName): \(error)")
+        }
+    }
 }

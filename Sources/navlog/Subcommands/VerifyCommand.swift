@@ -24,8 +24,10 @@ enum VerifyCommand: Subcommand {
           --format FORMAT   text (default): one `path:line: kind: detail` line per defect, then a summary.
                             json: {"format": 2, "path", "mode", "clean", "events", "first_seq",
                             "last_seq", "sessions", "segments", "bytes", "defect_count", "defects",
-                            "warning_count", "warnings", "anomalies", "torn_tail", "stopped_at"},
-                            each defect {"file", "line", "offset", "kind", "detail"}.
+                            "warning_count", "warnings", "anomalies", "torn_tail", "stopped_at",
+                            "dropped_unshipped"}, each defect {"file", "line", "offset", "kind",
+                            "detail"}; "dropped_unshipped" {"segments", "bytes", "seqs"} is what
+                            retention deleted before it was shipped (null for a file).
           --threads N       Cores used to decode (default: all).
 
         Exit status: 0 when no defect was found (warnings such as an unknown type or a tolerated torn tail
@@ -59,6 +61,7 @@ enum VerifyCommand: Subcommand {
         let report = try inChunks ?? reader.scan(files: files, segmented: segmented) { _ in progress.tick() }
         progress.finish()
         try DroppedOutput.refuseNotALog(path, events: report.events, dropped: report.dropped)
+        let shipping = segmented ? EventLog.unshippedLoss(in: input.path) : nil
         var out = StandardOutput()
         switch format {
         case .text:
@@ -67,12 +70,16 @@ enum VerifyCommand: Subcommand {
             if let first = report.firstAnomaly {
                 out.line("\(path): warning: \(counted(report.anomalies, "event")) did not fit the state (anomalies; the first: \(first))")
             }
+            if let shipping, !shipping.loss.isEmpty { out.line("\(path): warning: \(ShipCommand.described(shipping.loss))") }
+            if let problem = shipping?.problem { out.line("\(path): warning: \(problem)") }
             let range = report.firstSeq.map { "seq \($0)...\(report.lastSeq!)" } ?? "no events"
             let verdict = report.isClean ? "ok" : counted(report.defectCount, "defect")
             out.line("\(path): \(verdict): \(counted(report.events, "event")), \(range), \(counted(report.sessions, "session")), \(counted(report.segments, "segment"))"
                      + (mode == .tolerateTornTail && report.warnings.isEmpty ? "" : " (mode \(mode.rawValue))"))   // named when not the default, or when it tolerated a line
         case .json:
-            try JSONOutput.write(Output(path: path, mode: mode, report: report), to: &out)
+            var output = Output(path: path, mode: mode, report: report)
+            output.droppedUnshipped = shipping.map { ShipCommand.Loss($0.loss) }
+            try JSONOutput.write(output, to: &out)
         }
         try out.flush()
         // The defects are the output: the status says only that there were some.
@@ -98,11 +105,13 @@ enum VerifyCommand: Subcommand {
         var anomalies: Int
         var tornTail: DefectOutput?
         var stoppedAt: DefectOutput?
+        /// What retention deleted before it was shipped, for a log directory; null for a file.
+        var droppedUnshipped: ShipCommand.Loss?
 
         enum CodingKeys: String, CodingKey {
             case format, path, mode, clean, events, firstSeq = "first_seq", lastSeq = "last_seq", sessions, segments, bytes
             case defectCount = "defect_count", defects, warningCount = "warning_count", warnings, anomalies
-            case tornTail = "torn_tail", stoppedAt = "stopped_at"
+            case tornTail = "torn_tail", stoppedAt = "stopped_at", droppedUnshipped = "dropped_unshipped"
         }
 
         init(path: String, mode: RecoveryMode, report: ReadReport) {
