@@ -147,4 +147,29 @@ import TestSupport
         #expect(try await recorder.pendingShipments().shipments.isEmpty)
         try await recorder.close()
     }
+
+    @Test func theListingReadsNoSegmentAndAManifestThatLiesIsFoundOutAndRebuilt() throws {
+        let dir = try ScratchDirectory()
+        let path = dir.path + "/log"
+        let (log, _) = try log(in: path, segments: 3)
+        let manifest = path + "/" + SealedManifest.fileName
+        #expect(SealedManifest.read(directory: path).keys.sorted() == [1, 2, 3], "each seal recorded its segment's bounds")
+        let truth = try log.pendingShipments().shipments
+        // The listing believes the manifest: a wrong size is listed, and contents() finds it out.
+        var lines = try String(contentsOfFile: manifest, encoding: .utf8).split(separator: "\n").map(String.init)
+        var first = lines[0].split(separator: " ").map(String.init)
+        first[1] = String(Int(first[1])! + 1)
+        lines[0] = first.joined(separator: " ")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: manifest, atomically: false, encoding: .utf8)
+        let lied = try log.pendingShipments().shipments
+        #expect(lied[0].byteSize == truth[0].byteSize + 1)
+        #expect(throws: NavigationHistoryError.self) { try lied[0].contents() }
+        #expect(!FileManager.default.fileExists(atPath: manifest), "a manifest proved wrong is removed")
+        #expect(try log.pendingShipments().shipments == truth, "and the listing reads the segments again")
+        #expect(SealedManifest.read(directory: path).keys.sorted() == [1, 2, 3], "then writes it anew")
+        try Data("garbage\n1 2 3\n".utf8).write(to: URL(fileURLWithPath: manifest))
+        #expect(try log.pendingShipments().shipments == truth)
+        _ = try helpers.readStrictly(path)   // a reader ignores it
+        try log.close()
+    }
 }

@@ -20,6 +20,7 @@ package enum LogFiles {
     /// one that is not.
     package static func isDerivedName(_ name: String) -> Bool {
         name == SnapshotIndex.fileName || name.hasPrefix(SnapshotIndex.fileName + ".tmp.")
+            || name == SealedManifest.fileName || name == SealedManifest.fileName + Opening.temporarySuffix
     }
 
     /// The files to read for `path`, and whether they are store segments (whose lines all carry a

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A sealed segment of a log, to be shipped off the device: what ``EventLog/pendingShipments()``
-/// lists, read from the segment's first and last lines only.
+/// lists, from the bounds recorded as it was sealed (or its first and last lines).
 ///
 /// ```swift
 /// for shipment in try log.pendingShipments().shipments {
@@ -29,7 +29,7 @@ public struct Shipment: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(fileName) (seq \(seqs.lowerBound)–\(seqs.upperBound), \(byteSize) bytes)" }
 
     /// The segment's bytes and their SHA-256, read now: the digest is not part of the listing,
-    /// which reads only a segment's first and last lines, and an upload reads the bytes anyway.
+    /// which reads no segment, and an upload reads the bytes anyway.
     ///
     /// - Throws: `corruptLog` when the file is no longer the segment listed (another size, or
     ///   other first or last lines); `noInput` when it is gone or is not a regular file; `io`.
@@ -37,6 +37,8 @@ public struct Shipment: Sendable, Hashable, CustomStringConvertible {
         guard let bytes = try FileSystem.contents(path, atMost: byteSize), bytes.count == byteSize,
               let bounds = SegmentBounds(bytes: bytes[...]), bounds.seqs == seqs,
               bounds.firstTimestamp == firstTimestamp, bounds.lastTimestamp == lastTimestamp else {
+            // What was listed came from the manifest, or the file changed since: list anew.
+            SealedManifest.remove(directory: FileSystem.parent(of: path))
             throw NavigationHistoryError(code: .corruptLog, message: "the segment changed since it was listed for shipping", path: path)
         }
         return ShipmentContents(bytes: bytes, sha256: SHA256.digest(bytes).hex)

@@ -1,8 +1,9 @@
 /// Shipping: the sealed segments not yet delivered off the device, and their acknowledgement.
 extension EventLog {
     /// The sealed segments not acknowledged yet, oldest first — every segment but the current one
-    /// is sealed (``seal()``) — each read from its first and last lines only, and what retention
-    /// deleted unshipped. Works on a log made read-only by a failure too.
+    /// is sealed (``seal()``) — each with the bounds recorded as it was sealed (a derived file;
+    /// one it lacks is read from the segment's first and last lines), and what retention deleted
+    /// unshipped. Works on a log made read-only by a failure too.
     ///
     /// - Throws: `corruptLog` when a sealed segment's first or last line is not an event; `io`.
     public func pendingShipments() throws -> PendingShipments {
@@ -10,15 +11,33 @@ extension EventLog {
         do { cursor = try ShippingCursor.read(directory: directory) } catch let error as NavigationHistoryError where error.code != .io {
             problem = "\(error.path ?? ShippingCursor.fileName): \(error.message); every sealed segment is listed again"
         }
+        var manifest = SealedManifest.read(directory: directory), stale = false
         var shipments: [Shipment] = []
-        for number in try Opening.segmentNumbers(directory) where number < segmentNumber && !cursor.isShipped(number) {
+        let sealed = try Opening.segmentNumbers(directory).filter { $0 < segmentNumber }
+        for number in sealed where !cursor.isShipped(number) {
             let path = segmentPath(number)
-            guard let size = FileSystem.status(path)?.size else { continue }   // deleted since the listing
-            let bounds = try SegmentBounds.read(path, size: size)
-            shipments.append(Shipment(fileName: Opening.segmentName(number), path: path, segment: number, byteSize: size,
-                                      seqs: bounds.seqs, firstTimestamp: bounds.firstTimestamp, lastTimestamp: bounds.lastTimestamp))
+            var entry = manifest[number]
+            if entry == nil {
+                guard let size = FileSystem.status(path)?.size else { continue }   // deleted since the listing
+                entry = SealedManifest.Entry(segment: number, bytes: size, bounds: try SegmentBounds.read(path, size: size))
+                manifest[number] = entry
+                stale = true
+            }
+            guard let entry else { continue }
+            shipments.append(Shipment(fileName: Opening.segmentName(number), path: path, segment: number, byteSize: entry.bytes,
+                                      seqs: entry.bounds.seqs, firstTimestamp: entry.bounds.firstTimestamp,
+                                      lastTimestamp: entry.bounds.lastTimestamp))
         }
+        if stale || manifest.count > sealed.count { SealedManifest.rewrite(sealed.compactMap { manifest[$0] }, directory: directory) }
         return PendingShipments(shipments: shipments, droppedUnshipped: cursor.loss, cursorProblem: problem)
+    }
+
+    /// Adds the bounds of segment `number`, just sealed at `bytes`, to the manifest the listing
+    /// reads; nothing when they cannot be read, as the listing then reads them itself.
+    func recordSealed(_ number: Int, bytes: Int) {
+        let path = segmentPath(number)
+        guard let bounds = try? SegmentBounds.read(path, size: bytes) else { return }
+        SealedManifest.append(SealedManifest.Entry(segment: number, bytes: bytes, bounds: bounds), directory: directory)
     }
 
     /// Records, durably, that `shipment` was delivered: call it only once the other side has

@@ -379,6 +379,7 @@ public final class EventLog {
             try faultHook?(.segmentDirectorySynced)
             segment = try WritableFile(path: path)
         }
+        if number > 1 { recordSealed(number - 1, bytes: segmentBytes) }
         segmentNumber = number
         segmentBytes = line.bytes.count
         durableBytes = line.bytes.count
