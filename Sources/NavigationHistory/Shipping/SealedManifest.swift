@@ -40,7 +40,7 @@ enum SealedManifest {
     static func append(_ entry: Entry, directory: String) {
         let path = directory + "/" + fileName
         guard let file = (try? WritableFile(path: path)) ?? (try? WritableFile(path: path, create: true)) else { return }
-        _ = try? line(entry).withUnsafeBytes { try file.write($0) }
+        try? file.write(line(entry))
     }
 
     /// Writes the file anew with `entries`; a failure is ignored, as they are derived.
