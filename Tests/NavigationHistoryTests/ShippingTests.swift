@@ -57,7 +57,7 @@ import TestSupport
         let cursor = try ShippingCursor.read(directory: path)
         #expect(cursor.shippedThrough == 3 && cursor.shippedAlso.isEmpty)
         #expect(throws: NavigationHistoryError.self, "the current segment is not sealed") {
-            try reopened.markShipped(Shipment(fileName: "00000005.jsonl", path: path + "/00000005.jsonl", segment: 5, byteSize: 1,
+            try reopened.markShipped(Shipment(fileName: "00000005.jsonl", directory: path, segment: 5, byteSize: 1,
                                               seqs: 1...1, firstTimestamp: .now, lastTimestamp: .now))
         }
         try reopened.close()
@@ -153,7 +153,7 @@ import TestSupport
         let path = dir.path + "/log"
         let (log, _) = try log(in: path, segments: 3)
         let manifest = path + "/" + SealedManifest.fileName
-        #expect(SealedManifest.read(directory: path).keys.sorted() == [1, 2, 3], "each seal recorded its segment's bounds")
+        #expect(SealedManifest.read(directory: path).map(\.segment) == [1, 2, 3], "each seal recorded its segment's bounds")
         let truth = try log.pendingShipments().shipments
         // The listing believes the manifest: a wrong size is listed, and contents() finds it out.
         var lines = try String(contentsOfFile: manifest, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -166,7 +166,7 @@ import TestSupport
         #expect(throws: NavigationHistoryError.self) { try lied[0].contents() }
         #expect(!FileManager.default.fileExists(atPath: manifest), "a manifest proved wrong is removed")
         #expect(try log.pendingShipments().shipments == truth, "and the listing reads the segments again")
-        #expect(SealedManifest.read(directory: path).keys.sorted() == [1, 2, 3], "then writes it anew")
+        #expect(SealedManifest.read(directory: path).map(\.segment) == [1, 2, 3], "then writes it anew")
         try Data("garbage\n1 2 3\n".utf8).write(to: URL(fileURLWithPath: manifest))
         #expect(try log.pendingShipments().shipments == truth)
         _ = try helpers.readStrictly(path)   // a reader ignores it

@@ -20,20 +20,52 @@ enum SealedManifest {
         var bounds: SegmentBounds
     }
 
-    /// The entries of the log in `directory` by segment number; none when the file is missing,
-    /// a link, or unreadable.
-    static func read(directory: String) -> [Int: Entry] {
-        guard let bytes = try? FileSystem.contents(directory + "/" + fileName, atMost: 64 << 20) else { return [:] }
-        var entries: [Int: Entry] = [:]
-        for line in bytes.split(separator: 0x0A) {
-            let fields = line.split(separator: 0x20)
-            let values = fields.compactMap { Int(String(decoding: $0, as: UTF8.self)) }
-            guard fields.count == 6, values.count == 6, values[0] > 0, values[1] > 0, values[2] <= values[3] else { continue }
-            entries[values[0]] = Entry(segment: values[0], bytes: values[1], bounds: SegmentBounds(
-                seqs: values[2]...values[3], firstTimestamp: Timestamp(millisecondsSince1970: Int64(values[4])),
-                lastTimestamp: Timestamp(millisecondsSince1970: Int64(values[5]))))
+    /// The entries of the log in `directory`, by segment number, ascending (the last line of a
+    /// number wins); none when the file is missing, a link, or unreadable.
+    static func read(directory: String) -> [Entry] {
+        guard let bytes = try? FileSystem.contents(directory + "/" + fileName, atMost: 64 << 20) else { return [] }
+        var entries: [Entry] = []
+        entries.reserveCapacity(bytes.count / 40)
+        var sorted = true
+        // Six decimal integers a line, separated by spaces; any other line is skipped. Parsed from
+        // the bytes: through strings, a thousand lines cost more than listing the directory.
+        var field = 0, value = 0, digits = 0, valid = true
+        var v = (0, 0, 0, 0, 0, 0)
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if digits >= 18 { valid = false }
+                value = value &* 10 &+ Int(byte &- UInt8(ascii: "0"))
+                digits += 1
+            case UInt8(ascii: " "), 0x0A:
+                if digits == 0 { valid = false }
+                switch field {
+                case 0: v.0 = value
+                case 1: v.1 = value
+                case 2: v.2 = value
+                case 3: v.3 = value
+                case 4: v.4 = value
+                case 5: v.5 = value
+                default: valid = false
+                }
+                (field, value, digits) = (field + 1, 0, 0)
+                guard byte == 0x0A else { continue }
+                if valid, field == 6, v.0 > 0, v.1 > 0, v.2 <= v.3 {
+                    let entry = Entry(segment: v.0, bytes: v.1, bounds: SegmentBounds(
+                        seqs: v.2...v.3, firstTimestamp: Timestamp(millisecondsSince1970: Int64(v.4)),
+                        lastTimestamp: Timestamp(millisecondsSince1970: Int64(v.5))))
+                    if let last = entries.last, last.segment >= entry.segment { sorted = false }
+                    entries.append(entry)
+                }
+                (field, valid) = (0, true)
+            default:
+                valid = false
+            }
         }
-        return entries
+        guard !sorted else { return entries }
+        var bySegment: [Int: Entry] = [:]
+        for entry in entries { bySegment[entry.segment] = entry }
+        return bySegment.values.sorted { $0.segment < $1.segment }
     }
 
     /// Appends the entry of a segment just sealed; a failure is ignored, as the entry is derived.

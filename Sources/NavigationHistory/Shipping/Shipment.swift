@@ -14,7 +14,9 @@ public struct Shipment: Sendable, Hashable, CustomStringConvertible {
     /// The segment's file name, `NNNNNNNN.jsonl`: the name it keeps off the device.
     public var fileName: String
     /// The segment's path.
-    public var path: String
+    public var path: String { directory + "/" + fileName }
+    /// The log directory.
+    var directory: String
     /// The segment's number, its name's eight digits.
     public var segment: Int
     /// Its size in bytes.
@@ -25,6 +27,13 @@ public struct Shipment: Sendable, Hashable, CustomStringConvertible {
     public var firstTimestamp: Timestamp
     /// The time of its last event.
     public var lastTimestamp: Timestamp
+
+    /// A sealed segment of the log in `directory`.
+    init(fileName: String, directory: String, segment: Int, byteSize: Int, seqs: ClosedRange<Int>,
+         firstTimestamp: Timestamp, lastTimestamp: Timestamp) {
+        (self.fileName, self.directory, self.segment, self.byteSize) = (fileName, directory, segment, byteSize)
+        (self.seqs, self.firstTimestamp, self.lastTimestamp) = (seqs, firstTimestamp, lastTimestamp)
+    }
 
     public var description: String { "\(fileName) (seq \(seqs.lowerBound)–\(seqs.upperBound), \(byteSize) bytes)" }
 
@@ -38,7 +47,7 @@ public struct Shipment: Sendable, Hashable, CustomStringConvertible {
               let bounds = SegmentBounds(bytes: bytes[...]), bounds.seqs == seqs,
               bounds.firstTimestamp == firstTimestamp, bounds.lastTimestamp == lastTimestamp else {
             // What was listed came from the manifest, or the file changed since: list anew.
-            SealedManifest.remove(directory: FileSystem.parent(of: path))
+            SealedManifest.remove(directory: directory)
             throw NavigationHistoryError(code: .corruptLog, message: "the segment changed since it was listed for shipping", path: path)
         }
         return ShipmentContents(bytes: bytes, sha256: SHA256.digest(bytes).hex)

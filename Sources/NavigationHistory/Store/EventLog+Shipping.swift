@@ -11,24 +11,30 @@ extension EventLog {
         do { cursor = try ShippingCursor.read(directory: directory) } catch let error as NavigationHistoryError where error.code != .io {
             problem = "\(error.path ?? ShippingCursor.fileName): \(error.message); every sealed segment is listed again"
         }
-        var manifest = SealedManifest.read(directory: directory), stale = false
+        let manifest = SealedManifest.read(directory: directory)
+        var known = manifest.startIndex, entries: [SealedManifest.Entry] = [], stale = false
         var shipments: [Shipment] = []
-        let sealed = try Opening.segmentNumbers(directory).filter { $0 < segmentNumber }
-        for number in sealed where !cursor.isShipped(number) {
-            let path = segmentPath(number)
-            var entry = manifest[number]
+        // The listed names are the shipments' names: nothing is formatted for a segment.
+        let sealed = try FileSystem.list(directory).compactMap { name in LogFiles.segmentNumber(name).map { (number: $0, name: name) } }
+            .filter { $0.number < segmentNumber }.sorted { $0.number < $1.number }
+        entries.reserveCapacity(sealed.count)
+        for (number, name) in sealed {
+            // Both ascend: the manifest's entry of a segment, if any, is found walking along.
+            while known < manifest.endIndex, manifest[known].segment < number { known += 1 }
+            var entry = known < manifest.endIndex && manifest[known].segment == number ? manifest[known] : nil
             if entry == nil {
-                guard let size = FileSystem.status(path)?.size else { continue }   // deleted since the listing
-                entry = SealedManifest.Entry(segment: number, bytes: size, bounds: try SegmentBounds.read(path, size: size))
-                manifest[number] = entry
+                guard !cursor.isShipped(number), let size = FileSystem.status(directory + "/" + name)?.size else { continue }
+                entry = SealedManifest.Entry(segment: number, bytes: size, bounds: try SegmentBounds.read(directory + "/" + name, size: size))
                 stale = true
             }
             guard let entry else { continue }
-            shipments.append(Shipment(fileName: Opening.segmentName(number), path: path, segment: number, byteSize: entry.bytes,
+            entries.append(entry)
+            guard !cursor.isShipped(number) else { continue }
+            shipments.append(Shipment(fileName: name, directory: directory, segment: number, byteSize: entry.bytes,
                                       seqs: entry.bounds.seqs, firstTimestamp: entry.bounds.firstTimestamp,
                                       lastTimestamp: entry.bounds.lastTimestamp))
         }
-        if stale || manifest.count > sealed.count { SealedManifest.rewrite(sealed.compactMap { manifest[$0] }, directory: directory) }
+        if stale || manifest.count > entries.count { SealedManifest.rewrite(entries, directory: directory) }
         return PendingShipments(shipments: shipments, droppedUnshipped: cursor.loss, cursorProblem: problem)
     }
 
