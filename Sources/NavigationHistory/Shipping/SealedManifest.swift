@@ -77,10 +77,7 @@ enum SealedManifest {
 
     /// Writes the file anew with `entries`; a failure is ignored, as they are derived.
     static func rewrite(_ entries: [Entry], directory: String) {
-        let path = directory + "/" + fileName, temporary = path + Opening.temporarySuffix
-        try? FileSystem.remove(temporary)
-        guard (try? FileSystem.writeNewFile(temporary, entries.sorted { $0.segment < $1.segment }.flatMap(line), sync: false)) != nil else { return }
-        try? FileSystem.rename(temporary, path)
+        try? FileSystem.replace(directory + "/" + fileName, with: entries.sorted { $0.segment < $1.segment }.flatMap(line), durably: false)
     }
 
     /// Removes the file, when what it says proved wrong.

@@ -99,12 +99,7 @@ struct ShippingCursor: Equatable {
 
     /// Writes the cursor into `directory`, replacing its `SHIPPED` file durably.
     func write(directory: String) throws {
-        let path = directory + "/" + Self.fileName
-        let temporary = path + Opening.temporarySuffix
-        try FileSystem.remove(temporary)
-        try FileSystem.writeNewFile(temporary, Array(text.utf8))
-        try FileSystem.rename(temporary, path)
-        try FileSystem.syncDirectory(directory)
+        try FileSystem.replace(directory + "/" + Self.fileName, with: Array(text.utf8))
     }
 
     /// The file's line.

@@ -174,6 +174,17 @@ package enum FileSystem {
         if sync { try file.sync() }
     }
 
+    /// Replaces `path` with a file of `bytes` as the store writes every file: a temporary file
+    /// beside it, synced, renamed over it, and the directory synced; without `durably`, nothing is
+    /// synced (for a derived file, rebuilt when lost).
+    package static func replace(_ path: String, with bytes: [UInt8], durably: Bool = true) throws {
+        let temporary = path + Opening.temporarySuffix
+        try remove(temporary)
+        try writeNewFile(temporary, bytes, sync: durably)
+        try rename(temporary, path)
+        if durably { try syncDirectory(parent(of: path)) }
+    }
+
     package static func rename(_ from: String, _ to: String) throws {
         guard Foundation.rename(from, to) == 0 else { throw error("cannot rename to \(to)", from) }
     }

@@ -101,11 +101,7 @@ enum ShipCommand: Subcommand {
             }
             return true
         }
-        let temporary = target + ".tmp"
-        try FileSystem.remove(temporary)
-        try FileSystem.writeNewFile(temporary, bytes)
-        try FileSystem.rename(temporary, target)
-        try FileSystem.syncDirectory(FileSystem.parent(of: target))
+        try FileSystem.replace(target, with: bytes)
         return false
     }
 
