@@ -35,7 +35,7 @@ package enum Opening {
 
     /// The numbers of the segments in `directory`, in order.
     static func segmentNumbers(_ directory: String) throws -> [Int] {
-        try FileSystem.list(directory).filter(LogFiles.isSegmentName).compactMap { Int($0.prefix(8)) }.sorted()
+        try FileSystem.list(directory).compactMap(LogFiles.segmentNumber).sorted()
     }
 
     struct Opened {

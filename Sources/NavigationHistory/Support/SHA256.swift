@@ -46,24 +46,8 @@ package struct SHA256: Sendable {
         }
         let whole = rest.count / 64 * 64
         let blocks = rest.prefix(whole)
-        let done = blocks.withContiguousStorageIfAvailable { buffer in
-            let raw = UnsafeRawBufferPointer(buffer)
-            var offset = 0
-            while offset < raw.count {
-                compress(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + 64)]))
-                offset += 64
-            }
-            return true
-        }
-        if done == nil {
-            let copied = Array(blocks)
-            copied.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    compress(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + 64)]))
-                    offset += 64
-                }
-            }
+        if blocks.withContiguousStorageIfAvailable({ compressBlocks(UnsafeRawBufferPointer($0)) }) == nil {
+            Array(blocks).withUnsafeBytes { compressBlocks($0) }
         }
         pending.append(contentsOf: rest.dropFirst(whole))
     }
@@ -75,13 +59,7 @@ package struct SHA256: Sendable {
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        tail.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                compress(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + 64)]))
-                offset += 64
-            }
-        }
+        tail.withUnsafeBytes { compressBlocks($0) }
         pending.removeAll()
         let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
         return Digest(bytes: words.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } })
@@ -104,6 +82,15 @@ package struct SHA256: Sendable {
         0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
+
+    /// Folds `raw`, whole 64-byte blocks, into the state.
+    private mutating func compressBlocks(_ raw: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < raw.count {
+            compress(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + 64)]))
+            offset += 64
+        }
+    }
 
     /// Folds one 64-byte block into the state.
     private mutating func compress(_ block: UnsafeRawBufferPointer) {
