@@ -27,7 +27,7 @@ extension Router {
     public subscript(tab scene: String) -> String {
         get { selectedTab(in: scene) ?? "" }
         set {
-            guard !newValue.isEmpty, newValue != model.unobservedState.scenes[scene]?.tab else { return }
+            guard !newValue.isEmpty else { return }
             select(tab: newValue, in: scene)
         }
     }

@@ -137,8 +137,13 @@ public final class Router<R: NavigationRoute> {
 
     // MARK: Stacks
 
-    /// Selects a tab; each tab keeps its own path.
-    public func select(tab: String, in scene: String = "main") { apply(.tabSelect(scene: scene, tab: tab)) }
+    /// Selects a tab; each tab keeps its own path. Selecting the tab already selected records
+    /// nothing: it changes no state and no view, and SwiftUI's `TabView` writes its selection back
+    /// when a view redraws.
+    public func select(tab: String, in scene: String = "main") {
+        guard model.unobservedState.scenes[scene]?.tab != tab else { return }
+        apply(.tabSelect(scene: scene, tab: tab))
+    }
 
     /// Pushes a route on the current stack: the topmost sheet's, else the selected tab's (or `main`).
     public func push(_ route: R, in scene: String = "main") {

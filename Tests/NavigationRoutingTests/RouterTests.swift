@@ -153,6 +153,25 @@ final class TemporaryLog {
         #expect(router.anomalies.isEmpty)
     }
 
+    @Test func aTabIsRecordedOnlyWhenItChangesAndOneOfASceneNotOpenIsAnAnomaly() async throws {
+        let log = try TemporaryLog()
+        let recorder = try await Recorder(directory: log.path, options: .init(durability: .none))
+        let router = Router<Screen>(recorder: recorder)
+        router.open(scene: "main")
+        router.select(tab: "home")
+        router.select(tab: "home")               // the same again: nothing
+        router.select(tab: "search")
+        router.select(tab: "home")
+        router.select(tab: "home", in: "gone")   // no scene: an anomaly, recorded as any
+        try await recorder.close()
+        let tabs = try log.events().compactMap { event -> String? in
+            if case .tabSelect(let scene, let tab) = event.action { return "\(scene)/\(tab)" }
+            return nil
+        }
+        #expect(tabs == ["main/home", "main/search", "main/home", "gone/home"])
+        #expect(router.anomalies.count == 1)
+    }
+
     @Test func aPhaseOfAnotherSceneChangesOnlyThatSceneAndOneNotOpenIsAnAnomaly() async throws {
         let router = Router<Screen>(recorder: nil)
         router.open(scene: "main")
