@@ -21,19 +21,10 @@ public struct Export: Sendable {
         /// Comma-separated values under a header line.
         case csv
     }
-    /// What to redact; see ``Redactor`` for what replaces a value.
-    ///
-    /// Each promises that no such value of the log appears in any table or format. A deep link's
-    /// URL can carry route ids and param values in its path and query, so every one of them also
-    /// redacts the `deeplinks` table's `url` and `pattern`, as `urls` does.
-    public enum Redaction: String, Sendable, CaseIterable, Hashable {
-        /// Route ids: `screen_views.id`, and deep-link URLs.
-        case ids
-        /// Route param values: no table holds params; deep-link URLs.
-        case params
-        /// Deep-link URLs: no userinfo, path segment, query or fragment is left in `url` or `pattern`.
-        case urls
-    }
+    /// What to redact: ``NavigationHistory/Redaction``, the same rules a redacted shipment keeps.
+    /// No table holds params; route ids are `screen_views.id`; deep links' `url` and `pattern`
+    /// are redacted by every choice.
+    public typealias Redaction = NavigationHistory.Redaction
 
     /// The table written.
     public var table: Table
@@ -105,7 +96,7 @@ public struct Export: Sendable {
     }
 
     /// The line of a `deeplinks` row; with any redaction, its URL and pattern redacted as
-    /// ``Redactor`` says.
+    /// the shared `Redactor` says.
     public func line(_ link: DeepLinksQuery.Record) -> String {
         var url = link.url, pattern = link.pattern
         if !redactions.isEmpty {

@@ -80,22 +80,16 @@ enum ExportCommand: Subcommand {
           navlog export logs/ --table sessions --format csv -o sessions.csv
         """
 
-    static let options: [CommandOption] = [.choice("--table", Export.Table.self), .file("-o"), .file("--output"), .option("--file-mode", "MODE"),
-                                           .choice("--redact", Export.Redaction.self), .option("--salt", "SALT")]
-        + AnalyticsOutput.options.replacing(.choice("--format", Export.Format.self))
+    static let options: [CommandOption] = [.choice("--table", Export.Table.self), .file("-o"), .file("--output"), .option("--file-mode", "MODE")]
+        + RedactionOptions.options + AnalyticsOutput.options.replacing(.choice("--format", Export.Format.self))
 
     static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments) else { return }
         let argument = try parsed.path()
         let table: Export.Table = try parsed.choice("--table")
         let format = try parsed.choice("--format", default: Export.Format.ndjson)
-        let redactions = Set(try parsed.all("--redact").map { try Arguments.choice("--redact", $0) as Export.Redaction })
+        let (redactions, salt) = try RedactionOptions.parse(parsed)
         if table == .deeplinks { try AnalyticsOutput.rejectViewOptions(parsed, in: " to --table deeplinks") }
-        let salt = parsed.value("--salt")
-        if let salt {
-            guard !salt.isEmpty else { throw UsageError("--salt must not be empty: an empty salt hides nothing") }
-            guard !redactions.isEmpty else { throw UsageError("--salt salts the hashes of --redact; give --redact ids, params or urls") }
-        }
         let exact = parsed.has("--exact-csv")
         if exact && format != .csv { throw UsageError("--exact-csv applies to --format csv") }
         var export = Export(table: table, format: format, redactions: redactions, salt: salt)

@@ -1,6 +1,4 @@
-import NavigationHistory
-
-/// The values a redacted export replaces, and what replaces them.
+/// The values a redacted export or shipment replaces, and what replaces them.
 ///
 /// A redacted value becomes a stable salted hash, `h:` and the first 16 hex digits of SHA-256 of
 /// the salt, a zero byte and the value, so that equal values stay equal (and join across exports
@@ -16,27 +14,53 @@ import NavigationHistory
 /// `navlog deeplinks`, with each segment holding a digit written `:id` — is redacted the same way,
 /// `:id` kept, so links group by pattern exactly as before: `recipes://recipe/:id/reviews` becomes
 /// `recipes://h:9a1e…/:id/h:5f0c…`.
-struct Redactor: Sendable {
+package struct Redactor: Sendable {
     /// The salt, or nil to drop values instead of hashing them.
-    var salt: String?
+    package var salt: String?
+
+    /// A redactor hashing with `salt`, or dropping values without one.
+    package init(salt: String?) { self.salt = salt }
 
     /// `value`'s salted hash, or nil without a salt.
-    func value(_ value: String) -> String? {
+    package func value(_ value: String) -> String? {
         guard let salt else { return nil }
         return "h:" + String(SHA256.digest(Array((salt + "\u{0}" + value).utf8)).hex.prefix(16))
     }
 
     /// A URL with its userinfo dropped, each path segment and the query and fragment redacted.
-    func url(_ url: String) -> String {
+    package func url(_ url: String) -> String { redacted(url, segment: segment) }
+
+    /// ``url(_:)``, each segment's replacement keeping the shape of the link's pattern, which is
+    /// made from the URL when the log is read: a segment holding a digit (an `:id` of the
+    /// pattern) becomes a hash holding one too, or `:id` without a salt; any other a hash of
+    /// letters only, or `*`. The links of a redacted log then group by pattern as the raw ones do.
+    package func urlKeepingPattern(_ url: String) -> String {
+        redacted(url) { text in
+            guard !text.isEmpty else { return "" }
+            let holdsDigit = text.contains(where: \.isNumber)
+            guard let salt else { return holdsDigit ? ":id" : "*" }
+            let digest = SHA256.digest(Array((salt + "\u{0}" + text).utf8))
+            guard !holdsDigit else {
+                let hex = String(digest.hex.prefix(16))
+                // Sixteen hex digits are all letters once in 6.6 million: then one digit more,
+                // which no other hash, of sixteen, can be.
+                return "h:" + hex + (hex.contains(where: \.isNumber) ? "" : "0")
+            }
+            let letters = Array("abcdefghijklmnop".utf8)
+            return "h:" + String(decoding: digest.bytes.prefix(8).flatMap { [letters[Int($0 >> 4)], letters[Int($0 & 15)]] }, as: UTF8.self)
+        }
+    }
+
+    private func redacted(_ url: String, segment: (Substring) -> String) -> String {
         let parts = URLParts(url)
         var result = (parts.origin ?? "") + parts.segments.map(segment).joined(separator: "/")
         if let rest = parts.rest, let hashed = value(String(rest)) { result += "?" + hashed }
         return result
     }
 
-    /// A deep link's pattern (see ``DeepLinksQuery/pattern(_:)``) with its userinfo dropped and
+    /// A deep link's pattern (as `navlog deeplinks` groups links by) with its userinfo dropped and
     /// each path segment but `:id` redacted.
-    func pattern(_ pattern: String) -> String {
+    package func pattern(_ pattern: String) -> String {
         let parts = URLParts(pattern)
         return (parts.origin ?? "") + parts.segments.map { $0 == ":id" ? ":id" : segment($0) }.joined(separator: "/")
     }
@@ -52,15 +76,15 @@ struct Redactor: Sendable {
 /// the userinfo left out; another scheme's host is the path's first segment. Without a scheme,
 /// everything before the query is path. The path's segments are split at `/`, empty ones
 /// included; `rest` is the query and fragment, from the first `?` or `#` on.
-struct URLParts {
+package struct URLParts {
     /// `scheme://host[:port]`, or nil when the URL has no scheme and authority.
-    var origin: String?
+    package var origin: String?
     /// The path's segments: after the origin's `/`, or the whole path when there is no origin.
-    var segments: [Substring]
+    package var segments: [Substring]
     /// From the first `?` or `#` on, or nil.
-    var rest: Substring?
+    package var rest: Substring?
 
-    init(_ url: String) {
+    package init(_ url: String) {
         var base = Substring(url)
         if let cut = base.firstIndex(where: { $0 == "?" || $0 == "#" }) {
             rest = base[cut...]
