@@ -43,6 +43,12 @@ public struct Shipment: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `corruptLog` when the file is no longer the segment listed (another size, or
     ///   other first or last lines); `noInput` when it is gone or is not a regular file; `io`.
     public func contents() throws -> ShipmentContents {
+        let bytes = try listedBytes()
+        return ShipmentContents(bytes: bytes, sha256: SHA256.digest(bytes).hex)
+    }
+
+    /// The segment's bytes, checked against the listing.
+    func listedBytes() throws -> [UInt8] {
         guard let bytes = try FileSystem.contents(path, atMost: byteSize), bytes.count == byteSize,
               let bounds = SegmentBounds(bytes: bytes[...]), bounds.seqs == seqs,
               bounds.firstTimestamp == firstTimestamp, bounds.lastTimestamp == lastTimestamp else {
@@ -50,13 +56,13 @@ public struct Shipment: Sendable, Hashable, CustomStringConvertible {
             SealedManifest.remove(directory: directory)
             throw NavigationHistoryError(code: .corruptLog, message: "the segment changed since it was listed for shipping", path: path)
         }
-        return ShipmentContents(bytes: bytes, sha256: SHA256.digest(bytes).hex)
+        return bytes
     }
 }
 
 /// The bytes of a ``Shipment`` and their digest.
 public struct ShipmentContents: Sendable, Hashable {
-    /// The segment's bytes, as they are on the device.
+    /// The bytes to ship: the segment's as they are on the device, or its redacted copy's.
     public var bytes: [UInt8]
     /// Their SHA-256 in lowercase hexadecimal, as `sha256sum` prints it.
     public var sha256: String

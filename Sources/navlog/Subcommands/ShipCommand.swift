@@ -1,12 +1,13 @@
 import Foundation
 import NavigationHistory
 
-/// `navlog ship PATH --to DIR --device ID [--seal] [--format text|json]`
+/// `navlog ship PATH --to DIR --device ID [--seal] [--redact ids|params|urls ... --salt S] [--format text|json]`
 enum ShipCommand: Subcommand {
     static let name = "ship"
     static let summary = "Copy a log's sealed segments not shipped yet to DIR/DEVICE/, as an app uploads them."
     static let help = """
-        Usage: navlog ship PATH --to DIR --device ID [--seal] [--format text|json]
+        Usage: navlog ship PATH --to DIR --device ID [--seal] [--redact WHAT ...] [--salt SALT]
+                          [--format text|json]
 
         Copies each sealed segment of the log directory PATH that is not shipped yet (every segment
         but the current one, oldest first) to DIR/ID/NNNNNNNN.jsonl, under its own name, as the
@@ -22,9 +23,18 @@ enum ShipCommand: Subcommand {
           --device ID     The device's id: letters, digits, '.', '_' and '-', at most 64, not '.'
                           or '..'.
           --seal          Seal the current segment first, so that every event so far ships.
-          --format FORMAT text (default), or json: {"format": 2, "device", "shipped": [{"file",
-                          "first_seq", "last_seq", "bytes", "sha256", "already_there"}],
-                          "dropped_unshipped": {"segments", "bytes", "seqs"}}.
+          --redact WHAT   Ship a redacted copy of each segment instead (repeatable): ids (route
+                          ids), params (route param values), urls (deep links' userinfo, path,
+                          query and fragment; every choice redacts them), as `navlog export
+                          --redact` does, in every event, snapshots and restores too. The copy is
+                          a valid segment under the same name; its links keep their patterns.
+          --salt SALT     The salt of the hashes (with --redact only, not empty); the same across a
+                          fleet, so that its paths join. Without it, ids are dropped and param
+                          values and URL parts become *.
+          --format FORMAT text (default), or json: {"format": 2, "device", "redactions",
+                          "shipped": [{"file", "first_seq", "last_seq", "bytes", "sha256",
+                          "already_there"}], "dropped_unshipped": {"segments", "bytes", "seqs"}}.
+                          "bytes" and "sha256" are those of the copy shipped.
 
         Retention that follows shipping deletes unshipped segments past its cap; those are said on
         standard error, and in "dropped_unshipped", and the fleet sees them as a gap in the seqs.
@@ -36,9 +46,10 @@ enum ShipCommand: Subcommand {
         Examples:
           navlog ship app.navlog --to outbox --device test-iphone --seal
           navlog ship app.navlog --to outbox --device test-iphone --format json
+          navlog ship app.navlog --to outbox --device test-iphone --redact ids --redact params --salt "$SALT"
         """
 
-    static let options: [CommandOption] = [.directory("--to"), .option("--device", "ID"), .flag("--seal"), .textOrJSON]
+    static let options: [CommandOption] = [.directory("--to"), .option("--device", "ID"), .flag("--seal")] + RedactionOptions.options + [.textOrJSON]
 
     static func run(_ arguments: [String]) async throws {
         guard let parsed = try parse(arguments) else { return }
@@ -49,6 +60,7 @@ enum ShipCommand: Subcommand {
             throw UsageError("--device '\(device)': give letters, digits, '.', '_' and '-' only, at most 64, not '.' or '..'")
         }
         let format: OutputFormat = try parsed.choice("--format", default: .text)
+        let (redactions, salt) = try RedactionOptions.parse(parsed)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
               (try? LogFiles.resolve(path))?.segmented == true else {
@@ -64,12 +76,13 @@ enum ShipCommand: Subcommand {
         try FileSystem.createDirectory(destination)
         var shipped: [Shipped] = []
         for shipment in pending.shipments {
-            let contents = try shipment.contents()
+            let contents = redactions.isEmpty ? try shipment.contents() : try shipment.redacted(redactions, salt: salt)
             let alreadyThere = try copy(contents.bytes, to: destination + "/" + shipment.fileName, from: shipment.path)
             try log.markShipped(shipment)
             shipped.append(Shipped(file: shipment.fileName, firstSeq: shipment.seqs.lowerBound, lastSeq: shipment.seqs.upperBound,
-                                   bytes: shipment.byteSize, sha256: contents.sha256, alreadyThere: alreadyThere))
+                                   bytes: contents.bytes.count, sha256: contents.sha256, alreadyThere: alreadyThere))
         }
+        let redacted = Redaction.allCases.filter(redactions.contains).map(\.rawValue)
         var out = StandardOutput()
         switch format {
         case .text:
@@ -78,9 +91,11 @@ enum ShipCommand: Subcommand {
                          + (item.alreadyThere ? " (already there)" : ""))
             }
             out.line(shipped.isEmpty ? "\(path): nothing new to ship" + (parsed.has("--seal") ? "" : " (--seal ships the current segment too)")
-                                     : "\(path): shipped \(counted(shipped.count, "segment")) to \(destination)")
+                                     : "\(path): shipped \(counted(shipped.count, "segment")) to \(destination)"
+                                       + (redacted.isEmpty ? "" : ", redacted (" + redacted.joined(separator: ", ") + ")"))
         case .json:
-            try JSONOutput.write(Output(device: device, shipped: shipped, droppedUnshipped: Loss(pending.droppedUnshipped)), to: &out)
+            try JSONOutput.write(Output(device: device, redactions: redacted, shipped: shipped, droppedUnshipped: Loss(pending.droppedUnshipped)),
+                                 to: &out)
         }
         try out.flush()
     }
@@ -138,11 +153,12 @@ enum ShipCommand: Subcommand {
     struct Output: Encodable {
         let format = JSONOutput.format
         var device: String
+        var redactions: [String]
         var shipped: [Shipped]
         var droppedUnshipped: Loss
 
         enum CodingKeys: String, CodingKey {
-            case format, device, shipped, droppedUnshipped = "dropped_unshipped"
+            case format, device, redactions, shipped, droppedUnshipped = "dropped_unshipped"
         }
     }
 }

@@ -1,0 +1,48 @@
+/// Writes a segment anew in the store's form, each event changed on the way: what a redacted
+/// shipment is made of (`NavlogBench redact`). Every line is decoded as the reader decodes it, so
+/// a damaged segment is refused at its first bad line, and encoded with its own `crc`.
+package enum SegmentTranscoder {
+    /// Why a segment could not be written anew: its `line` (1-based) failed to decode, or came
+    /// out longer than a reader takes.
+    package struct Failure: Error {
+        /// The line of the source.
+        package var line: Int
+        /// Its defect, when it failed to decode.
+        package var defect: LineError?
+        /// Its new length, when it came out too long.
+        package var length: Int?
+    }
+
+    /// The lines of `bytes`, a whole segment ending on a newline, each event passed through
+    /// `transform` and encoded again.
+    package static func transcode(_ bytes: [UInt8], _ transform: (NavigationEvent) -> NavigationEvent) throws(Failure) -> [UInt8] {
+        let cache = DecodingCache()
+        defer { cache.deallocate() }
+        // Redacted values are about as long as the ones they replace (a hash is 18 bytes).
+        var writer = JSONWriter(capacity: bytes.count + bytes.count / 8 + 256)
+        var line = 0
+        let result: Result<Void, Failure> = bytes.withUnsafeBytes { buffer in
+            var start = 0
+            while start < buffer.count {
+                line += 1
+                guard let newline = buffer[start...].firstIndex(of: 0x0A) else {
+                    return .failure(Failure(line: line, defect: LineError(.tornLine, at: buffer.count - start, "no newline")))
+                }
+                let decoded: DecodedLine
+                do throws(LineError) {
+                    decoded = try LineDecoder.decode(UnsafeRawBufferPointer(rebasing: buffer[start..<newline]), cache: cache)
+                } catch {
+                    return .failure(Failure(line: line, defect: error))
+                }
+                let lineStart = writer.bytes.count
+                LineEncoder.append(transform(decoded.event), to: &writer)
+                let length = writer.bytes.count - lineStart - 1
+                if length > LineDecoder.maximumLineLength { return .failure(Failure(line: line, length: length)) }
+                start = newline + 1
+            }
+            return .success(())
+        }
+        try result.get()
+        return writer.bytes
+    }
+}

@@ -1,0 +1,96 @@
+/// Redacts events as a set of ``Redaction``s asks: the id and param values of every route — pushed,
+/// replaced, set as a path, presented, selected, restored, dropped or held in a snapshot — and the
+/// URL of every deep link. Screens, scenes, tabs, stacks, sheet ids, counts, sessions and times are
+/// kept, so the fold of redacted events gives the same stacks, views and funnels as the source's,
+/// each route's id and params replaced as ``Redactor`` replaces a value, and the deep links grouped
+/// by the same patterns (``Redactor/urlKeepingPattern(_:)``).
+///
+/// A type this version does not know keeps only its `scene` and `stack` and its numbers and
+/// booleans: its strings might be anything.
+package struct EventRedactor {
+    private let redactor: Redactor
+    private let ids: Bool
+    private let params: Bool
+    private let urls: Bool
+    /// Each value's replacement, computed once: a segment names the same ids again and again, and
+    /// a salted hash is a SHA-256 (`NavlogBench redact`).
+    private var replacements: [String: String?] = [:]
+
+    /// A redactor of `redactions`, hashing with `salt` or, without one, dropping ids and writing
+    /// `*` for param values and URL parts.
+    package init(_ redactions: Set<Redaction>, salt: String?) {
+        redactor = Redactor(salt: salt)
+        ids = redactions.contains(.ids)
+        params = redactions.contains(.params)
+        urls = !redactions.isEmpty
+    }
+
+    /// `event` with what is redacted replaced.
+    package mutating func redact(_ event: NavigationEvent) -> NavigationEvent {
+        var event = event
+        event.action = redact(event.action)
+        return event
+    }
+
+    private mutating func redact(_ action: NavigationAction) -> NavigationAction {
+        switch action {
+        case .push(let scene, let stack, let route): .push(scene: scene, stack: stack, route: redact(route))
+        case .replace(let scene, let stack, let route): .replace(scene: scene, stack: stack, route: redact(route))
+        case .setPath(let scene, let stack, let path, let cause): .setPath(scene: scene, stack: stack, path: redact(path), cause: cause)
+        case .deeplink(let scene, let url, let outcome, let tab, let stack, let path):
+            .deeplink(scene: scene, url: urls ? redactor.urlKeepingPattern(url) : url, outcome: outcome, tab: tab, stack: stack,
+                      path: path.map { redact($0) })
+        case .sheetPresent(let scene, let sheet, let route, let style):
+            .sheetPresent(scene: scene, sheet: sheet, route: redact(route), style: style)
+        case .splitSelect(let scene, let column, let route): .splitSelect(scene: scene, column: column, route: route.map { redact($0) })
+        case .snapshot(let state): .snapshot(state: redact(state))
+        case .restore(let state, let from, let dropped): .restore(state: redact(state), from: from, dropped: redact(dropped))
+        case .unknown(let type, let members):
+            .unknown(type: type, members: members.filter { member in
+                switch member.value {
+                case .string: member.key == "scene" || member.key == "stack"
+                case .array, .object: false
+                case .null, .bool, .number: true
+                }
+            })
+        case .sessionStart, .sessionEnd, .sceneOpen, .sceneClose, .sceneActivate, .scenePhase, .tabSelect, .pop, .popToRoot,
+             .sheetDismiss, .splitVisibility:
+            action
+        }
+    }
+
+    private mutating func redact(_ state: NavigationState) -> NavigationState {
+        var state = state
+        for (name, scene) in state.scenes {
+            var scene = scene
+            for (stack, routes) in scene.stacks { scene.stacks[stack] = redact(routes) }
+            for k in scene.sheets.indices {
+                scene.sheets[k].root = redact(scene.sheets[k].root)
+                scene.sheets[k].stack = redact(scene.sheets[k].stack)
+            }
+            if var split = scene.split {
+                split.sidebar = split.sidebar.map { redact($0) }
+                split.content = split.content.map { redact($0) }
+                scene.split = split
+            }
+            state.scenes[name] = scene
+        }
+        return state
+    }
+
+    private mutating func redact(_ routes: [Route]) -> [Route] { routes.map { redact($0) } }
+
+    private mutating func redact(_ route: Route) -> Route {
+        var route = route
+        if ids, let id = route.id { route.id = replacement(of: id) }
+        if params, let values = route.params { route.params = values.mapValues { replacement(of: $0) ?? "*" } }
+        return route
+    }
+
+    private mutating func replacement(of value: String) -> String? {
+        if let known = replacements[value] { return known }
+        let replaced = redactor.value(value)
+        replacements[value] = replaced
+        return replaced
+    }
+}
