@@ -14,8 +14,8 @@ package enum SegmentTranscoder {
     }
 
     /// The lines of `bytes`, a whole segment ending on a newline, each event passed through
-    /// `transform` and encoded again.
-    package static func transcode(_ bytes: [UInt8], _ transform: (NavigationEvent) -> NavigationEvent) throws(Failure) -> [UInt8] {
+    /// `transform` and encoded again; a line whose event `transform` leaves (nil) is kept as it is.
+    package static func transcode(_ bytes: [UInt8], _ transform: (NavigationEvent) -> NavigationEvent?) throws(Failure) -> [UInt8] {
         let cache = DecodingCache()
         defer { cache.deallocate() }
         // Redacted values are about as long as the ones they replace (a hash is 18 bytes).
@@ -34,11 +34,15 @@ package enum SegmentTranscoder {
                 } catch {
                     return .failure(Failure(line: line, defect: error))
                 }
+                defer { start = newline + 1 }
+                guard let event = transform(decoded.event) else {
+                    writer.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...newline]))
+                    continue
+                }
                 let lineStart = writer.bytes.count
-                LineEncoder.append(transform(decoded.event), to: &writer)
+                LineEncoder.append(event, to: &writer)
                 let length = writer.bytes.count - lineStart - 1
                 if length > LineDecoder.maximumLineLength { return .failure(Failure(line: line, length: length)) }
-                start = newline + 1
             }
             return .success(())
         }

@@ -15,6 +15,8 @@ package struct EventRedactor {
     /// Each value's replacement, computed once: a segment names the same ids again and again, and
     /// a salted hash is a SHA-256 (`NavlogBench redact`).
     private var replacements: [String: String?] = [:]
+    /// Each deep link's redacted URL: an app's links repeat, and each of a URL's parts is a hash.
+    private var urlReplacements: [String: String] = [:]
 
     /// A redactor of `redactions`, hashing with `salt` or, without one, dropping ids and writing
     /// `*` for param values and URL parts.
@@ -25,8 +27,10 @@ package struct EventRedactor {
         urls = !redactions.isEmpty
     }
 
-    /// `event` with what is redacted replaced.
-    package mutating func redact(_ event: NavigationEvent) -> NavigationEvent {
+    /// `event` with what is redacted replaced, or nil when it holds nothing to redact: no route
+    /// and no URL. Such a line can be kept as it is (`NavlogBench redact`).
+    package mutating func redact(_ event: NavigationEvent) -> NavigationEvent? {
+        guard urls, event.action.holdsRoutesOrURLs else { return nil }
         var event = event
         event.action = redact(event.action)
         return event
@@ -38,14 +42,14 @@ package struct EventRedactor {
         case .replace(let scene, let stack, let route): .replace(scene: scene, stack: stack, route: redact(route))
         case .setPath(let scene, let stack, let path, let cause): .setPath(scene: scene, stack: stack, path: redact(path), cause: cause)
         case .deeplink(let scene, let url, let outcome, let tab, let stack, let path):
-            .deeplink(scene: scene, url: urls ? redactor.urlKeepingPattern(url) : url, outcome: outcome, tab: tab, stack: stack,
-                      path: path.map { redact($0) })
+            .deeplink(scene: scene, url: redactedURL(url), outcome: outcome, tab: tab, stack: stack, path: path.map { redact($0) })
         case .sheetPresent(let scene, let sheet, let route, let style):
             .sheetPresent(scene: scene, sheet: sheet, route: redact(route), style: style)
         case .splitSelect(let scene, let column, let route): .splitSelect(scene: scene, column: column, route: route.map { redact($0) })
         case .snapshot(let state): .snapshot(state: redact(state))
         case .restore(let state, let from, let dropped): .restore(state: redact(state), from: from, dropped: redact(dropped))
         case .unknown(let type, let members):
+            // Kept whole by the reader and skipped by every projection: only what names nothing.
             .unknown(type: type, members: members.filter { member in
                 switch member.value {
                 case .string: member.key == "scene" || member.key == "stack"
@@ -60,6 +64,7 @@ package struct EventRedactor {
     }
 
     private mutating func redact(_ state: NavigationState) -> NavigationState {
+        guard ids || params else { return state }
         var state = state
         for (name, scene) in state.scenes {
             var scene = scene
@@ -78,7 +83,7 @@ package struct EventRedactor {
         return state
     }
 
-    private mutating func redact(_ routes: [Route]) -> [Route] { routes.map { redact($0) } }
+    private mutating func redact(_ routes: [Route]) -> [Route] { ids || params ? routes.map { redact($0) } : routes }
 
     private mutating func redact(_ route: Route) -> Route {
         var route = route
@@ -87,10 +92,29 @@ package struct EventRedactor {
         return route
     }
 
+    private mutating func redactedURL(_ url: String) -> String {
+        if let known = urlReplacements[url] { return known }
+        let replaced = redactor.urlKeepingPattern(url)
+        urlReplacements[url] = replaced
+        return replaced
+    }
+
     private mutating func replacement(of value: String) -> String? {
         if let known = replacements[value] { return known }
         let replaced = redactor.value(value)
         replacements[value] = replaced
         return replaced
+    }
+}
+
+extension NavigationAction {
+    /// Whether the action holds a route or a URL: what redaction may change.
+    fileprivate var holdsRoutesOrURLs: Bool {
+        switch self {
+        case .push, .replace, .setPath, .deeplink, .sheetPresent, .splitSelect, .snapshot, .restore, .unknown: true
+        case .sessionStart, .sessionEnd, .sceneOpen, .sceneClose, .sceneActivate, .scenePhase, .tabSelect, .pop, .popToRoot,
+             .sheetDismiss, .splitVisibility:
+            false
+        }
     }
 }

@@ -35,6 +35,7 @@ do {
     case "restore": exit(try await runRestore(Array(arguments.dropFirst())))
     case "bindings": exit(try await runBindings(Array(arguments.dropFirst())))
     case "shipments": exit(try await runShipments(Array(arguments.dropFirst())))
+    case "redact": exit(try await runRedact(Array(arguments.dropFirst())))
     case "cliffs": exit(try runCliffs(Array(arguments.dropFirst())))
     case "watch": exit(try await runWatch(Array(arguments.dropFirst())))
     case "watch-writer": exit(try await runWatchWriter(Array(arguments.dropFirst())))
