@@ -12,6 +12,23 @@ import Testing
     ])
     func theDigestsOfTheStandardsTestVectors(text: String, hex: String) {
         #expect(SHA256.digest(Array(text.utf8)).hex == hex)
+        var portable = SHA256(portable: true)
+        portable.update(Array(text.utf8))
+        #expect(portable.finalize().hex == hex)
+    }
+
+    @Test func theCPUsInstructionsAndThePortableCodeAgreeOnEveryLength() {
+        #expect(SHA256.hardwareAvailable || !FileManager.default.contents(atPath: "/proc/cpuinfo").map {
+            String(decoding: $0, as: UTF8.self).contains(" sha_ni")
+        }!, "a CPU with the SHA extensions uses them")
+        var random = SystemRandomNumberGenerator()
+        for length in Array(0...300) + [4095, 4096, 65_537, 1 << 20] {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
+            var hardware = SHA256(), portable = SHA256(portable: true)
+            hardware.update(bytes)
+            portable.update(bytes)
+            #expect(hardware.finalize() == portable.finalize(), "\(length) bytes")
+        }
     }
 
     @Test func aMillionAsHashedInPiecesOfEveryAlignment() {

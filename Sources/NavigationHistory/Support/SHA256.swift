@@ -1,3 +1,5 @@
+import CNavigationHistory
+
 /// SHA-256 (FIPS 180-4), for the digest of a shipped segment and the salted hashes that redact
 /// ids: the toolchain has no cryptographic hash on Linux, and the package takes no dependency.
 ///
@@ -29,7 +31,18 @@ package struct SHA256: Sendable {
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
 
-    package init() { pending.reserveCapacity(64) }
+    /// Whether blocks are folded by the portable Swift code, not the CPU's SHA instructions.
+    private let portable: Bool
+
+    /// Whether this CPU has SHA-256 instructions (`sha256_hardware.c`), checked once.
+    package static let hardwareAvailable = navigation_history_sha256_hardware_available() == 1
+
+    /// A hash with nothing hashed yet, folding blocks with the CPU's instructions where there are
+    /// some unless `portable`, which the tests compare them with.
+    package init(portable: Bool = !SHA256.hardwareAvailable) {
+        self.portable = portable
+        pending.reserveCapacity(64)
+    }
 
     /// Hashes `bytes` after what was hashed before.
     package mutating func update(_ bytes: some Collection<UInt8>) {
@@ -85,6 +98,12 @@ package struct SHA256: Sendable {
 
     /// Folds `raw`, whole 64-byte blocks, into the state.
     private mutating func compressBlocks(_ raw: UnsafeRawBufferPointer) {
+        if !portable, let base = raw.baseAddress {
+            withUnsafeMutableBytes(of: &state) { words in
+                navigation_history_sha256_hardware_blocks(words.baseAddress!.assumingMemoryBound(to: UInt32.self), base, raw.count / 64)
+            }
+            return
+        }
         var offset = 0
         while offset < raw.count {
             compress(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + 64)]))
