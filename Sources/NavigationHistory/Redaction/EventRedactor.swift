@@ -15,8 +15,8 @@ package struct EventRedactor {
     /// Each value's replacement, computed once: a segment names the same ids again and again, and
     /// a salted hash is a SHA-256 (`NavlogBench redact`).
     private var replacements: [String: String?] = [:]
-    /// Each deep link's redacted URL: an app's links repeat, and each of a URL's parts is a hash.
-    private var urlReplacements: [String: String] = [:]
+    /// Each path segment of a deep link redacted: an app's links repeat their words and ids.
+    private var segmentReplacements: [String: String] = [:]
 
     /// A redactor of `redactions`, hashing with `salt` or, without one, dropping ids and writing
     /// `*` for param values and URL parts.
@@ -92,11 +92,15 @@ package struct EventRedactor {
         return route
     }
 
+    /// A deep link's URL as ``Redactor/urlKeepingPattern(_:)`` redacts it, each part replaced once.
     private mutating func redactedURL(_ url: String) -> String {
-        if let known = urlReplacements[url] { return known }
-        let replaced = redactor.urlKeepingPattern(url)
-        urlReplacements[url] = replaced
-        return replaced
+        let redactor = redactor
+        return redactor.redacted(url, segment: { text in
+            if let known = segmentReplacements[String(text)] { return known }
+            let replaced = redactor.patternKeepingSegment(text)
+            segmentReplacements[String(text)] = replaced
+            return replaced
+        }, query: { replacement(of: $0) })
     }
 
     private mutating func replacement(of value: String) -> String? {

@@ -28,33 +28,36 @@ package struct Redactor: Sendable {
     }
 
     /// A URL with its userinfo dropped, each path segment and the query and fragment redacted.
-    package func url(_ url: String) -> String { redacted(url, segment: segment) }
+    package func url(_ url: String) -> String { redacted(url, segment: segment, query: value) }
 
     /// ``url(_:)``, each segment's replacement keeping the shape of the link's pattern, which is
     /// made from the URL when the log is read: a segment holding a digit (an `:id` of the
     /// pattern) becomes a hash holding one too, or `:id` without a salt; any other a hash of
     /// letters only, or `*`. The links of a redacted log then group by pattern as the raw ones do.
-    package func urlKeepingPattern(_ url: String) -> String {
-        redacted(url) { text in
-            guard !text.isEmpty else { return "" }
-            let holdsDigit = text.contains(where: \.isNumber)
-            guard let salt else { return holdsDigit ? ":id" : "*" }
-            let digest = SHA256.digest(Array((salt + "\u{0}" + text).utf8))
-            guard !holdsDigit else {
-                let hex = String(digest.hex.prefix(16))
-                // Sixteen hex digits are all letters once in 6.6 million: then one digit more,
-                // which no other hash, of sixteen, can be.
-                return "h:" + hex + (hex.contains(where: \.isNumber) ? "" : "0")
-            }
-            let letters = Array("abcdefghijklmnop".utf8)
-            return "h:" + String(decoding: digest.bytes.prefix(8).flatMap { [letters[Int($0 >> 4)], letters[Int($0 & 15)]] }, as: UTF8.self)
+    package func urlKeepingPattern(_ url: String) -> String { redacted(url, segment: patternKeepingSegment, query: value) }
+
+    /// A path segment as ``urlKeepingPattern(_:)`` redacts it.
+    package func patternKeepingSegment(_ text: Substring) -> String {
+        guard !text.isEmpty else { return "" }
+        let holdsDigit = text.contains(where: \.isNumber)
+        guard let salt else { return holdsDigit ? ":id" : "*" }
+        let digest = SHA256.digest(Array((salt + "\u{0}" + text).utf8))
+        guard !holdsDigit else {
+            let hex = String(digest.hex.prefix(16))
+            // Sixteen hex digits are all letters once in 6.6 million: then one digit more,
+            // which no other hash, of sixteen, can be.
+            return "h:" + hex + (hex.contains(where: \.isNumber) ? "" : "0")
         }
+        let letters = Array("abcdefghijklmnop".utf8)
+        return "h:" + String(decoding: digest.bytes.prefix(8).flatMap { [letters[Int($0 >> 4)], letters[Int($0 & 15)]] }, as: UTF8.self)
     }
 
-    private func redacted(_ url: String, segment: (Substring) -> String) -> String {
+    /// `url` with its userinfo dropped, each path segment replaced by `segment`, and the query and
+    /// fragment, as one, by `query` (left out when it gives nil).
+    package func redacted(_ url: String, segment: (Substring) -> String, query: (String) -> String?) -> String {
         let parts = URLParts(url)
         var result = (parts.origin ?? "") + parts.segments.map(segment).joined(separator: "/")
-        if let rest = parts.rest, let hashed = value(String(rest)) { result += "?" + hashed }
+        if let rest = parts.rest, let hashed = query(String(rest)) { result += "?" + hashed }
         return result
     }
 
