@@ -13,9 +13,12 @@ package enum SegmentTranscoder {
         package var length: Int?
     }
 
-    /// The lines of `bytes`, a whole segment ending on a newline, each event passed through
-    /// `transform` and encoded again; a line whose event `transform` leaves (nil) is kept as it is.
-    package static func transcode(_ bytes: [UInt8], _ transform: (NavigationEvent) -> NavigationEvent?) throws(Failure) -> [UInt8] {
+    /// The lines of `bytes`, a whole segment ending on a newline, each written by `splice` when it
+    /// can (it appends the line, newline included, and returns true), else decoded, its event
+    /// passed through `transform` and encoded again; a line whose event `transform` leaves (nil)
+    /// is kept as it is.
+    package static func transcode(_ bytes: [UInt8], splice: (UnsafeRawBufferPointer, inout JSONWriter) -> Bool,
+                                  _ transform: (NavigationEvent) -> NavigationEvent?) throws(Failure) -> [UInt8] {
         let cache = DecodingCache()
         defer { cache.deallocate() }
         // Redacted values are about as long as the ones they replace (a hash is 18 bytes).
@@ -28,19 +31,22 @@ package enum SegmentTranscoder {
                 guard let newline = buffer[start...].firstIndex(of: 0x0A) else {
                     return .failure(Failure(line: line, defect: LineError(.tornLine, at: buffer.count - start, "no newline")))
                 }
-                let decoded: DecodedLine
-                do throws(LineError) {
-                    decoded = try LineDecoder.decode(UnsafeRawBufferPointer(rebasing: buffer[start..<newline]), cache: cache)
-                } catch {
-                    return .failure(Failure(line: line, defect: error))
-                }
                 defer { start = newline + 1 }
-                guard let event = transform(decoded.event) else {
-                    writer.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...newline]))
-                    continue
-                }
+                let source = UnsafeRawBufferPointer(rebasing: buffer[start..<newline])
                 let lineStart = writer.bytes.count
-                LineEncoder.append(event, to: &writer)
+                if !splice(source, &writer) {
+                    let decoded: DecodedLine
+                    do throws(LineError) {
+                        decoded = try LineDecoder.decode(source, cache: cache)
+                    } catch {
+                        return .failure(Failure(line: line, defect: error))
+                    }
+                    if let event = transform(decoded.event) {
+                        LineEncoder.append(event, to: &writer)
+                    } else {
+                        writer.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...newline]))
+                    }
+                }
                 let length = writer.bytes.count - lineStart - 1
                 if length > LineDecoder.maximumLineLength { return .failure(Failure(line: line, length: length)) }
             }

@@ -12,11 +12,17 @@ package struct EventRedactor {
     private let ids: Bool
     private let params: Bool
     private let urls: Bool
+    /// The values the splicer replaces.
+    private let spliced: RedactingSplicer.Values
+    /// The splicer's scratch space.
+    private var edits: [RedactingSplicer.Edit] = []
     /// Each value's replacement, computed once: a segment names the same ids again and again, and
     /// a salted hash is a SHA-256 (`NavlogBench redact`).
     private var replacements: [String: String?] = [:]
     /// Each path segment of a deep link redacted: an app's links repeat their words and ids.
     private var segmentReplacements: [String: String] = [:]
+    /// Each deep link's URL redacted, for the links an app opens again and again.
+    private var urlReplacements: [String: String] = [:]
 
     /// A redactor of `redactions`, hashing with `salt` or, without one, dropping ids and writing
     /// `*` for param values and URL parts.
@@ -25,6 +31,7 @@ package struct EventRedactor {
         ids = redactions.contains(.ids)
         params = redactions.contains(.params)
         urls = !redactions.isEmpty
+        spliced = RedactingSplicer.Values().union(ids ? .ids : []).union(params ? .params : []).union(urls ? .urls : [])
     }
 
     /// `event` with what is redacted replaced, or nil when it holds nothing to redact: no route
@@ -34,6 +41,22 @@ package struct EventRedactor {
         var event = event
         event.action = redact(event.action)
         return event
+    }
+
+    /// Appends the line `line` redacted to `out` without decoding it, as ``RedactingSplicer`` can;
+    /// false (nothing appended) when the line is left to ``redact(_:)``.
+    package mutating func splice(_ line: UnsafeRawBufferPointer, to out: inout JSONWriter) -> Bool {
+        var scratch: [RedactingSplicer.Edit] = []
+        swap(&scratch, &edits)
+        defer { swap(&scratch, &edits) }
+        return RedactingSplicer.splice(line, values: spliced, to: &out, edits: &scratch) { value, text in
+            switch value {
+            // Without a salt an id is dropped, a member the splicer does not take out.
+            case .id: redactor.salt == nil ? nil : replacement(of: text)
+            case .param: replacement(of: text) ?? "*"
+            case .url: redactedURL(text)
+            }
+        }
     }
 
     private mutating func redact(_ action: NavigationAction) -> NavigationAction {
@@ -94,13 +117,16 @@ package struct EventRedactor {
 
     /// A deep link's URL as ``Redactor/urlKeepingPattern(_:)`` redacts it, each part replaced once.
     private mutating func redactedURL(_ url: String) -> String {
+        if let known = urlReplacements[url] { return known }
         let redactor = redactor
-        return redactor.redacted(url, segment: { text in
+        let replaced = redactor.redacted(url, segment: { text in
             if let known = segmentReplacements[String(text)] { return known }
             let replaced = redactor.patternKeepingSegment(text)
             segmentReplacements[String(text)] = replaced
             return replaced
         }, query: { replacement(of: $0) })
+        urlReplacements[url] = replaced
+        return replaced
     }
 
     private mutating func replacement(of value: String) -> String? {
