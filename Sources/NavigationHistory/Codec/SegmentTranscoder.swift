@@ -13,17 +13,19 @@ package enum SegmentTranscoder {
         package var length: Int?
     }
 
-    /// The lines of `bytes`, a whole segment ending on a newline, each written by `splice` when it
-    /// can (it appends the line, newline included, and returns true), else decoded, its event
+    /// The lines of `bytes`, a whole segment ending on a newline, each spliced when it can be
+    /// (``RedactingSplicer``, the `values` found replaced by `replace`), else decoded, its event
     /// passed through `transform` and encoded again; a line whose event `transform` leaves (nil)
-    /// is kept as it is.
-    package static func transcode(_ bytes: [UInt8], splice: (UnsafeRawBufferPointer, inout JSONWriter) -> Bool,
+    /// is kept as it is. With `splicing` false, every line is decoded.
+    package static func transcode(_ bytes: [UInt8], splicing: Bool = true, values: RedactingSplicer.Values,
+                                  replace: (RedactingSplicer.Value, String) -> String?,
                                   _ transform: (NavigationEvent) -> NavigationEvent?) throws(Failure) -> [UInt8] {
         let cache = DecodingCache()
         defer { cache.deallocate() }
         // Redacted values are about as long as the ones they replace (a hash is 18 bytes).
         var writer = JSONWriter(capacity: bytes.count + bytes.count / 8 + 256)
         var line = 0
+        var edits: [RedactingSplicer.Edit] = []
         let result: Result<Void, Failure> = bytes.withUnsafeBytes { buffer in
             var start = 0
             while start < buffer.count {
@@ -34,7 +36,7 @@ package enum SegmentTranscoder {
                 defer { start = newline + 1 }
                 let source = UnsafeRawBufferPointer(rebasing: buffer[start..<newline])
                 let lineStart = writer.bytes.count
-                if !splice(source, &writer) {
+                if !splicing || !RedactingSplicer.splice(source, values: values, to: &writer, edits: &edits, replace: replace) {
                     let decoded: DecodedLine
                     do throws(LineError) {
                         decoded = try LineDecoder.decode(source, cache: cache)

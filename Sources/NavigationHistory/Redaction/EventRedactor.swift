@@ -12,10 +12,6 @@ package struct EventRedactor {
     private let ids: Bool
     private let params: Bool
     private let urls: Bool
-    /// The values the splicer replaces.
-    private let spliced: RedactingSplicer.Values
-    /// The splicer's scratch space.
-    private var edits: [RedactingSplicer.Edit] = []
     /// Each value's replacement, computed once: a segment names the same ids again and again, and
     /// a salted hash is a SHA-256 (`NavlogBench redact`).
     private var replacements: [String: String?] = [:]
@@ -31,7 +27,7 @@ package struct EventRedactor {
         ids = redactions.contains(.ids)
         params = redactions.contains(.params)
         urls = !redactions.isEmpty
-        spliced = RedactingSplicer.Values().union(ids ? .ids : []).union(params ? .params : []).union(urls ? .urls : [])
+        splicedValues = RedactingSplicer.Values().union(ids ? .ids : []).union(params ? .params : []).union(urls ? .urls : [])
     }
 
     /// `event` with what is redacted replaced, or nil when it holds nothing to redact: no route
@@ -43,19 +39,17 @@ package struct EventRedactor {
         return event
     }
 
-    /// Appends the line `line` redacted to `out` without decoding it, as ``RedactingSplicer`` can;
-    /// false (nothing appended) when the line is left to ``redact(_:)``.
-    package mutating func splice(_ line: UnsafeRawBufferPointer, to out: inout JSONWriter) -> Bool {
-        var scratch: [RedactingSplicer.Edit] = []
-        swap(&scratch, &edits)
-        defer { swap(&scratch, &edits) }
-        return RedactingSplicer.splice(line, values: spliced, to: &out, edits: &scratch) { value, text in
-            switch value {
-            // Without a salt an id is dropped, a member the splicer does not take out.
-            case .id: redactor.salt == nil ? nil : replacement(of: text)
-            case .param: replacement(of: text) ?? "*"
-            case .url: redactedURL(text)
-            }
+    /// The values ``RedactingSplicer`` replaces for this redaction.
+    package let splicedValues: RedactingSplicer.Values
+
+    /// What ``RedactingSplicer`` writes in place of `text`, a `value` it found; nil leaves the
+    /// line to ``redact(_:)``.
+    package mutating func splicedReplacement(_ value: RedactingSplicer.Value, _ text: String) -> String? {
+        switch value {
+        // Without a salt an id is dropped, a member the splicer does not take out.
+        case .id: redactor.salt == nil ? nil : replacement(of: text)
+        case .param: replacement(of: text) ?? "*"
+        case .url: redactedURL(text)
         }
     }
 

@@ -27,7 +27,8 @@ extension Shipment {
         var redactor = EventRedactor(redactions, salt: salt)
         let bytes: [UInt8]
         do throws(SegmentTranscoder.Failure) {
-            bytes = try SegmentTranscoder.transcode(source, splice: { redactor.splice($0, to: &$1) }, { redactor.redact($0) })
+            bytes = try SegmentTranscoder.transcode(source, values: redactor.splicedValues, replace: { redactor.splicedReplacement($0, $1) },
+                                                    { redactor.redact($0) })
         } catch {
             if let defect = error.defect {
                 throw NavigationHistoryError(code: .corruptLog, message: "\(defect.kind): \(defect.detail)", path: path,
