@@ -36,23 +36,25 @@ public final class SegmentUploader: Sendable {
     /// a 2xx, up to the first failure; seal first (``Recorder/seal()``) to ship what was just recorded.
     public func ship(from recorder: Recorder) async -> UploadReport {
         var report = UploadReport()
-        var current: String?
+        var pending: [Shipment] = []
         do {
-            for shipment in try await recorder.pendingShipments().shipments {      // sealed, oldest first
-                current = shipment.fileName
-                let contents = try shipment.contents()                              // the bytes and their SHA-256
+            pending = try await recorder.pendingShipments().shipments                 // sealed, oldest first
+            for shipment in pending {
+                let contents = try shipment.contents()                                // the bytes and their SHA-256
                 var request = URLRequest(url: base.appending(path: "\(device)/\(shipment.fileName)"), timeoutInterval: timeout)
                 request.httpMethod = "PUT"
                 request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
                 request.setValue(contents.sha256, forHTTPHeaderField: "X-Content-SHA256")
                 let (_, response) = try await session.upload(for: request, from: Data(contents.bytes))
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                guard (200..<300).contains(status) else { throw UploadFailure.Reason.status(status) }
-                try await recorder.markShipped(shipment)                            // only on a 2xx
+                guard (200..<300).contains(status) else { throw UploadFailure.Reason.status(status) }   // stop here
+                try await recorder.markShipped(shipment)                              // only on a 2xx
                 report.shipped.append(shipment.fileName)
             }
         } catch {
-            report.failure = UploadFailure(fileName: current, reason: UploadFailure.Reason(error))
+            // The segment after the last one shipped is the one that failed (none: the listing did).
+            let failed = pending.dropFirst(report.shipped.count).first?.fileName
+            report.failure = UploadFailure(fileName: failed, reason: UploadFailure.Reason(error))
         }
         return report
     }
