@@ -12,18 +12,23 @@ typealias AppRoute = RecipeApp.Screen
 
 struct RecipesApp: App {
     @State private var launch = Launch()
+    @Environment(\.scenePhase) private var scenePhase   // in an App: background once every scene is
 
     var body: some Scene {
         WindowGroup {
             if let router = launch.router { RecipeWindow(router: router) }
             else { ProgressView().task { await launch.start() } }
         }
+        .onChange(of: scenePhase) { if scenePhase == .background { launch.ship() } }
     }
 }
 
 /// Opens the log, restores where the user was, and starts the session: once, at launch.
 @MainActor @Observable final class Launch {
     var router: Router<AppRoute>?
+    private var recorder: Recorder?
+    private var uploader: SegmentUploader?
+    private var shipping: Task<Void, Never>?
 
     func start() async {
         let log = URL.applicationSupportDirectory.appending(path: "NavigationLog").path
@@ -31,7 +36,22 @@ struct RecipesApp: App {
         let router = Router<AppRoute>(recorder: recorder, deepLinks: RecipeApp.deepLinks)
         let restorer = Restorer(options: .init(resolve: { AppRoute($0) != nil }, currentSession: recorder.session))
         router.start(app: "2.1", restoring: try? restorer.restore(from: log))
-        self.router = router
+        let device = try? InstallID.load(from: URL.applicationSupportDirectory.appending(path: "install-id"))
+        uploader = device.map { SegmentUploader(base: URL(string: "https://logs.example.com/recipes")!, device: $0) }
+        (self.recorder, self.router) = (recorder, router)
+    }
+
+    /// Seals what was recorded and ships every sealed segment not acknowledged yet, one run at a
+    /// time. The system gives an app going to the background a few seconds; for more, ask for them
+    /// (`UIApplication.beginBackgroundTask`) or do the same in a `BGTaskScheduler` task (SwiftUI's
+    /// `.backgroundTask(.appRefresh(_:))`). What does not ship now ships next time.
+    func ship() {
+        guard let recorder, let uploader, shipping == nil else { return }
+        shipping = Task {
+            _ = try? await recorder.seal()
+            _ = await uploader.ship(from: recorder)
+            shipping = nil
+        }
     }
 }
 

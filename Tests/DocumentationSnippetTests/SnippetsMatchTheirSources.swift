@@ -24,11 +24,11 @@ import Testing
         return blocks
     }
 
-    /// The lines of this target's examples, and of the recipe app's SwiftUI code (compiled where
-    /// SwiftUI is), trimmed.
+    /// The lines of this target's examples, of the recipe app's SwiftUI code (compiled where
+    /// SwiftUI is) and of its uploader, trimmed.
     static func compiled() throws -> [String] {
         try ["Tests/DocumentationSnippetTests/ReadmeExamples.swift", "Tests/DocumentationSnippetTests/DocCommentExamples.swift",
-             "Examples/RecipeApp/RecipeAppViews.swift"].flatMap { name in
+             "Examples/RecipeApp/RecipeAppViews.swift", "Examples/RecipeApp/SegmentUploader.swift"].flatMap { name in
             try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
                 .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
