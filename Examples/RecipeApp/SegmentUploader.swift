@@ -20,13 +20,19 @@ public final class SegmentUploader: Sendable {
     public let device: String
     /// How long a request may wait for the server, in seconds.
     public let timeout: TimeInterval
+    /// What is redacted before a segment leaves the device (``Shipment/redacted(_:salt:)``):
+    /// nothing when empty.
+    public let redactions: Set<Redaction>
+    /// The salt of the redaction's hashes.
+    public let salt: String?
     private let session: URLSession
 
-    /// An uploader to `base/device/`, through an ephemeral session of its own (no cookies, no cache).
-    public init(base: URL, device: String, timeout: TimeInterval = 30) {
+    /// An uploader to `base/device/`, through an ephemeral session of its own (no cookies, no
+    /// cache), uploading each segment redacted of `redactions` with `salt` when there are some.
+    public init(base: URL, device: String, timeout: TimeInterval = 30, redactions: Set<Redaction> = [], salt: String? = nil) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
-        (self.base, self.device, self.timeout) = (base, device, timeout)
+        (self.base, self.device, self.timeout, self.redactions, self.salt) = (base, device, timeout, redactions, salt)
         session = URLSession(configuration: configuration)
     }
 
@@ -40,7 +46,8 @@ public final class SegmentUploader: Sendable {
         do {
             pending = try await recorder.pendingShipments().shipments                 // sealed, oldest first
             for shipment in pending {
-                let contents = try shipment.contents()                                // the bytes and their SHA-256
+                let contents = redactions.isEmpty ? try shipment.contents()           // the bytes and their SHA-256
+                                                  : try shipment.redacted(redactions, salt: salt)
                 var request = URLRequest(url: base.appending(path: "\(device)/\(shipment.fileName)"), timeoutInterval: timeout)
                 request.httpMethod = "PUT"
                 request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")

@@ -54,6 +54,25 @@ import RecipeApp
         try await recorder.close()
     }
 
+    @Test func aRedactingUploaderSendsTheRedactedCopyAndNoRawIdReachesTheServer() async throws {
+        let log = try TemporaryLog()
+        let recorder = try await recorder(sealing: 2, in: log)
+        let copies = try await recorder.pendingShipments().shipments.map { try $0.redacted([.ids], salt: "pepper") }
+        let server = try LoopbackHTTPServer { _, _ in .status(201) }
+        defer { server.stop() }
+
+        let uploader = SegmentUploader(base: server.url, device: "device-1", timeout: 5, redactions: [.ids], salt: "pepper")
+        let report = await uploader.ship(from: recorder)
+
+        #expect(report.shipped == ["00000001.jsonl", "00000002.jsonl"] && report.failure == nil)
+        let requests = server.requests
+        #expect(requests.map(\.body) == copies.map(\.bytes), "the redacted copies, byte for byte")
+        #expect(requests.map { $0.headers["x-content-sha256"] } == copies.map(\.sha256))
+        let sent = String(decoding: requests.flatMap(\.body), as: UTF8.self)
+        #expect(!sent.contains("r1-1") && !sent.contains("r2-4") && sent.contains("\"screen\":\"recipe\""))
+        try await recorder.close()
+    }
+
     /// Uploads the 2 sealed segments of a new log to a server answering `answer`, and checks
     /// that nothing is acknowledged; returns the report.
     func uploadAcknowledgingNothing(answer: LoopbackHTTPServer.Answer, timeout: TimeInterval = 5) async throws -> UploadReport {
