@@ -46,7 +46,7 @@ enum ShipCommand: Subcommand {
         Examples:
           navlog ship app.navlog --to outbox --device test-iphone --seal
           navlog ship app.navlog --to outbox --device test-iphone --format json
-          navlog ship app.navlog --to outbox --device test-iphone --redact ids --redact params --salt "$SALT"
+          navlog ship app.navlog --to outbox --device test-iphone --redact ids --salt "$SALT"
         """
 
     static let options: [CommandOption] = [.directory("--to"), .option("--device", "ID"), .flag("--seal")] + RedactionOptions.options + [.textOrJSON]
