@@ -113,7 +113,7 @@ import TestSupport
         _ = try helpers.readStrictly(path)
     }
 
-    @Test(arguments: [EventLog.FaultPoint.shippingCursorWritten, .segmentDeleted])
+    @Test(arguments: [EventLog.FaultPoint.shippingCursorDirectorySynced, .segmentDeleted])
     func aCrashAtADeletionOfAnUnshippedSegmentCountsItOnce(point: EventLog.FaultPoint) throws {
         let dir = try ScratchDirectory()
         let path = dir.path + "/log"

@@ -14,6 +14,18 @@
 //   NavlogStoreChild navigate DIR
 //       Drives a Router of the recipe example (every event durable), printing `durable SEQ` after
 //       each navigation, until killed.
+//   NavlogStoreChild ship DIR --to OUT --device ID [--rounds N] [--events E] [--recorder]
+//                         [--until-shipped] [--kill-at POINT [--kill-in-round R]]
+//       Rounds (N, default 0: until killed) of: E `setPath` events numbered as `write` numbers
+//       them (default 16, every event durable; `durable SEQ` once they are), a seal (`sealed`),
+//       and the shipping of each pending segment as `navlog ship` lays it out: its bytes copied to
+//       OUT/ID/NNNNNNNN.jsonl with FileSystem.replace, as `navlog ship` copies (`copied NAME`, or
+//       `already NAME` when a copy with its bytes is there), then markShipped (`acked NAME`).
+//       Prints `round K` as round K (from 0) begins. Through an EventLog, or with --recorder a
+//       Recorder; --until-shipped sets Retention.untilShipped. --kill-at POINT (an
+//       EventLog.FaultPoint's name, or copyTemporaryWritten, copyRenamed, copyDirectorySynced)
+//       kills the process with SIGKILL the first time POINT is reached in round R (default 1),
+//       through the log's fault hook (so not with --recorder).
 //   NavlogStoreChild read DIR [--map]
 //       As an app does: records 1,000 events through a Recorder, closes it, and reads the log back
 //       whole with a LogReader's defaults (with --map, after turning LogReader.mapsFilesByDefault
@@ -158,7 +170,7 @@ func hold(_ directory: String) throws {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: NavlogStoreChild write|fill|hold|navigate|read DIR [options]\n".utf8))
+    FileHandle.standardError.write(Data("usage: NavlogStoreChild write|fill|hold|navigate|read|ship DIR [options]\n".utf8))
     exit(64)
 }
 do {
@@ -168,6 +180,7 @@ do {
     case "hold": try hold(arguments[1])
     case "navigate": try await navigate(arguments[1])
     case "read": try await read(arguments[1], arguments)
+    case "ship": try await ship(arguments[1], arguments)
     default: fatalError("unknown mode \(arguments[0])")
     }
 } catch {

@@ -97,9 +97,18 @@ struct ShippingCursor: Equatable {
         return cursor
     }
 
-    /// Writes the cursor into `directory`, replacing its `SHIPPED` file durably.
-    func write(directory: String) throws {
-        try FileSystem.replace(directory + "/" + Self.fileName, with: Array(text.utf8))
+    /// Writes the cursor into `directory`, replacing its `SHIPPED` file durably; `faultHook` is
+    /// called after each step of the replacement.
+    func write(directory: String, faultHook: ((EventLog.FaultPoint) throws -> Void)?) throws {
+        try FileSystem.replace(directory + "/" + Self.fileName, with: Array(text.utf8), after: faultHook.map { hook in
+            { step in
+                switch step {
+                case .temporaryWritten: try hook(.shippingCursorTemporaryWritten)
+                case .renamed: try hook(.shippingCursorRenamed)
+                case .directorySynced: try hook(.shippingCursorDirectorySynced)
+                }
+            }
+        })
     }
 
     /// The file's line.

@@ -47,8 +47,7 @@ extension EventLog {
                 if !shipped {
                     let bounds = try SegmentBounds.read(path, size: oldest.size)
                     cursor.markDropped(oldest.number, seqs: bounds.seqs, bytes: oldest.size)
-                    try cursor.write(directory: directory)
-                    try faultHook?(.shippingCursorWritten)
+                    try cursor.write(directory: directory, faultHook: faultHook)
                     unshipped -= oldest.size
                 }
                 try FileSystem.remove(path)

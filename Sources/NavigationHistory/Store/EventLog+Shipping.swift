@@ -40,10 +40,14 @@ extension EventLog {
 
     /// Adds the bounds of segment `number`, just sealed at `bytes`, to the manifest the listing
     /// reads; nothing when they cannot be read, as the listing then reads them itself.
-    func recordSealed(_ number: Int, bytes: Int) {
+    ///
+    /// - Throws: only what the fault hook throws, which makes the log read-only.
+    func recordSealed(_ number: Int, bytes: Int) throws {
         let path = segmentPath(number)
-        guard let bounds = try? SegmentBounds.read(path, size: bytes) else { return }
-        SealedManifest.append(SealedManifest.Entry(segment: number, bytes: bytes, bounds: bounds), directory: directory)
+        if let bounds = try? SegmentBounds.read(path, size: bytes) {
+            SealedManifest.append(SealedManifest.Entry(segment: number, bytes: bytes, bounds: bounds), directory: directory)
+        }
+        try guarded { try faultHook?(.sealedManifestAppended) }
     }
 
     /// Records, durably, that `shipment` was delivered: call it only once the other side has
@@ -63,7 +67,7 @@ extension EventLog {
             // Written anew: what it said is lost, so the other segments ship again.
         }
         cursor.markShipped(shipment.segment)
-        try cursor.write(directory: directory)
+        try cursor.write(directory: directory, faultHook: faultHook)
         if let cap = options.retention.maxUnshippedBytes, (try? checkWritable()) != nil { try applyShippingRetention(cap: cap) }
     }
 

@@ -84,13 +84,16 @@ public final class EventLog {
     let feed = LiveFeed()
     var unpublished: [NavigationEvent] = [], collects = false
 
-    /// Called at each step of a segment rotation, retention and sync, so tests can stop the log
-    /// there as a crash would.
+    /// Called at each step of a segment rotation, retention, sync and acknowledgement, so tests
+    /// can stop the log there as a crash would.
     package var faultHook: ((FaultPoint) throws -> Void)?
 
-    /// A step of the store where a crash is simulated in tests.
-    package enum FaultPoint: Sendable, Hashable {
-        case segmentTemporaryWritten, segmentRenamed, segmentDirectorySynced, segmentDeleted, beforeWrite, beforeSync, shippingCursorWritten
+    /// A step of the store where a crash is simulated in tests; named, so a test process can name
+    /// one to another.
+    package enum FaultPoint: String, Sendable, Hashable, CaseIterable {
+        case segmentTemporaryWritten, segmentRenamed, segmentDirectorySynced, sealedManifestAppended, segmentDeleted
+        case beforeWrite, beforeSync
+        case shippingCursorTemporaryWritten, shippingCursorRenamed, shippingCursorDirectorySynced
     }
 
     /// Opens the log in `directory`, creating it when missing.
@@ -379,7 +382,7 @@ public final class EventLog {
             try faultHook?(.segmentDirectorySynced)
             segment = try WritableFile(path: path)
         }
-        if number > 1 { recordSealed(number - 1, bytes: segmentBytes) }
+        if number > 1 { try recordSealed(number - 1, bytes: segmentBytes) }
         segmentNumber = number
         segmentBytes = line.bytes.count
         durableBytes = line.bytes.count

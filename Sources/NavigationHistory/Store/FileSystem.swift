@@ -174,15 +174,26 @@ package enum FileSystem {
         if sync { try file.sync() }
     }
 
+    /// A step of ``replace(_:with:durably:after:)``, reported once it is done.
+    package enum ReplaceStep: Sendable {
+        case temporaryWritten, renamed, directorySynced
+    }
+
     /// Replaces `path` with a file of `bytes` as the store writes every file: a temporary file
     /// beside it, synced, renamed over it, and the directory synced; without `durably`, nothing is
-    /// synced (for a derived file, rebuilt when lost).
-    package static func replace(_ path: String, with bytes: [UInt8], durably: Bool = true) throws {
+    /// synced (for a derived file, rebuilt when lost). `step` is called after each step, so tests
+    /// can stop there as a crash would (nothing is called when it is nil).
+    package static func replace(_ path: String, with bytes: [UInt8], durably: Bool = true,
+                                after step: ((ReplaceStep) throws -> Void)? = nil) throws {
         let temporary = path + Opening.temporarySuffix
         try remove(temporary)
         try writeNewFile(temporary, bytes, sync: durably)
+        try step?(.temporaryWritten)
         try rename(temporary, path)
-        if durably { try syncDirectory(parent(of: path)) }
+        try step?(.renamed)
+        guard durably else { return }
+        try syncDirectory(parent(of: path))
+        try step?(.directorySynced)
     }
 
     package static func rename(_ from: String, _ to: String) throws {

@@ -7,6 +7,9 @@
 //   NavlogBench restore LOG... [--repeat K] [--calls C] [--json OUT]         (RestoreBenchmark.swift)
 //   NavlogBench bindings [--rounds N] [--json OUT]                           (BindingsBenchmark.swift)
 //   NavlogBench shipments DIR [--segments S] [--repeat R] [--json OUT]       (ShipmentsBenchmark.swift)
+//   NavlogBench record-during-shipping DIR [--events N] [--rate R] [--rounds K] [--json OUT]
+//   NavlogBench redact DIR [--repeat R] [--json OUT]                       (RedactBenchmark.swift)
+//                                                                            (ShippingRecordBenchmark.swift)
 //   NavlogBench cliffs --navlog PATH [--events N] [--repeat K] [--only CASE]  (CliffsBenchmark.swift)
 //   NavlogBench watch DIR [--appends N] [--interval US] [--idle S] [--json OUT]  (WatchBenchmark.swift)
 //
@@ -25,7 +28,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // The reader as navlog runs it, through memory mappings; but for `restore`, which stands for an
 // app's launch, as an app runs it, through copies.
 LogReader.mapsFilesByDefault = arguments.first != "restore"
-let usage = "Usage: NavlogBench read FILE ... | store DIR ... | timeline FILE ... | seeks LOG ... | restore LOG ... | bindings ... | shipments DIR ... | cliffs --navlog PATH ... | watch DIR ...   (--help after any for more)"
+let usage = "Usage: NavlogBench read FILE ... | store DIR ... | timeline FILE ... | seeks LOG ... | restore LOG ... | bindings ... | shipments DIR ... | record-during-shipping DIR ... | redact DIR ... | cliffs --navlog PATH ... | watch DIR ...   (--help after any for more)"
 do {
     switch arguments.first {
     case "read": exit(try runRead(Array(arguments.dropFirst())))
@@ -36,6 +39,7 @@ do {
     case "bindings": exit(try await runBindings(Array(arguments.dropFirst())))
     case "shipments": exit(try await runShipments(Array(arguments.dropFirst())))
     case "redact": exit(try await runRedact(Array(arguments.dropFirst())))
+    case "record-during-shipping": exit(try await runShippingRecord(Array(arguments.dropFirst())))
     case "cliffs": exit(try runCliffs(Array(arguments.dropFirst())))
     case "watch": exit(try await runWatch(Array(arguments.dropFirst())))
     case "watch-writer": exit(try await runWatchWriter(Array(arguments.dropFirst())))
