@@ -9,9 +9,9 @@
 /// booleans: its strings might be anything.
 package struct EventRedactor {
     private let redactor: Redactor
-    private let ids: Bool
-    private let params: Bool
-    private let urls: Bool
+    private var ids: Bool { splicedValues.contains(.ids) }
+    private var params: Bool { splicedValues.contains(.params) }
+    private var urls: Bool { splicedValues.contains(.urls) }
     /// Each value's replacement, computed once: a segment names the same ids again and again, and
     /// a salted hash is a SHA-256 (`NavlogBench redact`).
     private var replacements: [String: String?] = [:]
@@ -24,10 +24,9 @@ package struct EventRedactor {
     /// `*` for param values and URL parts.
     package init(_ redactions: Set<Redaction>, salt: String?) {
         redactor = Redactor(salt: salt)
-        ids = redactions.contains(.ids)
-        params = redactions.contains(.params)
-        urls = !redactions.isEmpty
-        splicedValues = RedactingSplicer.Values().union(ids ? .ids : []).union(params ? .params : []).union(urls ? .urls : [])
+        // Every choice redacts deep-link URLs: a URL can carry ids and param values.
+        splicedValues = redactions.isEmpty ? [] : RedactingSplicer.Values.urls
+            .union(redactions.contains(.ids) ? .ids : []).union(redactions.contains(.params) ? .params : [])
     }
 
     /// `event` with what is redacted replaced, or nil when it holds nothing to redact: no route
