@@ -62,7 +62,12 @@ package enum RedactingSplicer {
         edits.removeAll(keepingCapacity: true)
         var cursor = Cursor(base: base, end: line.count - tail, values: values)
         do {
-            try cursor.topLevel(&edits)
+            guard try cursor.topLevel(&edits) else {
+                // Its checksum holds, and its type names no route and no URL: the line as it is.
+                out.bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: line.count))
+                out.bytes.append(0x0A)
+                return true
+            }
         } catch {
             return false
         }
@@ -110,9 +115,6 @@ package enum RedactingSplicer {
     }
 
     private struct Cursor {
-        /// The names of event format v1's types, as bytes.
-        static let typeNames = EventType.allCases.map { Array($0.rawValue.utf8) }
-
         let base: UnsafePointer<UInt8>
         let end: Int
         let values: Values
@@ -122,16 +124,19 @@ package enum RedactingSplicer {
             (self.base, self.end, self.values) = (base, end, values)
         }
 
-        /// Finds the values to replace in the line's object, up to its `crc`.
-        mutating func topLevel(_ edits: inout [Edit]) throws(Unspliceable) {
+        /// Finds the values to replace in the line's object, up to its `crc`; false, as soon as
+        /// its `type` is read, when that type holds no route and no URL (a pop, a tab, a phase:
+        /// most of a log), so the line stays as it is (`NavlogBench redact`).
+        mutating func topLevel(_ edits: inout [Edit]) throws(Unspliceable) -> Bool {
             try expect(UInt8(ascii: "{"))
             var knownType = false
             while true {
                 let key = try keyRange()
                 try expect(UInt8(ascii: ":"))
                 if equals(key, "type") {
-                    let type = try stringRange()
-                    knownType = Self.typeNames.contains { equals(type, $0) }
+                    guard let holdsValues = holdsRoutesOrURLs(type: try stringRange()) else { throw Unspliceable() }
+                    guard holdsValues else { return false }
+                    knownType = true
                 } else {
                     try value(role(ofTopLevel: key), depth: 1, &edits)
                 }
@@ -139,6 +144,31 @@ package enum RedactingSplicer {
                 try expect(UInt8(ascii: ","))
             }
             guard knownType else { throw Unspliceable() }
+            return true
+        }
+
+        /// Whether a type of event format v1 holds a route or a URL, nil for a type it does not
+        /// define. The same types as ``EventRedactor`` redacts; a test holds both ways to the
+        /// same bytes.
+        private func holdsRoutesOrURLs(type: Range<Int>) -> Bool? {
+            // By length first: a line is a compare or two from its answer.
+            func named(_ name: StaticString) -> Bool { equals(type, name) }
+            let routes: Bool, none: Bool
+            switch type.count {
+            case 3: (routes, none) = (false, named("pop"))
+            case 4: (routes, none) = (named("push"), false)
+            case 7: (routes, none) = (named("replace") || named("setPath") || named("restore"), false)
+            case 8: (routes, none) = (named("deeplink") || named("snapshot"), false)
+            case 9: (routes, none) = (false, named("popToRoot"))
+            case 10: (routes, none) = (false, named("scene.open") || named("tab.select"))
+            case 11: (routes, none) = (false, named("session.end") || named("scene.close") || named("scene.phase"))
+            case 12: (routes, none) = (named("split.select"), false)
+            case 13: (routes, none) = (named("sheet.present"), named("session.start") || named("sheet.dismiss"))
+            case 14: (routes, none) = (false, named("scene.activate"))
+            case 16: (routes, none) = (false, named("split.visibility"))
+            default: (routes, none) = (false, false)
+            }
+            return routes ? true : none ? false : nil
         }
 
         private func role(ofTopLevel key: Range<Int>) -> Role {

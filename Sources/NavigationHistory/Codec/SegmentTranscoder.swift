@@ -30,7 +30,7 @@ package enum SegmentTranscoder {
             var start = 0
             while start < buffer.count {
                 line += 1
-                guard let newline = buffer[start...].firstIndex(of: 0x0A) else {
+                guard let newline = memchrIndex(buffer, 0x0A, from: start, to: buffer.count) else {
                     return .failure(Failure(line: line, defect: LineError(.tornLine, at: buffer.count - start, "no newline")))
                 }
                 defer { start = newline + 1 }
