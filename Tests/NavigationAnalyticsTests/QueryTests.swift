@@ -246,6 +246,20 @@ let logDirectory = ScratchDirectory.processWide.path
         #expect(DeepLinksQuery.pattern("not a url") == "not a url")
     }
 
+    @Test("a URL is cut at its delimiter bytes, a slash before a combining mark too, in patterns and redaction alike")
+    func urlsAreCutAtTheirDelimiterBytes() {
+        // "/\u{301}" is one grapheme cluster: cutting at Characters would not see the slash.
+        let url = "app://item/\u{301}42?x=1"
+        #expect(DeepLinksQuery.pattern(url) == "app://item/:id")
+        let parts = URLParts(url)
+        #expect(parts.origin == "app://" && parts.segments == ["item", "\u{301}42"] && parts.rest == "?x=1")
+        let https = URLParts("HTTPS://u:p@example.com/a/\u{301}/b#f")
+        #expect(https.origin == "HTTPS://example.com/" && https.segments == ["a", "\u{301}", "b"] && https.rest == "#f")
+        #expect(URLParts("1ab://x/y").origin == nil, "a scheme begins with a letter")
+        let redactor = Redactor(salt: "pepper")
+        #expect(redactor.urlKeepingPattern(url).split(separator: "/").count == 3)
+    }
+
     @Test func filtersKeepOnlyTheViewsAsked() throws {
         let path = try Self.log(Self.sample)
         #expect(try Self.views(path, AnalyticsFilter(apps: ["1.1"])).map(\.session).allSatisfy { $0 == "b" })

@@ -112,13 +112,14 @@ public struct DeepLinksQuery: Sendable {
         if watches[scene]!.isEmpty { watches[scene] = nil }
     }
 
-    /// The URL without query and fragment, each path segment holding a digit replaced by `:id`.
+    /// The URL without query and fragment, each path segment holding a digit replaced by `:id`;
+    /// segments end at each `/` byte, as RFC 3986 cuts a URL.
     public static func pattern(_ url: String) -> String {
         var base = Substring(url)
-        if let cut = base.firstIndex(where: { $0 == "?" || $0 == "#" }) { base = base[..<cut] }
-        guard let range = base.firstRange(of: "://") else { return String(base) }
+        if let cut = base.firstIndex(ofASCII: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { base = base[..<cut] }
+        guard let range = base.schemeSeparatorRange() else { return String(base) }
         let head = base[..<range.upperBound]
-        let segments = base[range.upperBound...].split(separator: "/", omittingEmptySubsequences: false).map { segment in
+        let segments = base[range.upperBound...].split(atASCII: UInt8(ascii: "/")).map { segment in
             segment.contains(where: \.isNumber) ? ":id" : String(segment)
         }
         return head + segments.joined(separator: "/")

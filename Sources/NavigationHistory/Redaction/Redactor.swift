@@ -89,20 +89,20 @@ package struct URLParts {
 
     package init(_ url: String) {
         var base = Substring(url)
-        if let cut = base.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+        if let cut = base.firstIndex(ofASCII: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
             rest = base[cut...]
             base = base[..<cut]
         }
-        guard let separator = base.firstRange(of: "://"), Self.isScheme(base[..<separator.lowerBound]) else {
-            segments = base.split(separator: "/", omittingEmptySubsequences: false)
+        guard let separator = base.schemeSeparatorRange(), Self.isScheme(base[..<separator.lowerBound]) else {
+            segments = base.split(atASCII: UInt8(ascii: "/"))
             return
         }
         let afterScheme = base[separator.upperBound...]
-        let authorityEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
+        let authorityEnd = afterScheme.firstIndex(ofASCII: { $0 == UInt8(ascii: "/") }) ?? afterScheme.endIndex
         let authority = afterScheme[..<authorityEnd]
-        let host = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
+        let host = authority.utf8.lastIndex(of: UInt8(ascii: "@")).map { authority[authority.utf8.index(after: $0)...] } ?? authority
         let path = afterScheme[authorityEnd...]
-        let pathSegments = path.isEmpty ? [] : path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        let pathSegments = path.isEmpty ? [] : path[path.utf8.index(after: path.startIndex)...].split(atASCII: UInt8(ascii: "/"))
         let scheme = base[..<separator.lowerBound].lowercased()
         guard scheme == "http" || scheme == "https" else {
             origin = String(base[..<separator.upperBound])
@@ -115,8 +115,11 @@ package struct URLParts {
 
     /// Whether `text` is a URL scheme (RFC 3986): a letter, then letters, digits, `+`, `-`, `.`.
     private static func isScheme(_ text: Substring) -> Bool {
-        func isLetter(_ scalar: Unicode.Scalar) -> Bool { ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) }
-        guard let first = text.unicodeScalars.first, isLetter(first) else { return false }
-        return text.unicodeScalars.allSatisfy { isLetter($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
+        func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
+        guard let first = text.utf8.first, isLetter(first) else { return false }
+        return text.utf8.allSatisfy {
+            isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-")
+                || $0 == UInt8(ascii: ".")
+        }
     }
 }
