@@ -24,7 +24,16 @@ package struct Redactor: Sendable {
     /// `value`'s salted hash, or nil without a salt.
     package func value(_ value: String) -> String? {
         guard let salt else { return nil }
-        return "h:" + String(SHA256.digest(Array((salt + "\u{0}" + value).utf8)).hex.prefix(16))
+        return "h:" + Self.digest(salt, value).hex(ofFirst: 8)
+    }
+
+    /// SHA-256 of `salt`, a zero byte and `text`, hashed where they are.
+    private static func digest(_ salt: String, _ text: some StringProtocol) -> SHA256.Digest {
+        var hash = SHA256()
+        hash.update(salt.utf8)
+        hash.update(CollectionOfOne(0))
+        hash.update(text.utf8)
+        return hash.finalize()
     }
 
     /// A URL with its userinfo dropped, each path segment and the query and fragment redacted.
@@ -41,9 +50,9 @@ package struct Redactor: Sendable {
         guard !text.isEmpty else { return "" }
         let holdsDigit = text.contains(where: \.isNumber)
         guard let salt else { return holdsDigit ? ":id" : "*" }
-        let digest = SHA256.digest(Array((salt + "\u{0}" + text).utf8))
+        let digest = Self.digest(salt, text)
         guard !holdsDigit else {
-            let hex = String(digest.hex.prefix(16))
+            let hex = digest.hex(ofFirst: 8)
             // Sixteen hex digits are all letters once in 6.6 million: then one digit more,
             // which no other hash, of sixteen, can be.
             return "h:" + hex + (hex.contains(where: \.isNumber) ? "" : "0")

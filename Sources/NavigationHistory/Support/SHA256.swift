@@ -13,15 +13,18 @@ package struct SHA256: Sendable {
     package struct Digest: Sendable, Hashable {
         package var bytes: [UInt8]
         /// The digest in lowercase hexadecimal, as `sha256sum` prints it.
-        package var hex: String {
-            let digits = Array("0123456789abcdef".utf8)
-            var text = [UInt8]()
-            text.reserveCapacity(64)
-            for byte in bytes {
-                text.append(digits[Int(byte >> 4)])
-                text.append(digits[Int(byte & 15)])
+        package var hex: String { hex(ofFirst: bytes.count) }
+
+        /// The first `count` bytes of the digest in lowercase hexadecimal: a salted hash keeps 8.
+        package func hex(ofFirst count: Int) -> String {
+            let digits: StaticString = "0123456789abcdef"
+            return String(unsafeUninitializedCapacity: 2 * count) { text in
+                for (k, byte) in bytes.prefix(count).enumerated() {
+                    text[2 * k] = digits.utf8Start[Int(byte >> 4)]
+                    text[2 * k + 1] = digits.utf8Start[Int(byte & 15)]
+                }
+                return 2 * count
             }
-            return String(decoding: text, as: UTF8.self)
         }
     }
 
@@ -41,7 +44,6 @@ package struct SHA256: Sendable {
     /// some unless `portable`, which the tests compare them with.
     package init(portable: Bool = !SHA256.hardwareAvailable) {
         self.portable = portable
-        pending.reserveCapacity(64)
     }
 
     /// Hashes `bytes` after what was hashed before.
@@ -74,8 +76,15 @@ package struct SHA256: Sendable {
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
         tail.withUnsafeBytes { compressBlocks($0) }
         pending.removeAll()
-        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
-        return Digest(bytes: words.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } })
+        // Each word big-endian, without an array a word: a salted hash of a short value is mostly
+        // this call (`NavlogBench redact`).
+        let state = state
+        return Digest(bytes: [UInt8](unsafeUninitializedCapacity: 32) { digest, count in
+            for (k, word) in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7].enumerated() {
+                for b in 0..<4 { digest[4 * k + b] = UInt8(truncatingIfNeeded: word >> (24 - 8 * b)) }
+            }
+            count = 32
+        })
     }
 
     /// The digest of `bytes`.
