@@ -164,8 +164,8 @@ struct DeviceFiling {
     }
 
     /// Files the held segments that now follow the log, in seq order; rejects those that repeat
-    /// seqs it holds.
-    private mutating func fileHeld() throws {
+    /// seqs it holds. Called first too, for what a run stopped between two filings left held.
+    mutating func fileHeld() throws {
         while let (name, seqs) = held.min(by: { $0.value.lowerBound < $1.value.lowerBound }) {
             let path = heldDirectory + "/" + name
             guard try place(path, name, seqs: seqs, from: path, isHeld: true) != .held else { return }

@@ -60,13 +60,20 @@ public struct FleetIngest: Sendable {
                 }
             }
         }
+        // A device with held segments is looked at though nothing new came: its hole may be old
+        // enough now to be declared a gap, or a stopped run may have left a chain to close.
+        let heldRoot = layout.root + "/.held"
+        let waiting = FileSystem.status(heldRoot) == nil ? [] : try FileSystem.list(heldRoot).filter(FleetLayout.isDeviceName)
         let now = Timestamp.now
-        for device in byDevice.keys.sorted() {
+        for device in Set(byDevice.keys).union(waiting).sorted() {
             var filing = try DeviceFiling(device: device, layout: layout, ingest: self)
+            try filing.fileHeld()
             // In name order, an entry of an earlier inbox first (the sort is stable).
-            for entry in byDevice[device]!.sorted(by: { $0.name < $1.name }) { try filing.take(entry) }
+            for entry in (byDevice[device] ?? []).sorted(by: { $0.name < $1.name }) { try filing.take(entry) }
             try filing.declareGaps(now: now)
-            summary.devices[device, default: IngestSummary.Counts()].add(filing.counts)
+            if filing.counts != IngestSummary.Counts() || byDevice[device] != nil {
+                summary.devices[device, default: IngestSummary.Counts()].add(filing.counts)
+            }
             summary.notes += filing.notes
             if filing.changed { summary.changedDevices.append(device) }
         }
