@@ -27,7 +27,8 @@ import NavigationHistory
         [VerifyCommand.self, DumpCommand.self, StateCommand.self, ReplayCommand.self, DiffCommand.self, SessionsCommand.self,
          RestoreCommand.self, ScreensCommand.self, TransitionsCommand.self, PathsCommand.self, FunnelCommand.self, ExitsCommand.self,
          BouncesCommand.self, TabsCommand.self, DepthCommand.self, DeepLinksCommand.self, ExportCommand.self, ReportCommand.self,
-         RepairCommand.self, AppendCommand.self, ShipCommand.self, WatchCommand.self, GenerateCommand.self, DemoCommand.self, CompletionCommand.self,
+         RepairCommand.self, AppendCommand.self, ShipCommand.self, IngestCommand.self,
+         WatchCommand.self, GenerateCommand.self, DemoCommand.self, CompletionCommand.self,
          VersionCommand.self, HelpCommand.self]
     }
 

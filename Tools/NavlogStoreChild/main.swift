@@ -26,6 +26,9 @@
 //       EventLog.FaultPoint's name, or copyTemporaryWritten, copyRenamed, copyDirectorySynced)
 //       kills the process with SIGKILL the first time POINT is reached in round R (default 1),
 //       through the log's fault hook (so not with --recorder).
+//   NavlogStoreChild ingest INBOX --into FLEET [--gap-after-ms MS] [--kill-at-step K]
+//       A FleetIngest run over INBOX (IngestMode.swift), printing `step NAME` after each step
+//       that changes the fleet and killed with SIGKILL right after the Kth; `done` at its end.
 //   NavlogStoreChild read DIR [--map]
 //       As an app does: records 1,000 events through a Recorder, closes it, and reads the log back
 //       whole with a LogReader's defaults (with --map, after turning LogReader.mapsFilesByDefault
@@ -170,7 +173,7 @@ func hold(_ directory: String) throws {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: NavlogStoreChild write|fill|hold|navigate|read|ship DIR [options]\n".utf8))
+    FileHandle.standardError.write(Data("usage: NavlogStoreChild write|fill|hold|navigate|read|ship|ingest DIR [options]\n".utf8))
     exit(64)
 }
 do {
@@ -181,6 +184,7 @@ do {
     case "navigate": try await navigate(arguments[1])
     case "read": try await read(arguments[1], arguments)
     case "ship": try await ship(arguments[1], arguments)
+    case "ingest": try ingest(arguments[1], arguments)
     default: fatalError("unknown mode \(arguments[0])")
     }
 } catch {

@@ -45,9 +45,14 @@ public struct DroppedLines: Sendable, Hashable {
 extension ReadReport {
     /// What the reading left out of the events it delivered: its defects (lines `salvage`
     /// skipped; the line `pointInTime` stopped at, and what followed it unread), and the torn tail
-    /// `tolerateTornTail` dropped.
+    /// `tolerateTornTail` dropped; and each gap between segments crossed as declared
+    /// (``DefectKind/declaredGap``), in file and line order.
     public var dropped: DroppedLines {
         var entries = defects, count = defectCount
+        // A declared gap is events the log lacks: every tool says it, as it says a skipped line.
+        let gaps = warnings.filter { $0.kind == .declaredGap }
+        entries = (entries + gaps).sorted { ($0.file, $0.line) < ($1.file, $1.line) }
+        count += gaps.count
         if mode == .tolerateTornTail, let tornTail {
             entries.append(DroppedLines.dropped(torn: tornTail))
             count += 1

@@ -61,6 +61,9 @@ public struct DefectKind: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let seqGap = DefectKind(rawValue: "seqGap")
     /// `seq` does not increase: events are repeated or out of order.
     public static let seqNotIncreasing = DefectKind(rawValue: "seqNotIncreasing")
+    /// Seqs missing between two segments of a log directory that its `GAPS` file declares missing
+    /// for good (a warning: the reading goes on from the next segment's first line).
+    public static let declaredGap = DefectKind(rawValue: "declaredGap")
     /// Lines that were not read because reading stopped at an earlier defect (`pointInTime`).
     public static let unreadTail = DefectKind(rawValue: "unreadTail")
     /// The event's `type` is unknown to this version (a warning: the event is kept).

@@ -160,7 +160,8 @@ public struct LogReader: Sendable {
             if let start, index < start.file { continue }
             merger.report.segments += 1
             let resume = start.flatMap { $0.file == index ? $0 : nil }
-            merger.beginFile(file, index: index, crcRequired: segmented ? true : requiresCRC, firstLine: resume?.line ?? 1)
+            merger.beginFile(file, index: index, crcRequired: segmented ? true : requiresCRC, firstLine: resume?.line ?? 1,
+                              gapsIn: segmented ? FileSystem.parent(of: file) : nil)
             let isLast = index == files.count - 1
             try readFile(file, from: resume?.offset ?? 0, isLastFile: isLast, buffers: buffers, chores: chores, caches: caches,
                          merger: &merger, body)

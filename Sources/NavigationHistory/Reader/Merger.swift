@@ -36,6 +36,11 @@ struct Merger {
     /// The distinct sessions of the delivered events.
     private(set) var sessions = StringSet()
     private var lastSession: String?
+    /// The directory of the current file when the log is a directory of segments, whose `GAPS`
+    /// file may declare holes between them; nil for a single file.
+    private var gapsDirectory: String?
+    /// The gaps declared in ``gapsDirectory``, read at the first hole met there.
+    private var declaredGaps: (directory: String, gaps: DeclaredGaps)?
 
     /// The folded state, when snapshots are checked; nil when they are not.
     private var folded: StateFolding?
@@ -50,8 +55,10 @@ struct Merger {
 
     /// Starts a file; `crcRequired` says whether its lines must carry a `crc`, nil when its first
     /// line read decides.
-    mutating func beginFile(_ path: String, index: Int, crcRequired: Bool?, firstLine: Int = 1) {
+    /// `gapsIn` is the log directory of a segment, whose declared gaps the reading may cross.
+    mutating func beginFile(_ path: String, index: Int, crcRequired: Bool?, firstLine: Int = 1, gapsIn directory: String? = nil) {
         file = path
+        gapsDirectory = directory
         fileIndex = index
         line = firstLine - 1
         self.crcRequired = crcRequired
@@ -74,9 +81,11 @@ struct Merger {
             if event.seq <= last {
                 return fail(.seqNotIncreasing, "seq \(event.seq) after \(describe(last)): events repeated or out of order")
             }
-            if event.seq != last + 1 && !skippedSinceLastEvent {
+            if event.seq != last + 1 && !skippedSinceLastEvent && !crossesDeclaredGap(last + 1...event.seq - 1, at: event, offset: offset) {
                 return fail(.seqGap, "seq \(event.seq) after \(describe(last)): \(event.seq - last - 1) events missing")
             }
+        } else if event.seq > 1 && fileIndex == 0 {
+            _ = crossesDeclaredGap(1...event.seq - 1, at: event, offset: offset)
         }
         if case .unknown(let type, _) = event.action {
             report.addWarning(LogDefect(file: file, line: line, offset: offset, kind: .unknownType,
@@ -97,6 +106,21 @@ struct Merger {
             if sessions.insert(event.session) { report.sessions += 1 }
         }
         if try !body(event, EventPosition(file: fileIndex, offset: offset, line: line)) { stopped = true }
+    }
+
+    /// Whether the seqs `missing` before `event` are a gap the log directory declares (see
+    /// ``DeclaredGaps``), crossed here with a warning: only at a segment's first line, whose event
+    /// sets the whole state, so that the fold goes on from a state it knows.
+    private mutating func crossesDeclaredGap(_ missing: ClosedRange<Int>, at event: NavigationEvent, offset: Int) -> Bool {
+        guard let directory = gapsDirectory, offset == 0, event.setsWholeState else { return false }
+        if declaredGaps?.directory != directory { declaredGaps = (directory, DeclaredGaps.read(directory: directory)) }
+        guard declaredGaps!.gaps.declares(missing) else { return false }
+        let seqs = missing.count == 1 ? "seq \(missing.lowerBound) is" : "seqs \(missing.lowerBound)–\(missing.upperBound) are"
+        report.addWarning(LogDefect(file: file, line: line, offset: offset, kind: .declaredGap,
+                                    detail: "\(seqs) missing from \(directory), a gap declared in its \(DeclaredGaps.fileName) file;"
+                                        + " the log goes on from this segment's \(event.type)"))
+        foldIsWhole = false
+        return true
     }
 
     /// The last seq delivered, with its file when that is not the current one.

@@ -26,13 +26,14 @@ package final class DirectoryLock {
 
     private let fd: Int32
 
-    /// Takes the lock of `directory`, without waiting.
+    /// Takes the lock of `directory`, without waiting: in its file `fileName` (by default `LOCK`);
+    /// a refusal names the holder, then says `rule`.
     ///
     /// - Throws: ``NavigationHistoryError/Code/locked`` naming the holder when another writer has
     ///   it; `noInput` when `LOCK` is a symbolic link or not a regular file; `io` when it cannot be
     ///   opened.
-    package init(directory: String) throws {
-        let path = directory + "/" + Self.fileName
+    package init(directory: String, fileName: String = DirectoryLock.fileName, rule: String = "a log has one writer at a time") throws {
+        let path = directory + "/" + fileName
         do {
             fd = try FileSystem.openRegular(path, O_RDWR | O_CREAT | O_EXCL, "cannot create the lock file")
         } catch let error as NavigationHistoryError where error.errno == EEXIST {
@@ -43,7 +44,7 @@ package final class DirectoryLock {
             if code == EINTR { continue }
             defer { close(fd) }
             guard code == EWOULDBLOCK else { throw FileSystem.error("cannot lock", path, code) }
-            throw NavigationHistoryError(code: .locked, message: "\(Self.holder(of: fd)); a log has one writer at a time",
+            throw NavigationHistoryError(code: .locked, message: "\(Self.holder(of: fd, fileName: fileName)); \(rule)",
                                          path: directory, errno: code)
         }
         var pid = Array("\(getpid())\n".utf8)
@@ -57,17 +58,17 @@ package final class DirectoryLock {
     }
 
     /// Who holds the lock on the open lock file `fd`, as truthfully as can be told.
-    static func holder(of fd: Int32) -> String {
+    static func holder(of fd: Int32, fileName: String = DirectoryLock.fileName) -> String {
         if let pid = kernelHolder(of: fd) { return "the log is being written by process \(pid)" }
-        guard let written = writtenPID(fd) else { return "the log is being written by another process" }
+        guard let written = writtenPID(fd, fileName) else { return "the log is being written by another process" }
         if kill(written, 0) != 0 && errno == ESRCH {
-            return "the log is locked by another process, not by process \(written) that LOCK names (no such process runs: LOCK is stale)"
+            return "the log is locked by another process, not by process \(written) that \(fileName) names (no such process runs: \(fileName) is stale)"
         }
-        return "the log is being written by another process (process \(written) according to LOCK, which may be stale)"
+        return "the log is being written by another process (process \(written) according to \(fileName), which may be stale)"
     }
 
     /// The pid written in the lock file, if it holds one.
-    private static func writtenPID(_ fd: Int32) -> Int32? {
+    private static func writtenPID(_ fd: Int32, _ fileName: String) -> Int32? {
         guard let bytes = try? FileSystem.read(fd, fileName, from: 0, count: 32),
               let pid = Int32(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0 else { return nil }
         return pid
