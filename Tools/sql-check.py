@@ -153,9 +153,9 @@ class DuckDB:
     def __init__(self):
         self.con = None
 
-    def load(self, directory):
+    def load(self, directory, parquet=False):
         self.con = duckdb.connect()
-        for statement in sqldialect.table_statements("duckdb", directory).splitlines():
+        for statement in sqldialect.table_statements("duckdb", directory, parquet).splitlines():
             self.con.execute(statement)
 
     def query(self, sql):
@@ -185,9 +185,9 @@ class Spark:
                       .config("spark.sql.session.timeZone", "UTC").getOrCreate())
         self.spark.sparkContext.setLogLevel("ERROR")
 
-    def load(self, directory):
+    def load(self, directory, parquet=False):
         self.spark.catalog.clearCache()
-        for statement in sqldialect.table_statements("spark", directory).splitlines():
+        for statement in sqldialect.table_statements("spark", directory, parquet).splitlines():
             self.spark.sql(statement.rstrip(";"))
 
     def query(self, sql):
@@ -210,10 +210,10 @@ class ClickHouse:
         self.session = chdb.session.Session()
         self.session.query("SET output_format_json_quote_64bit_integers = 0")
 
-    def load(self, directory):
+    def load(self, directory, parquet=False):
         for table in sqldialect.TABLES:
             self.session.query(f"DROP TABLE IF EXISTS {table}")
-        for statement in sqldialect.table_statements("clickhouse", directory).splitlines():
+        for statement in sqldialect.table_statements("clickhouse", directory, parquet).splitlines():
             self.session.query(statement)
 
     def query(self, sql):

@@ -6,6 +6,9 @@ directory of many devices' `navlog export` NDJSON files into.
     python3 Tools/sqldialect.py spark|clickhouse|duckdb Tools/sql/paths.sql   the query in that dialect
     python3 Tools/sqldialect.py spark|clickhouse|duckdb --tables DIR          its table definitions,
         each table read from DIR/<table>/*.ndjson (the layout of the README's export loop)
+    python3 Tools/sqldialect.py spark|clickhouse|duckdb --tables DIR --parquet  the same from the
+        Parquet tables of Tools/fleet/pipeline.py, DIR/<table>/day=YYYY-MM-DD/*.parquet, with
+        their device and day columns
     python3 Tools/sqldialect.py --rules                                       the rewrite rules
 
 The source files are DuckDB SQL written in the subset all three engines share (`sum(CASE ...)`
@@ -52,10 +55,13 @@ def columns(table, dialect):
     return ", ".join(f"{name} {types[kind]}" for name, kind in TABLES[table])
 
 
-def table_statements(dialect, directory):
-    """The SQL statements that load every table from DIRECTORY/<table>/*.ndjson, one a line: a
-    table in DuckDB and ClickHouse, a cached temporary view in Spark. Each query refers to its
-    tables several times, and the files are read once rather than at each."""
+def table_statements(dialect, directory, parquet=False):
+    """The SQL statements that load every table from DIRECTORY/<table>/*.ndjson (or with `parquet`,
+    from the pipeline's DIRECTORY/<table>/day=YYYY-MM-DD/*.parquet), one a line: a table in DuckDB
+    and ClickHouse, a cached temporary view in Spark. Each query refers to its tables several
+    times, and the files are read once rather than at each."""
+    if parquet:
+        return parquet_statements(dialect, directory)
     lines = []
     for table in TABLES:
         files = f"{directory}/{table}/*.ndjson"
@@ -67,6 +73,33 @@ def table_statements(dialect, directory):
                          f"JSONEachRow, '{columns(table, dialect)}');")
         else:
             lines.append(f"CREATE OR REPLACE TEMPORARY VIEW {table} ({columns(table, dialect)}) USING json OPTIONS (path '{files}');")
+            lines.append(f"CACHE TABLE {table};")
+    return "\n".join(lines)
+
+
+# The columns the pipeline adds to each table: the device's id, and the UTC day the table is
+# partitioned by (a directory name, day=YYYY-MM-DD, not a column of the files).
+PARQUET_EXTRA = {"duckdb": "device VARCHAR, day DATE", "spark": "device STRING, day DATE",
+                 "clickhouse": "device Nullable(String)"}
+
+
+def parquet_statements(dialect, directory):
+    """The statements of table_statements for the pipeline's Parquet tables. Their files hold the
+    declared types (Spark wrote them so); Spark and ClickHouse are given them too, as a check."""
+    lines = []
+    for table in TABLES:
+        root = f"{directory}/{table}"
+        if dialect == "duckdb":
+            lines.append(f"CREATE TABLE {table} AS SELECT * FROM read_parquet('{root}/*/*.parquet', hive_partitioning = true, "
+                         f"hive_types = {{'day': DATE}});")
+        elif dialect == "clickhouse":
+            # ClickHouse's file() reads the day from the path (_path) rather than guess a type for it.
+            lines.append(f"CREATE TABLE {table} ENGINE = MergeTree ORDER BY tuple() AS SELECT *, "
+                         f"CAST(extract(_path, 'day=([0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}})') AS Date) AS day FROM file('{root}/*/*.parquet', "
+                         f"Parquet, '{columns(table, dialect)}, {PARQUET_EXTRA[dialect]}') SETTINGS use_hive_partitioning = 0;")
+        else:
+            lines.append(f"CREATE OR REPLACE TEMPORARY VIEW {table} ({columns(table, dialect)}, {PARQUET_EXTRA[dialect]}) "
+                         f"USING parquet OPTIONS (path '{root}');")
             lines.append(f"CACHE TABLE {table};")
     return "\n".join(lines)
 
@@ -215,11 +248,12 @@ def main():
         for dialect, source, target, reason, _ in RULES:
             print(f"{dialect:<11} {source}  ->  {target}\n            {reason}")
         return
-    if len(sys.argv) != 3 and not (len(sys.argv) == 4 and sys.argv[2] == "--tables"):
+    parquet = sys.argv[4:] == ["--parquet"]
+    if len(sys.argv) != 3 and not (len(sys.argv) in (4, 5) and sys.argv[2] == "--tables" and (len(sys.argv) == 4 or parquet)):
         sys.exit(__doc__.split("\n\n")[1])
     dialect = sys.argv[1]
     if sys.argv[2] == "--tables":
-        print(table_statements(dialect, sys.argv[3]))
+        print(table_statements(dialect, sys.argv[3], parquet))
     else:
         print(translate(open(sys.argv[2]).read(), dialect), end="")
 

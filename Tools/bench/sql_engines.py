@@ -73,13 +73,14 @@ def tree_cpu(pid):
     return tree_sum(pid, cpu)
 
 
-def engine_process(engine, directory, repeat):
-    """Runs in the engine's own process: prints its start-up, load and query times as JSON."""
+def engine_process(engine, directory, repeat, parquet=False):
+    """Runs in the engine's own process: prints its start-up, load and query times as JSON; with
+    `parquet`, DIRECTORY holds the Parquet tables of Tools/fleet/pipeline.py."""
     started = time.perf_counter()
     if engine == "duckdb":
         import duckdb
         con = duckdb.connect()
-        load = lambda: con.execute(sqldialect.table_statements("duckdb", directory))  # noqa: E731
+        load = lambda: con.execute(sqldialect.table_statements("duckdb", directory, parquet))  # noqa: E731
         query = lambda sql: con.execute(sql).fetchall()  # noqa: E731
     elif engine == "spark":
         from pyspark.sql import SparkSession
@@ -90,15 +91,17 @@ def engine_process(engine, directory, repeat):
         # turns it off, for exports of 30,000 events, where compiling costs more than it saves.)
         spark = (SparkSession.builder.master("local[*]").config("spark.ui.enabled", "false")
                  .config("spark.ui.showConsoleProgress", "false").config("spark.sql.adaptive.enabled", "false")
-                 .config("spark.sql.shuffle.partitions", str(os.cpu_count())).getOrCreate())
+                 .config("spark.sql.shuffle.partitions", str(os.cpu_count()))
+                 # A fleet's cached tables (10M events) outgrow the default 1 GiB heap.
+                 .config("spark.driver.memory", "6g" if parquet else "1g").getOrCreate())
         spark.sparkContext.setLogLevel("ERROR")
         spark.sql("SELECT 1").collect()
-        load = lambda: [spark.sql(s.rstrip(";")).collect() for s in sqldialect.table_statements("spark", directory).splitlines()]  # noqa: E731
+        load = lambda: [spark.sql(s.rstrip(";")).collect() for s in sqldialect.table_statements("spark", directory, parquet).splitlines()]  # noqa: E731
         query = lambda sql: spark.sql(sql.rstrip().rstrip(";")).collect()  # noqa: E731
     else:
         import chdb.session
         session = chdb.session.Session()
-        load = lambda: [session.query(s) for s in sqldialect.table_statements("clickhouse", directory).splitlines()]  # noqa: E731
+        load = lambda: [session.query(s) for s in sqldialect.table_statements("clickhouse", directory, parquet).splitlines()]  # noqa: E731
         query = lambda sql: session.query(sql, "JSONCompactEachRow").bytes()  # noqa: E731
     print(json.dumps({"engine": engine, "part": "start-up", "seconds": time.perf_counter() - started}), flush=True)
     started = time.perf_counter()
@@ -144,9 +147,10 @@ def main():
     parser.add_argument("log", nargs="?")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--engine-process", nargs=2, metavar=("ENGINE", "DIR"), help=argparse.SUPPRESS)
+    parser.add_argument("--parquet", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.engine_process:
-        engine_process(*args.engine_process, args.repeat)
+        engine_process(*args.engine_process, args.repeat, args.parquet)
         return
     for module, package in (("duckdb", "duckdb"), ("pyspark", "pyspark"), ("chdb", "chdb")):
         try:
