@@ -59,29 +59,46 @@ def ship(navlog, source, inbox, device):
     run(navlog, "ship", os.path.join(source, device), "--to", inbox, "--device", device, "--seal")
 
 
-def ingest(navlog, inboxes, fleet, summary):
-    """Files the uploads of `inboxes` into FLEET/DEVICE/ and writes the summary `navlog ingest
-    --format json` writes, whose "changed_devices" the pipeline reads; returns those devices.
-
-    TODO(ingest): until `navlog ingest` is merged, each inbox's segments not in FLEET yet are copied
-    there (the uploads here are in order and whole, so nothing is held or rejected). Once it is,
-    this is `navlog ingest *inboxes --into fleet --format json` (its output the summary), and
-    make_uploads adds to the first inbox a duplicate of some uploads, later segments of a device
-    before earlier ones (in a second inbox filed first), and rejected uploads (a bad crc, not JSON,
-    a symlink, a device id such as `../x`), with ingest's exit 65 expected and its "rejected"
-    counted."""
-    changed = set()
-    for inbox in inboxes:
-        for device in sorted(os.listdir(inbox)):
-            os.makedirs(os.path.join(fleet, device), exist_ok=True)
-            for name in sorted(os.listdir(os.path.join(inbox, device))):
-                target = os.path.join(fleet, device, name)
-                if not os.path.exists(target):
-                    shutil.copyfile(os.path.join(inbox, device, name), target)
-                    changed.add(device)
+def ingest(navlog, inboxes, fleet, summary, status=0):
+    """Files the uploads of `inboxes` into FLEET/DEVICE/ with `navlog ingest --format json`, whose
+    summary (written to `summary`: its "changed_devices" is what the pipeline re-derives) it
+    returns, after checking ingest's exit status is `status` (65 when something was rejected)."""
+    done = subprocess.run([navlog, "ingest", *inboxes, "--into", fleet, "--format", "json"], capture_output=True, text=True)
+    if done.returncode != status:
+        sys.exit(f"navlog ingest exited {done.returncode}, not {status}: {done.stderr}")
     with open(summary, "w") as out:
-        json.dump({"changed_devices": sorted(changed)}, out)
-    return sorted(changed)
+        out.write(done.stdout)
+    return json.loads(done.stdout)
+
+
+def messy_uploads(inbox, early, dups, bad, devices):
+    """What a bucket holds besides the uploads in order: for a few devices, their later segments
+    in `early` (ingested first, so held until the first ones come), the same bytes again in `dups`,
+    and in `bad` uploads ingest must reject: a bad crc, a file that is not JSON, a symbolic link,
+    and a device id that is not a plain name. Returns how many of each were made."""
+    few = devices[:5]
+    for device in few:
+        names = sorted(os.listdir(os.path.join(inbox, device)))
+        os.makedirs(os.path.join(early, device))
+        for name in names[1:]:
+            shutil.copyfile(os.path.join(inbox, device, name), os.path.join(early, device, name))
+        os.makedirs(os.path.join(dups, device))
+        shutil.copyfile(os.path.join(inbox, device, names[0]), os.path.join(dups, device, names[0]))
+    victim = devices[5]
+    first = sorted(os.listdir(os.path.join(inbox, victim)))[0]
+    data = open(os.path.join(inbox, victim, first), "rb").read()
+    os.makedirs(os.path.join(bad, "phone-tampered"))
+    # The same segment with one byte of its first line changed: its crc no longer holds.
+    k = data.index(b'"session":"') + len(b'"session":"')
+    open(os.path.join(bad, "phone-tampered", "00000001.jsonl"), "wb").write(data[:k] + bytes([data[k] ^ 1]) + data[k + 1:])
+    os.makedirs(os.path.join(bad, "phone-garbage"))
+    open(os.path.join(bad, "phone-garbage", "00000001.jsonl"), "w").write("not json\n")
+    os.makedirs(os.path.join(bad, "phone-link"))
+    os.symlink(os.path.join(inbox, victim, first), os.path.join(bad, "phone-link", "00000001.jsonl"))
+    os.makedirs(os.path.join(bad, "bad id"))
+    shutil.copyfile(os.path.join(inbox, victim, first), os.path.join(bad, "bad id", "00000001.jsonl"))
+    held = sum(len(os.listdir(os.path.join(early, d))) for d in few)
+    return {"held": held, "duplicates": len(few) + held, "rejected": 4}
 
 
 def pipeline(spark, navlog, fleet, tables, *options):
@@ -131,8 +148,21 @@ def main():
         with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
             list(pool.map(lambda k: record(navlog, source, devices[k], 100 + k, args.events * (1 + k % 3)), range(len(devices))))
             list(pool.map(lambda d: ship(navlog, source, inbox, d), devices))
-        changed = ingest(navlog, [inbox], fleet, os.path.join(tmp, "summary1.json"))
-        check(changed == devices, f"{len(changed)} devices filed into FLEET (in {time.monotonic() - started:.0f} s)")
+        early, dups, bad = (os.path.join(tmp, name) for name in ("early", "dups", "bad"))
+        made = messy_uploads(inbox, early, dups, bad, devices)
+        first = ingest(navlog, [early], fleet, os.path.join(tmp, "summary0.json"))
+        check(first["totals"]["held"] == made["held"] and first["totals"]["filed"] == 0 and not first["changed_devices"],
+              f"later segments before their first ones are held: {first['totals']}")
+        summary = ingest(navlog, [inbox, dups, bad], fleet, os.path.join(tmp, "summary1.json"), status=65)
+        totals, changed = summary["totals"], sorted(summary["changed_devices"])
+        check(changed == devices and totals["rejected"] == made["rejected"] and totals["duplicates"] == made["duplicates"]
+              and totals["held"] == 0 and not totals["conflicts"],
+              f"{len(changed)} devices filed into FLEET, the held ones closed, duplicates and rejects counted: {totals}"
+              f" (in {time.monotonic() - started:.0f} s)")
+        check(sorted(n for n in os.listdir(fleet) if not n.startswith(".")) == devices, "FLEET/* is the devices: ingest's own state is hidden, nothing rejected filed")
+        filed = json.loads(run(navlog, "paths", *[os.path.join(fleet, d) for d in devices], "--format", "json"))
+        recorded = json.loads(run(navlog, "paths", *[os.path.join(source, d) for d in devices], "--format", "json"))
+        check(filed["paths"] == recorded["paths"] and filed["paths"], f"navlog paths over FLEET/* = over the devices' own logs")
 
         # One Spark session (local[2]) runs the pipeline and Spark SQL's queries.
         engines = {name: {"duckdb": sql_check.DuckDB, "spark": sql_check.Spark, "clickhouse": sql_check.ClickHouse}[name]()
@@ -180,7 +210,7 @@ def main():
             record_more(navlog, source, device, 5000 + k, 120)
             ship(navlog, source, later, device)
         summary = os.path.join(tmp, "summary2.json")
-        changed = ingest(navlog, [later], fleet, summary)
+        changed = sorted(ingest(navlog, [later], fleet, summary)["changed_devices"])
         check(changed == moved, f"new segments of {len(changed)} devices filed: {', '.join(changed)}")
         # A device whose log is damaged (a line that is not JSON): the rebuild must say so.
         os.makedirs(os.path.join(fleet, DAMAGED))

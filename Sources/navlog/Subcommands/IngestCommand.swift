@@ -4,7 +4,7 @@ import NavigationHistory
 /// `navlog ingest INBOX... --into FLEET [--gap-after DURATION] [--format text|json]`
 enum IngestCommand: Subcommand {
     static let name = "ingest"
-    static let summary = "File uploaded segments (INBOX/DEVICE/NNNNNNNN.jsonl) into per-device logs FLEET/DEVICE/."
+    static let summary = "File uploaded segments (INBOX/DEVICE/NNNNNNNN.jsonl) into per-device logs."
     static let help = """
         Usage: navlog ingest INBOX... --into FLEET [--gap-after DURATION] [--format text|json]
 
