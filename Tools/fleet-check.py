@@ -162,7 +162,7 @@ def main():
         check(sorted(n for n in os.listdir(fleet) if not n.startswith(".")) == devices, "FLEET/* is the devices: ingest's own state is hidden, nothing rejected filed")
         filed = json.loads(run(navlog, "paths", *[os.path.join(fleet, d) for d in devices], "--format", "json"))
         recorded = json.loads(run(navlog, "paths", *[os.path.join(source, d) for d in devices], "--format", "json"))
-        check(filed["paths"] == recorded["paths"] and filed["paths"], f"navlog paths over FLEET/* = over the devices' own logs")
+        check(filed["rows"] == recorded["rows"] and filed["rows"], f"navlog paths over FLEET/* = over the devices' own logs")
 
         # One Spark session (local[2]) runs the pipeline and Spark SQL's queries.
         engines = {name: {"duckdb": sql_check.DuckDB, "spark": sql_check.Spark, "clickhouse": sql_check.ClickHouse}[name]()
